@@ -1,0 +1,92 @@
+#include "search/json_values.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace gs::search {
+
+using nlohmann::json;
+
+static const char* describe(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::number_float: return "a float";
+    default: return "an integer";
+  }
+}
+
+// One value of type t; false with *error describing the mismatch.
+static bool convert(const json& j, Type t, vm::Value* out, std::string* error) {
+  auto fail = [&](const std::string& detail = "") {
+    *error = std::string("expected ") + type_name(t) + ", found " + describe(j) + detail;
+    return false;
+  };
+  switch (t) {
+    case Type::Int:
+      if (j.is_number_integer()) {
+        *out = vm::Value::of_int(j.is_number_unsigned() ? i64(j.get<u64>()) : j.get<i64>());
+        return true;
+      }
+      if (j.is_number_float() && std::trunc(j.get<double>()) == j.get<double>() && std::fabs(j.get<double>()) < 9.2e18) {
+        *out = vm::Value::of_int(i64(j.get<double>()));
+        return true;
+      }
+      return fail();
+    case Type::Float:
+      if (!j.is_number()) return fail();
+      *out = vm::Value::of_float(j.get<double>());
+      return true;
+    case Type::Bool:
+      if (!j.is_boolean()) return fail();
+      *out = vm::Value::of_bool(j.get<bool>());
+      return true;
+    case Type::Str:
+      if (!j.is_string()) return fail();
+      *out = vm::Value::of_str(j.get<std::string>());
+      return true;
+    default: break;
+  }
+  if (!is_array(t) || !j.is_array()) return fail();
+  std::vector<vm::Value> items(j.size());
+  for (size_t k = 0; k < j.size(); ++k) {
+    std::string inner;
+    if (!convert(j[k], element_of(t), &items[k], &inner)) {
+      *error = "element " + std::to_string(k) + ": " + inner;
+      return false;
+    }
+  }
+  *out = vm::Value::of_array(element_of(t), std::move(items));
+  return true;
+}
+
+bool parse_values(std::string_view json_text, std::span<const Type> types, std::vector<vm::Value>* out,
+                  std::string* error) {
+  json j = json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  if (j.is_discarded()) {
+    *error = "not valid JSON: " + std::string(json_text.substr(0, 80));
+    return false;
+  }
+  if (!j.is_array()) {
+    *error = "expected a JSON array of arguments, found " + std::string(describe(j));
+    return false;
+  }
+  if (j.size() != types.size()) {
+    *error = "expected " + std::to_string(types.size()) + " arguments, found " + std::to_string(j.size());
+    return false;
+  }
+  out->assign(types.size(), {});
+  for (size_t k = 0; k < types.size(); ++k) {
+    std::string detail;
+    if (!convert(j[k], types[k], &(*out)[k], &detail)) {
+      *error = "argument " + std::to_string(k + 1) + ": " + detail;
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace gs::search

@@ -1,0 +1,687 @@
+// The interpreter core: one dispatch function over verified bytecode, written once for the
+// host and the device. The host build dispatches with computed goto, the device build with a
+// switch (nvcc rejects label addresses); the bodies are the same text.
+//
+// Value stack: each frame is [locals | operand stack], frames adjacent; CALL turns the
+// caller's top n_params values into the callee's first locals (no copy), RETURN moves the
+// results down to where the arguments were.
+//
+// Fuel: each instruction costs one unit, a builtin that walks a sequence one more per element
+// it touches. The count is charged at every jump, call, return, builtin and trap for the
+// straight-line run since the last charge, which gives exactly the outcome of checking before
+// every instruction at a fraction of the cost.
+#pragma once
+
+#include <cmath>
+
+#include "vm/arith.h"
+#include "vm/builtins.h"
+#include "vm/bytecode.h"
+#include "vm/heap.h"
+#include "vm/opcodes.h"
+#include "vm/trap.h"
+
+namespace gs::vm {
+
+// Starts an execution: the heap holds exactly the program's string literals. The caller then
+// places the entry's arguments in stack[0 .. n_params) (heap objects through m.heap) and calls
+// execute(). False when the literals do not fit in the heap.
+GS_HD inline bool begin_execution(const ProgramView& p, Machine& m) {
+  u32 image = p.header->string_image_bytes;
+  m.heap.used = 0;
+  m.instructions = 0;
+  m.result_count = 0;
+  if (image > m.heap.capacity) return false;
+  copy_bytes(m.heap.base, p.string_image, image);
+  m.heap.used = image;
+  return true;
+}
+
+// Runs function `entry` of a verified program with its arguments in m.stack[0 ..). On return
+// m.stack[0 .. m.result_count) holds the results (when the trap is NONE), m.fuel what is left
+// and m.instructions how many instructions ran.
+GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
+  Heap& heap = m.heap;
+  const FunctionRecord* fn = &prog.functions[entry];
+  u32 fn_index = entry;
+  u32 depth = 1;
+  u64* base = m.stack;
+  u64* sp = base + fn->local_count;
+  const u32* code = prog.code + fn->code_start;
+  const u32* pc = code;
+  const u32* block = pc;  // first instruction not yet charged
+  i64 fuel = m.fuel > u64(INT64_MAX) ? INT64_MAX : i64(m.fuel);
+  u64 instructions = 0;
+  Trap trap = Trap::NONE;
+  u32 word = 0, arg = 0;
+
+  if (m.max_depth < 1) return Trap::CALL_DEPTH_EXCEEDED;
+  if (u64(fn->local_count) + fn->max_stack > m.stack_slots) return Trap::STACK_OVERFLOW;
+  for (u32 k = fn->param_count; k < fn->local_count; ++k) base[k] = 0;
+
+#define CHARGE()                     \
+  do {                               \
+    i64 ran_ = i64(pc - block);      \
+    fuel -= ran_;                    \
+    instructions += u64(ran_);       \
+    block = pc;                      \
+  } while (0)
+#define CHECK_FUEL() \
+  if (fuel < 0) goto out_of_fuel
+#define RAISE(t)    \
+  do {             \
+    trap = Trap::t; \
+    goto trapped;  \
+  } while (0)
+#define WORK(amount)                                           \
+  do {                                                         \
+    CHARGE();                                                  \
+    u64 w_ = (amount);                                         \
+    if (fuel < 0 || w_ > u64(fuel)) goto out_of_fuel;          \
+    fuel -= i64(w_);                                           \
+  } while (0)
+#define AS_ARRAY(value, ref)                    \
+  if (!heap.is_array(value)) RAISE(BAD_REFERENCE); \
+  u32 ref = u32(value)
+#define AS_STRING(value, ref)                    \
+  if (!heap.is_string(value)) RAISE(BAD_REFERENCE); \
+  u32 ref = u32(value)
+#define LEN_OF(ref) heap.header(ref)->length
+#define RESULT_OF(call)                  \
+  do {                                   \
+    Trap t_ = (call);                    \
+    if (t_ != Trap::NONE) {              \
+      trap = t_;                         \
+      goto trapped;                      \
+    }                                    \
+  } while (0)
+#define BINARY_INT(expr)     \
+  {                          \
+    i64 a = i64(sp[-2]);     \
+    i64 b = i64(sp[-1]);     \
+    sp[-2] = u64(i64(expr)); \
+    --sp;                    \
+    NEXT();                  \
+  }
+#define BINARY_FLOAT(expr)          \
+  {                                 \
+    double a = double_of(sp[-2]);   \
+    double b = double_of(sp[-1]);   \
+    sp[-2] = bits_of(expr);         \
+    --sp;                           \
+    NEXT();                         \
+  }
+#define COMPARE_FLOAT(expr)         \
+  {                                 \
+    double a = double_of(sp[-2]);   \
+    double b = double_of(sp[-1]);   \
+    sp[-2] = (expr) ? 1 : 0;        \
+    --sp;                           \
+    NEXT();                         \
+  }
+#define JUMP_TO(target)   \
+  do {                    \
+    CHARGE();             \
+    CHECK_FUEL();         \
+    pc = code + (target); \
+    block = pc;           \
+  } while (0)
+
+#if GS_ON_DEVICE
+#define CASE(name) case Op::name:
+#define NEXT() continue
+  for (;;) {
+    word = *pc++;
+    arg = operand_of(word);
+    switch (opcode_of(word)) {
+#else
+  static void* const labels[] = {
+#define OPCODE(name, operand, pops, pushes, doc) &&L_##name,
+#include "vm/opcodes.def"
+#undef OPCODE
+  };
+#define CASE(name) L_##name:
+#define NEXT()                    \
+  do {                            \
+    word = *pc++;                 \
+    arg = operand_of(word);       \
+    goto* labels[word & 0xffu];   \
+  } while (0)
+  NEXT();
+  {
+    {
+#endif
+
+      // ---- the paper's instructions ---------------------------------------------------------
+      CASE(LOAD_CONST) {
+        *sp++ = prog.constants[arg];
+        NEXT();
+      }
+      CASE(LOAD_VAR) {
+        *sp++ = base[arg];
+        NEXT();
+      }
+      CASE(STORE_VAR) {
+        base[arg] = *--sp;
+        NEXT();
+      }
+      CASE(BINARY_ADD) BINARY_INT(wrap_add(a, b))
+      CASE(BINARY_SUB) BINARY_INT(wrap_sub(a, b))
+      CASE(BINARY_MUL) BINARY_INT(wrap_mul(a, b))
+      CASE(BINARY_DIV) {
+        i64 a = i64(sp[-2]), b = i64(sp[-1]);
+        if (b == 0) RAISE(DIVISION_BY_ZERO);
+        sp[-2] = u64(int_div(a, b));
+        --sp;
+        NEXT();
+      }
+      CASE(COMPARE_LT) BINARY_INT(a < b)
+      CASE(JUMP) {
+        JUMP_TO(arg);
+        NEXT();
+      }
+      CASE(JUMP_IF_FALSE) {
+        if (*--sp == 0) JUMP_TO(arg);
+        NEXT();
+      }
+      CASE(CALL) {
+        CHARGE();
+        CHECK_FUEL();
+        const FunctionRecord* callee = &prog.functions[arg];
+        if (depth >= m.max_depth) RAISE(CALL_DEPTH_EXCEEDED);
+        u64* callee_base = sp - callee->param_count;
+        if (u64(callee_base - m.stack) + callee->local_count + callee->max_stack > m.stack_slots)
+          RAISE(STACK_OVERFLOW);
+        m.frames[depth] = Frame{fn_index, u32(pc - prog.code), u32(base - m.stack), 0};
+        ++depth;
+        for (u32 k = callee->param_count; k < callee->local_count; ++k) callee_base[k] = 0;
+        fn = callee;
+        fn_index = arg;
+        base = callee_base;
+        sp = base + fn->local_count;
+        code = prog.code + fn->code_start;
+        pc = code;
+        block = pc;
+        NEXT();
+      }
+      CASE(RETURN) {
+        CHARGE();
+        CHECK_FUEL();
+        u32 n = fn->result_count;
+        for (u32 k = 0; k < n; ++k) base[k] = sp[i64(k) - i64(n)];
+        sp = base + n;
+        if (depth == 1) {
+          m.result_count = n;
+          goto finished;
+        }
+        --depth;
+        const Frame& caller = m.frames[depth];
+        fn_index = caller.function;
+        fn = &prog.functions[fn_index];
+        base = m.stack + caller.base;
+        code = prog.code + fn->code_start;
+        pc = prog.code + caller.return_pc;
+        block = pc;
+        NEXT();
+      }
+
+      // ---- constants, variables, stack -------------------------------------------------------
+      CASE(LOAD_INT) {
+        *sp++ = u64(i64(signed_operand_of(word)));
+        NEXT();
+      }
+      CASE(LOAD_STR) {
+        *sp++ = prog.string_offsets[arg];
+        NEXT();
+      }
+      CASE(POP) {
+        --sp;
+        NEXT();
+      }
+
+      // ---- int and bool arithmetic -----------------------------------------------------------
+      CASE(BINARY_MOD) {
+        i64 a = i64(sp[-2]), b = i64(sp[-1]);
+        if (b == 0) RAISE(DIVISION_BY_ZERO);
+        sp[-2] = u64(int_mod(a, b));
+        --sp;
+        NEXT();
+      }
+      CASE(BINARY_AND) BINARY_INT(a & b)
+      CASE(BINARY_OR) BINARY_INT(a | b)
+      CASE(BINARY_XOR) BINARY_INT(a ^ b)
+      CASE(BINARY_SHL) BINARY_INT(shift_left(a, b))
+      CASE(BINARY_SHR) BINARY_INT(shift_right(a, b))
+      CASE(BINARY_USHR) BINARY_INT(shift_right_logical(a, b))
+      CASE(UNARY_NEG) {
+        sp[-1] = 0 - sp[-1];
+        NEXT();
+      }
+      CASE(UNARY_INVERT) {
+        sp[-1] = ~sp[-1];
+        NEXT();
+      }
+      CASE(UNARY_NOT) {
+        sp[-1] = sp[-1] == 0 ? 1 : 0;
+        NEXT();
+      }
+      CASE(COMPARE_LE) BINARY_INT(a <= b)
+      CASE(COMPARE_GT) BINARY_INT(a > b)
+      CASE(COMPARE_GE) BINARY_INT(a >= b)
+      CASE(COMPARE_EQ) BINARY_INT(a == b)
+      CASE(COMPARE_NE) BINARY_INT(a != b)
+
+      // ---- float arithmetic ------------------------------------------------------------------
+      CASE(FLOAT_ADD) BINARY_FLOAT(a + b)
+      CASE(FLOAT_SUB) BINARY_FLOAT(a - b)
+      CASE(FLOAT_MUL) BINARY_FLOAT(a * b)
+      CASE(FLOAT_DIV) BINARY_FLOAT(a / b)
+      CASE(FLOAT_MOD) BINARY_FLOAT(std::fmod(a, b))
+      CASE(FLOAT_NEG) {
+        sp[-1] ^= u64(1) << 63;
+        NEXT();
+      }
+      CASE(FLOAT_LT) COMPARE_FLOAT(a < b)
+      CASE(FLOAT_LE) COMPARE_FLOAT(a <= b)
+      CASE(FLOAT_GT) COMPARE_FLOAT(a > b)
+      CASE(FLOAT_GE) COMPARE_FLOAT(a >= b)
+      CASE(FLOAT_EQ) COMPARE_FLOAT(a == b)
+      CASE(FLOAT_NE) COMPARE_FLOAT(a != b)
+
+      // ---- control ---------------------------------------------------------------------------
+      CASE(JUMP_IF_TRUE) {
+        if (*--sp != 0) JUMP_TO(arg);
+        NEXT();
+      }
+
+      // ---- arrays and strings ----------------------------------------------------------------
+      CASE(NEW_ARRAY) {
+        WORK(arg);
+        u32 ref;
+        if (!heap.new_array(arg, arg, &ref)) RAISE(HEAP_EXHAUSTED);
+        sp -= arg;
+        copy_bytes(heap.slots(ref), sp, u64(arg) * 8);
+        *sp++ = ref;
+        NEXT();
+      }
+      CASE(NEW_FILLED) {
+        i64 n = i64(sp[-2]);
+        WORK(n > 0 ? u64(n) : 0);
+        u32 ref;
+        RESULT_OF(fill_array(heap, n, sp[-1], &ref));
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(LEN) {
+        if (!heap.holds(sp[-1], 0)) RAISE(BAD_REFERENCE);
+        sp[-1] = LEN_OF(u32(sp[-1]));
+        NEXT();
+      }
+      CASE(ARRAY_GET) {
+        AS_ARRAY(sp[-2], a);
+        u64 i = sp[-1];
+        if (i >= LEN_OF(a)) RAISE(INDEX_OUT_OF_RANGE);
+        sp[-2] = heap.slots(a)[i];
+        --sp;
+        NEXT();
+      }
+      CASE(STR_GET) {
+        AS_STRING(sp[-2], s);
+        u64 i = sp[-1];
+        if (i >= LEN_OF(s)) RAISE(INDEX_OUT_OF_RANGE);
+        sp[-2] = heap.bytes(s)[i];
+        --sp;
+        NEXT();
+      }
+      CASE(ARRAY_SET) {
+        AS_ARRAY(base[arg], a);
+        u64 i = sp[-2];
+        if (i >= LEN_OF(a)) RAISE(INDEX_OUT_OF_RANGE);
+        if (heap.header(a)->capacity & kSharedBit) {
+          WORK(LEN_OF(a));
+          RESULT_OF(copy_array(heap, a, 0, &a));
+          base[arg] = a;
+        }
+        heap.slots(a)[i] = sp[-1];
+        sp -= 2;
+        NEXT();
+      }
+      CASE(SHARE) {
+        AS_ARRAY(sp[-1], a);
+        heap.header(a)->capacity |= kSharedBit;
+        NEXT();
+      }
+      CASE(CONCAT_ARRAY) {
+        AS_ARRAY(sp[-2], a);
+        AS_ARRAY(sp[-1], b);
+        WORK(u64(LEN_OF(a)) + LEN_OF(b));
+        u32 ref;
+        RESULT_OF(concat_arrays(heap, a, b, &ref));
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(CONCAT_STR) {
+        AS_STRING(sp[-2], a);
+        AS_STRING(sp[-1], b);
+        WORK(u64(LEN_OF(a)) + LEN_OF(b));
+        u32 ref;
+        RESULT_OF(concat_strings(heap, a, b, &ref));
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(STR_COMPARE) {
+        AS_STRING(sp[-2], a);
+        AS_STRING(sp[-1], b);
+        WORK(LEN_OF(a) < LEN_OF(b) ? LEN_OF(a) : LEN_OF(b));
+        sp[-2] = u64(i64(compare_strings(heap, a, b)));
+        --sp;
+        NEXT();
+      }
+      CASE(ARRAY_EQ) {
+        AS_ARRAY(sp[-2], a);
+        AS_ARRAY(sp[-1], b);
+        WORK(LEN_OF(a));
+        bool eq;
+        RESULT_OF(arrays_equal(heap, Type(arg), a, b, &eq));
+        sp[-2] = eq ? 1 : 0;
+        --sp;
+        NEXT();
+      }
+      CASE(PUSH) {
+        AS_ARRAY(sp[-2], a);
+        WORK(u64(LEN_OF(a)) + 1);
+        u32 ref;
+        RESULT_OF(copy_array(heap, a, 1, &ref));
+        heap.slots(ref)[LEN_OF(ref)++] = sp[-1];
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(PUSH_VAR) {
+        AS_ARRAY(base[arg], a);
+        u32 raw = heap.header(a)->capacity;
+        u32 len = LEN_OF(a), cap = raw & ~kSharedBit;
+        if ((raw & kSharedBit) || len >= cap) {
+          u32 grown = len < 4 ? 8 : (len > kMaxObjectLength / 16 ? len + 1 : 2 * len);
+          if (!(raw & kSharedBit) && heap.holds(a, u64(cap) * 8) &&
+              a + 8 + u64(cap) * 8 == heap.used && heap.used + u64(grown - cap) * 8 <= heap.capacity) {
+            heap.used += (grown - cap) * 8;  // the array ends the heap: grow it where it is
+            heap.header(a)->capacity = grown;
+          } else {
+            WORK(len);
+            RESULT_OF(copy_array(heap, a, grown - len, &a));
+            base[arg] = a;
+          }
+        }
+        heap.slots(a)[LEN_OF(a)++] = sp[-1];
+        --sp;
+        NEXT();
+      }
+      CASE(POP_ARRAY) {
+        AS_ARRAY(sp[-1], a);
+        if (LEN_OF(a) == 0) RAISE(INVALID_ARGUMENT);
+        WORK(LEN_OF(a));
+        u32 ref;
+        RESULT_OF(slice_array(heap, a, 0, i64(LEN_OF(a)) - 1, &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(POP_VAR) {
+        AS_ARRAY(base[arg], a);
+        if (LEN_OF(a) == 0) RAISE(INVALID_ARGUMENT);
+        if (heap.header(a)->capacity & kSharedBit) {
+          WORK(LEN_OF(a));
+          RESULT_OF(slice_array(heap, a, 0, i64(LEN_OF(a)) - 1, &a));
+          base[arg] = a;
+        } else {
+          --LEN_OF(a);
+        }
+        NEXT();
+      }
+      CASE(SLICE_ARRAY) {
+        AS_ARRAY(sp[-3], a);
+        WORK(LEN_OF(a));
+        u32 ref;
+        RESULT_OF(slice_array(heap, a, i64(sp[-2]), i64(sp[-1]), &ref));
+        sp[-3] = ref;
+        sp -= 2;
+        NEXT();
+      }
+      CASE(SLICE_STR) {
+        AS_STRING(sp[-3], s);
+        WORK(LEN_OF(s));
+        u32 ref;
+        RESULT_OF(slice_string(heap, s, i64(sp[-2]), i64(sp[-1]), &ref));
+        sp[-3] = ref;
+        sp -= 2;
+        NEXT();
+      }
+      CASE(SUM_INT) {
+        AS_ARRAY(sp[-1], a);
+        WORK(LEN_OF(a));
+        u64 total = 0;
+        for (u32 k = 0; k < LEN_OF(a); ++k) total += heap.slots(a)[k];
+        sp[-1] = total;
+        NEXT();
+      }
+      CASE(SUM_FLOAT) {
+        AS_ARRAY(sp[-1], a);
+        WORK(LEN_OF(a));
+        double total = 0;
+        for (u32 k = 0; k < LEN_OF(a); ++k) total = total + double_of(heap.slots(a)[k]);
+        sp[-1] = bits_of(total);
+        NEXT();
+      }
+      CASE(SORT) {
+        AS_ARRAY(sp[-1], a);
+        u64 n = LEN_OF(a), log = 0;
+        while ((u64(1) << log) < n) ++log;
+        WORK(n * (log + 1));
+        u32 ref;
+        RESULT_OF(sort_array(heap, Type(arg), a, &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(REVERSE_ARRAY) {
+        AS_ARRAY(sp[-1], a);
+        WORK(LEN_OF(a));
+        u32 ref;
+        RESULT_OF(reverse_array(heap, a, &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(REVERSE_STR) {
+        AS_STRING(sp[-1], s);
+        WORK(LEN_OF(s));
+        u32 ref;
+        RESULT_OF(reverse_string(heap, s, &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(CONTAINS) {
+        AS_ARRAY(sp[-2], a);
+        WORK(LEN_OF(a));
+        i64 at;
+        RESULT_OF(find_element(heap, Type(arg), a, sp[-1], &at));
+        sp[-2] = at >= 0 ? 1 : 0;
+        --sp;
+        NEXT();
+      }
+      CASE(INDEX_OF) {
+        AS_ARRAY(sp[-2], a);
+        WORK(LEN_OF(a));
+        i64 at;
+        RESULT_OF(find_element(heap, Type(arg), a, sp[-1], &at));
+        sp[-2] = u64(at);
+        --sp;
+        NEXT();
+      }
+      CASE(STR_CONTAINS) {
+        AS_STRING(sp[-2], s);
+        AS_STRING(sp[-1], t);
+        WORK(u64(LEN_OF(s)) * (LEN_OF(t) > 0 ? LEN_OF(t) : 1));
+        sp[-2] = find_substring(heap, s, t, 0) >= 0 ? 1 : 0;
+        --sp;
+        NEXT();
+      }
+      CASE(STR_INDEX_OF) {
+        AS_STRING(sp[-2], s);
+        AS_STRING(sp[-1], t);
+        WORK(u64(LEN_OF(s)) * (LEN_OF(t) > 0 ? LEN_OF(t) : 1));
+        sp[-2] = u64(find_substring(heap, s, t, 0));
+        --sp;
+        NEXT();
+      }
+      CASE(MIN_ARRAY) {
+        AS_ARRAY(sp[-1], a);
+        WORK(LEN_OF(a));
+        RESULT_OF(extreme(heap, Type(arg), false, a, &sp[-1]));
+        NEXT();
+      }
+      CASE(MAX_ARRAY) {
+        AS_ARRAY(sp[-1], a);
+        WORK(LEN_OF(a));
+        RESULT_OF(extreme(heap, Type(arg), true, a, &sp[-1]));
+        NEXT();
+      }
+
+      // ---- numeric builtins and conversions --------------------------------------------------
+      CASE(MIN_INT) BINARY_INT(b < a ? b : a)
+      CASE(MAX_INT) BINARY_INT(b > a ? b : a)
+      CASE(MIN_FLOAT) BINARY_FLOAT(b < a ? b : a)
+      CASE(MAX_FLOAT) BINARY_FLOAT(b > a ? b : a)
+      CASE(ABS_INT) {
+        i64 a = i64(sp[-1]);
+        sp[-1] = a < 0 ? 0 - u64(a) : u64(a);
+        NEXT();
+      }
+      CASE(ABS_FLOAT) {
+        sp[-1] &= ~(u64(1) << 63);
+        NEXT();
+      }
+      CASE(INT_OF_FLOAT) {
+        sp[-1] = u64(int_of_float(double_of(sp[-1])));
+        NEXT();
+      }
+      CASE(FLOAT_OF_INT) {
+        sp[-1] = bits_of(double(i64(sp[-1])));
+        NEXT();
+      }
+      CASE(STR_OF_INT) {
+        char text[kNumberTextMax];
+        u32 ref;
+        RESULT_OF(string_from_text(heap, text, format_int(i64(sp[-1]), text), &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(STR_OF_FLOAT) {
+        char text[kNumberTextMax];
+        u32 ref;
+        RESULT_OF(string_from_text(heap, text, format_float(double_of(sp[-1]), text), &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(STR_OF_BOOL) {
+        u32 ref;
+        RESULT_OF(sp[-1] ? string_from_text(heap, "true", 4, &ref)
+                         : string_from_text(heap, "false", 5, &ref));
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(SQRT) {
+        sp[-1] = bits_of(std::sqrt(double_of(sp[-1])));
+        NEXT();
+      }
+      CASE(FLOOR) {
+        sp[-1] = bits_of(std::floor(double_of(sp[-1])));
+        NEXT();
+      }
+      CASE(CEIL) {
+        sp[-1] = bits_of(std::ceil(double_of(sp[-1])));
+        NEXT();
+      }
+      CASE(ROUND) {
+        sp[-1] = bits_of(std::round(double_of(sp[-1])));
+        NEXT();
+      }
+      CASE(CHR) {
+        i64 c = i64(sp[-1]);
+        if (c < 0 || c > 255) RAISE(INVALID_ARGUMENT);
+        u8 byte = u8(c);
+        u32 ref;
+        if (!heap.new_string_from(&byte, 1, &ref)) RAISE(HEAP_EXHAUSTED);
+        sp[-1] = ref;
+        NEXT();
+      }
+      CASE(SPLIT) {
+        AS_STRING(sp[-2], s);
+        AS_STRING(sp[-1], sep);
+        WORK(u64(LEN_OF(s)) * (LEN_OF(sep) > 0 ? LEN_OF(sep) : 1));
+        u32 ref;
+        RESULT_OF(split_string(heap, s, sep, &ref));
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(JOIN) {
+        AS_ARRAY(sp[-2], a);
+        AS_STRING(sp[-1], sep);
+        WORK(u64(LEN_OF(a)) * (u64(LEN_OF(sep)) + 1));
+        u32 ref;
+        RESULT_OF(join_strings(heap, a, sep, &ref));
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(PARSE_INT) {
+        AS_STRING(sp[-1], s);
+        WORK(LEN_OF(s));
+        i64 v;
+        if (!parse_int(heap.bytes(s), LEN_OF(s), &v)) RAISE(INVALID_ARGUMENT);
+        sp[-1] = u64(v);
+        NEXT();
+      }
+
+#if GS_ON_DEVICE
+      default: RAISE(BAD_INSTRUCTION);
+    }
+  }
+#else
+    }
+  }
+#endif
+
+trapped:
+  CHARGE();
+  if (fuel < 0) trap = Trap::OUT_OF_FUEL;
+  goto done;
+out_of_fuel:
+  trap = Trap::OUT_OF_FUEL;
+  goto done;
+finished:
+  trap = Trap::NONE;
+done:
+  m.fuel = fuel < 0 ? 0 : u64(fuel);
+  m.instructions = instructions;
+  return trap;
+
+#undef CHARGE
+#undef CHECK_FUEL
+#undef RAISE
+#undef WORK
+#undef AS_ARRAY
+#undef AS_STRING
+#undef LEN_OF
+#undef RESULT_OF
+#undef BINARY_INT
+#undef BINARY_FLOAT
+#undef COMPARE_FLOAT
+#undef JUMP_TO
+#undef CASE
+#undef NEXT
+}
+
+}  // namespace gs::vm
