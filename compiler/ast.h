@@ -69,6 +69,7 @@ struct FunctionInfo {
   u32 name_pos, name_len, hash;
   u32 node;  // its Function node
   u8 param_count, result_count;
+  u8 broken;  // the header had a syntax error: its result types are not to be trusted
   u16 local_count;
   u16 max_stack;
   u32 code_start, code_words;

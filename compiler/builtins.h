@@ -89,9 +89,14 @@ GS_HD inline bool fits(Pattern p, Type t, Type* T) {
     case Pattern::FLOAT: return t == Type::Float;
     case Pattern::BOOL: return t == Type::Bool;
     case Pattern::STR: return t == Type::Str;
-    case Pattern::INT_ARRAY: return t == Type::IntArray;
-    case Pattern::FLOAT_ARRAY: return t == Type::FloatArray;
-    case Pattern::STR_ARRAY: return t == Type::StrArray;
+    case Pattern::INT_ARRAY:
+    case Pattern::FLOAT_ARRAY:
+    case Pattern::STR_ARRAY: {
+      Type want = p == Pattern::INT_ARRAY ? Type::IntArray : p == Pattern::FLOAT_ARRAY ? Type::FloatArray : Type::StrArray;
+      if (t != want) return false;
+      *T = element_of(t);  // the instruction's operand may name it
+      return true;
+    }
   }
   return false;
 }

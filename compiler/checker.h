@@ -99,7 +99,7 @@ struct Checker {
       else body = c;
     }
     bool completes = body != 0 && w.nodes[body].kind == NodeKind::Block ? check_block(body) : false;
-    if (completes && info.result_count > 0) {
+    if (completes && info.result_count > 0 && !info.broken) {
       Node name_span = w.nodes[node];
       name_span.pos = info.name_pos;
       name_span.len = info.name_len;
@@ -122,7 +122,12 @@ struct Checker {
       }
     }
     u32 slot = allocate_slots(name, 1);
-    if (w.local_count < w.local_cap) w.locals[w.local_count++] = Local{name.pos, name.len, h, u16(slot), type, scope};
+    if (w.local_count == kMaxVariables) {
+      if (!locals_overflow) error(Code::TOO_MANY_LOCALS, name, kMaxVariables);
+      locals_overflow = true;
+      return slot;
+    }
+    w.locals[w.local_count++] = Local{name.pos, name.len, h, u16(slot), type, scope};
     return slot;
   }
 
@@ -347,6 +352,13 @@ struct Checker {
   GS_HD void check_return(u32 node) {
     const FunctionInfo& f = w.functions[fn];
     u32 value = w.nodes[node].first;
+    if (f.broken) {  // the header is in error: check the values, not against it
+      if (value != 0 && w.nodes[value].kind == NodeKind::Tuple)
+        for (u32 c = w.nodes[value].first; c != 0; c = w.nodes[c].next) check_value(c);
+      else if (value != 0)
+        check_expr(value);
+      return;
+    }
     if (value == 0) {
       if (f.result_count > 0) error(Code::RETURN_WITHOUT_VALUE, w.nodes[node], f.result_count == 1 ? u32(f.result(0)) : u32(Type::Tuple));
       return;
@@ -412,7 +424,7 @@ struct Checker {
       default: break;
     }
     w.nodes[node].type = t;
-    if (n.kind == NodeKind::Unary || n.kind == NodeKind::Binary) fold(w, node);
+    if (n.kind == NodeKind::Unary) fold(w, node);  // binary nodes fold in check_binary
     return t;
   }
 
@@ -484,6 +496,11 @@ struct Checker {
     u32 instruction = 0;
     i32 row = count <= 3 ? resolve_builtin(u32(builtin), args, count, &result, &instruction) : -1;
     if (row < 0) {
+      for (u32 k = 0; k < count; ++k) {
+        if (args[k] != Type::EmptyArray) continue;
+        error(Code::CANNOT_INFER, w.nodes[child(node, k)]);  // sum([]): which [T]?
+        return Type::Error;
+      }
       u32 packed = 0;
       for (u32 k = 0; k < count && k < 4; ++k) packed |= u32(args[k]) << (8 * k);
       error(Code::BUILTIN_ARGUMENTS, n, packed, count);
@@ -524,11 +541,30 @@ struct Checker {
     return t;
   }
 
-  GS_HD Type check_binary(u32 node) {
+  // A chain ((a + b) + c) + d is walked down its left spine, threading each node's parent
+  // through its ref field, and typed on the way back up: no recursion however long it is.
+  GS_HD Type check_binary(u32 top) {
+    u32 n = top, parent = 0;
+    while (w.nodes[n].kind == NodeKind::Binary) {
+      w.nodes[n].ref = parent;
+      parent = n;
+      n = w.nodes[n].first;
+    }
+    Type t = check_value(n);
+    for (u32 b = parent; b != 0;) {
+      u32 up = w.nodes[b].ref;
+      t = check_operator(b, t);
+      w.nodes[b].type = t;
+      fold(w, b);
+      b = up;
+    }
+    return t;
+  }
+
+  // Types one binary node whose left operand (of type a) is already checked.
+  GS_HD Type check_operator(u32 node, Type a) {
     Node& n = w.nodes[node];
-    u32 lhs = n.first, rhs = w.nodes[lhs].next;
-    Type a = check_value(lhs);
-    Type b = check_value(rhs);
+    Type b = check_value(w.nodes[n.first].next);
     if (a == Type::Error || b == Type::Error) return Type::Error;
     Type t = binary_result(Tok(n.op), a, b);
     if (t == Type::Empty) {

@@ -362,10 +362,24 @@ struct Codegen {
     }
   }
 
+  GS_HD static bool is_logical(u8 op) { return Tok(op) == Tok::AND || Tok(op) == Tok::OR; }
+
+  // Walks down the left spine of a chain of binary nodes accepted by `same` (as the checker
+  // does, threading parents through ref); returns the leftmost operand and the lowest node.
+  template <typename Same>
+  GS_HD u32 descend(u32 top, u32* lowest, Same same) {
+    u32 n = top, parent = 0;
+    while (node(n).kind == NodeKind::Binary && same(node(n).op)) {
+      w.nodes[n].ref = parent;
+      parent = n;
+      n = node(n).first;
+    }
+    *lowest = parent;
+    return n;
+  }
+
   GS_HD void binary(u32 e) {
-    const Node& n = node(e);
-    Tok op = Tok(n.op);
-    if (op == Tok::AND || op == Tok::OR) {  // a boolean value from jumping code
+    if (is_logical(node(e).op)) {  // a boolean value from jumping code
       u32 is_false = 0, done = 0;
       branch(e, false, &is_false);
       emit(Op::LOAD_INT, 1);
@@ -375,11 +389,23 @@ struct Codegen {
       patch(done, here());
       return;
     }
+    u32 b;
+    value(descend(e, &b, [](u8 op) { return !is_logical(op); }));
+    while (b != 0) {
+      u32 up = node(b).ref;
+      value(next(node(b).first));
+      operator_of(b);
+      b = up;
+    }
+  }
+
+  // The instruction(s) of binary node e, its operands being on the stack.
+  GS_HD void operator_of(u32 e) {
+    const Node& n = node(e);
+    Tok op = Tok(n.op);
     u32 lhs = n.first, rhs = next(lhs);
     Type a = node(lhs).type, b = node(rhs).type;
     Type t = a == Type::EmptyArray ? b : a;  // the operands' common type
-    value(lhs);
-    value(rhs);
     if (t == Type::Str && op != Tok::PLUS) {
       emit(Op::STR_COMPARE);
       emit(Op::LOAD_INT, 0);
@@ -442,19 +468,21 @@ struct Codegen {
     }
     Tok op = Tok(n.op);
     if (n.kind == NodeKind::Unary && op == Tok::NOT) return branch(n.first, !when, list);
-    if (n.kind == NodeKind::Binary && (op == Tok::AND || op == Tok::OR)) {
-      u32 lhs = n.first, rhs = next(lhs);
-      // a && b jumps on false as soon as a is false; a || b jumps on true as soon as a is
-      bool shortcut = op == Tok::AND ? false : true;
-      if (when == shortcut) {
-        branch(lhs, when, list);
-        branch(rhs, when, list);
-      } else {
-        u32 skip = 0;
-        branch(lhs, shortcut, &skip);
-        branch(rhs, when, list);
-        patch(skip, here());
+    if (n.kind == NodeKind::Binary && is_logical(n.op)) {
+      // a && b jumps on false as soon as a is false; a || b jumps on true as soon as a is.
+      // A chain of one operator is walked like any binary chain.
+      bool shortcut = op == Tok::OR;
+      u32 b, skip = 0;
+      u32 leftmost = descend(e, &b, [op](u8 o) { return Tok(o) == op; });
+      bool direct = when == shortcut;
+      branch(leftmost, shortcut, direct ? list : &skip);
+      while (b != 0) {
+        u32 up = node(b).ref;
+        bool last = b == e;
+        branch(next(node(b).first), last ? when : shortcut, direct || last ? list : &skip);
+        b = up;
       }
+      patch(skip, here());
       return;
     }
     value(e);

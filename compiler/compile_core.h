@@ -91,7 +91,8 @@ GS_HD inline bool run_passes_unsorted(Workspace& w) {
 
 GS_HD inline vm::Header container_header(const Workspace& w) {
   vm::Header h{};
-  for (int i = 0; i < 4; ++i) h.magic[i] = vm::kMagic[i];
+  u32 magic = vm::kMagic;
+  memcpy(h.magic, &magic, 4);
   h.version = vm::kBytecodeVersion;
   h.function_count = w.function_count;
   h.constant_count = w.constant_count;

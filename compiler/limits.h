@@ -5,6 +5,9 @@
 
 namespace gs::compiler {
 
+// Named variables (parameters and loop variables included) in scope at once in a function.
+inline constexpr u32 kMaxVariables = 255;
+
 struct CompileLimits {
   u32 max_source_bytes = 65536;
   u32 max_nodes = 16384;

@@ -68,6 +68,10 @@ GS_HD inline double float_literal(const char* s, u32 n) {
       if (e < 100000) e = e * 10 + (s[i] - '0');
     exp10 += neg ? -e : e;
   }
+  while (mantissa != 0 && mantissa % 10 == 0) {  // 2.50 is 25e-1: keep the mantissa small
+    mantissa /= 10;
+    ++exp10;
+  }
   double v = double(mantissa);
   const double exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};

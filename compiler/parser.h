@@ -36,7 +36,7 @@ struct Parser {
 
   // ---- errors -------------------------------------------------------------------------------
   GS_HD void error_at(Code code, u32 pos, u32 len, u32 a = 0, u32 b = 0) {
-    if (!panic) w.diagnostics.add(code, pos, len, a, b);
+    if (!panic && !fatal) w.diagnostics.add(code, pos, len, a, b);
     panic = true;
   }
   // An INVALID token was already reported by the lexer: stay quiet about it.
@@ -52,10 +52,16 @@ struct Parser {
     error(Code::EXPECTED, u32(k));
     return false;
   }
-  // Skips to a statement boundary: past a ';', or to a '}' (nested braces skipped whole).
+  GS_HD static bool starts_statement(Tok k) {
+    return k == Tok::KW_LET || k == Tok::KW_IF || k == Tok::KW_WHILE || k == Tok::KW_FOR ||
+           k == Tok::KW_RETURN || k == Tok::KW_BREAK || k == Tok::KW_CONTINUE;
+  }
+  // Skips to a statement boundary: past a ';', or to a '}' or a keyword that starts a
+  // statement (nested braces skipped whole).
   GS_HD void synchronize() {
     u32 braces = 0;
     while (kind() != Tok::END) {
+      if (braces == 0 && starts_statement(kind())) break;
       if (kind() == Tok::LBRACE) ++braces;
       if (kind() == Tok::RBRACE) {
         if (braces == 0) break;
@@ -104,9 +110,24 @@ struct Parser {
       w.nodes[parent].depth = u8(d);
     }
   }
+  // A chain a + b + c is ((a + b) + c): the passes walk its left spine in a loop, so only the
+  // right operand adds depth and a long flat chain is not deep nesting.
+  GS_HD void link_binary(u32 node, Tok op, u32 lhs, u32 rhs) {
+    Node& n = w.nodes[node];
+    n.op = u8(op);
+    n.first = lhs;
+    w.nodes[lhs].next = rhs;
+    u32 d = w.nodes[lhs].depth;
+    if (u32(w.nodes[rhs].depth) + 1 > d) d = u32(w.nodes[rhs].depth) + 1;
+    if (d > w.limits.max_depth) {
+      too_deep(w.nodes[rhs].pos);
+      d = w.limits.max_depth;
+    }
+    n.depth = u8(d);
+  }
   GS_HD void too_deep(u32 pos) {
     if (!fatal) w.diagnostics.add(Code::TOO_DEEP, pos, 1, w.limits.max_depth);
-    fatal = true;
+    fatal = panic = true;  // the tree is incomplete: nothing after this is worth reporting
   }
   GS_HD u32 error_node() { return make(NodeKind::Error, tok().pos, tok().len); }
   // Extends a node's span to the end of the previous token.
@@ -168,9 +189,15 @@ struct Parser {
           add(fn, &last, param);
         } while (accept(Tok::COMMA) && !panic);
       }
+      if (panic) {  // a broken parameter: skip to the end of the list, keep the result type
+        while (kind() != Tok::END && kind() != Tok::RPAREN && kind() != Tok::LBRACE) advance();
+        info.broken = 1;
+        panic = false;
+      }
       expect(Tok::RPAREN);
     }
     if (accept(Tok::ARROW)) parse_result(&info);
+    if (panic) info.broken = 1;
     if (panic) {
       // a broken header: skip to its body
       while (kind() != Tok::END && kind() != Tok::LBRACE && kind() != Tok::KW_FN) advance();
@@ -260,7 +287,9 @@ struct Parser {
     while (kind() != Tok::RBRACE && kind() != Tok::END && !fatal && !w.diagnostics.stopped) {
       u32 start = at;
       u32 stmt = parse_statement();
-      if (panic) synchronize();
+      // resynchronise unless the broken statement already ended with its ';'
+      if (panic && w.tokens[at - 1].kind != Tok::SEMI) synchronize();
+      panic = false;
       if (at == start && kind() != Tok::RBRACE) advance();
       add(block, &last, stmt);
     }
@@ -290,6 +319,9 @@ struct Parser {
       case Tok::KW_ELSE:
       case Tok::KW_IN:
         error(Code::EXPECTED_STATEMENT);
+        return 0;
+      case Tok::INVALID:  // reported by the lexer; skip just that token
+        advance();
         return 0;
       default: return parse_simple_statement();
     }
@@ -408,7 +440,7 @@ struct Parser {
       return stmt;
     }
     if (t.kind != NodeKind::Call) {
-      error_at(Code::NOT_A_CALL, t.pos, t.len);
+      if (t.kind != NodeKind::Error) error_at(Code::NOT_A_CALL, t.pos, t.len);
       return 0;
     }
     u32 stmt = make(NodeKind::ExprStmt, t.pos, t.len), last = 0;
@@ -453,8 +485,7 @@ struct Parser {
   // mul_expr    = unary_expr { ( "*" | "/" | "%" ) unary_expr } ;
   // (precedence climbing: one function for all nine levels, each left-associative)
   GS_HD u32 parse_binary(u32 min_precedence) {
-    Level level(*this);
-    if (!level.ok) return error_node();
+    // recursion here is bounded by the nine precedence levels: no nesting level taken
     u32 lhs = parse_unary();
     for (;;) {
       u32 p = precedence(kind());
@@ -463,26 +494,27 @@ struct Parser {
       Tok op = kind();
       advance();
       u32 rhs = parse_binary(p + 1);
-      u32 node = make(NodeKind::Binary, op_pos, op_len), last = 0;
+      u32 node = make(NodeKind::Binary, op_pos, op_len);
       if (node == 0) return lhs;
-      w.nodes[node].op = u8(op);
-      add(node, &last, lhs);
-      add(node, &last, rhs);
+      link_binary(node, op, lhs, rhs);
       lhs = node;
-      if (p == 3 && precedence(kind()) == 3) error(Code::CHAINED_COMPARISON);
+      if (p == 3 && precedence(kind()) == 3) {
+        error(Code::CHAINED_COMPARISON);
+        w.nodes[lhs].kind = NodeKind::Error;  // one report: the checker leaves the chain alone
+      }
     }
   }
 
   // unary_expr = ( "-" | "!" | "~" ) unary_expr | postfix_expr ;
   GS_HD u32 parse_unary() {
-    Level level(*this);
-    if (!level.ok) return error_node();
     Tok k = kind();
     if (k == Tok::MINUS && peek() == Tok::INT && peek(2) != Tok::LBRACKET) {
       advance();  // a negative literal, so that -9223372036854775808 is one
       return parse_int_literal(true, w.tokens[at - 1].pos);
     }
     if (k != Tok::MINUS && k != Tok::NOT && k != Tok::TILDE) return parse_postfix();
+    Level level(*this);
+    if (!level.ok) return error_node();
     u32 node = make_at_token(NodeKind::Unary), last = 0;
     advance();
     if (node != 0) w.nodes[node].op = u8(k);
@@ -551,10 +583,9 @@ struct Parser {
       }
       case Tok::LPAREN: return parse_parenthesized();
       case Tok::LBRACKET: return parse_array();
-      case Tok::INVALID: {
+      case Tok::INVALID: {  // the lexer has reported it: an Error node, no second message
         u32 node = error_node();
         advance();
-        panic = true;  // the lexer has reported it
         return node;
       }
       default: break;

@@ -75,7 +75,7 @@ GS_HD inline WorkspaceSizes workspace_sizes(u32 source_len, const CompileLimits&
   s.functions = min_u32(vm::kMaxFunctions, s.tokens / 6 + 1);
   s.function_table = 8;
   while (s.function_table < 2 * s.functions) s.function_table *= 2;
-  s.locals = vm::kMaxLocals + 1;
+  s.locals = kMaxVariables + 1;
   s.loops = l.max_depth + 1;
   s.constants = min_u32(vm::kMaxConstants, s.tokens);
   s.string_image = 3 * source_len + 64;

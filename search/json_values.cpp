@@ -19,6 +19,26 @@ static const char* describe(const json& j) {
   }
 }
 
+// A JSON string's characters as bytes: U+0000..U+00FF are the bytes 0..255; anything above
+// does not fit in a Syn string. (nlohmann hands strings over as UTF-8.)
+static bool latin1_of_utf8(const std::string& utf8, std::string* bytes, std::string* error) {
+  bytes->clear();
+  for (size_t i = 0; i < utf8.size();) {
+    unsigned char c = static_cast<unsigned char>(utf8[i]);
+    if (c < 0x80) {
+      bytes->push_back(char(c));
+      ++i;
+    } else if ((c & 0xe0) == 0xc0 && c <= 0xc3 && i + 1 < utf8.size()) {
+      bytes->push_back(char(((c & 0x1f) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3f)));
+      i += 2;
+    } else {
+      *error = "string character beyond U+00FF (a Syn string holds bytes: write byte N as \\u00NN)";
+      return false;
+    }
+  }
+  return true;
+}
+
 // One value of type t; false with *error describing the mismatch.
 static bool convert(const json& j, Type t, vm::Value* out, std::string* error) {
   auto fail = [&](const std::string& detail = "") {
@@ -44,10 +64,13 @@ static bool convert(const json& j, Type t, vm::Value* out, std::string* error) {
       if (!j.is_boolean()) return fail();
       *out = vm::Value::of_bool(j.get<bool>());
       return true;
-    case Type::Str:
+    case Type::Str: {
       if (!j.is_string()) return fail();
-      *out = vm::Value::of_str(j.get<std::string>());
+      std::string bytes;
+      if (!latin1_of_utf8(j.get_ref<const std::string&>(), &bytes, error)) return false;
+      *out = vm::Value::of_str(std::move(bytes));
       return true;
+    }
     default: break;
   }
   if (!is_array(t) || !j.is_array()) return fail();

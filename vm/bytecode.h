@@ -22,11 +22,12 @@
 
 namespace gs::vm {
 
-inline constexpr u8 kMagic[4] = {'G', 'S', 'B', 'C'};
+// "GSBC" as the first four bytes; a scalar, since device code cannot read host arrays.
+inline constexpr u32 kMagic = 0x43425347u;
 inline constexpr u16 kBytecodeVersion = 1;
 inline constexpr u32 kMaxParams = 16;
 inline constexpr u32 kMaxResults = 8;
-inline constexpr u32 kMaxLocals = 255;
+inline constexpr u32 kMaxLocals = 1024;  // slots: named variables and the compiler's hidden ones
 inline constexpr u32 kMaxFunctions = 256;
 inline constexpr u32 kMaxCodeWords = 65536;
 inline constexpr u32 kMaxConstants = 65536;
@@ -66,6 +67,12 @@ struct FunctionRecord {
 };
 static_assert(sizeof(FunctionRecord) == 48);
 
+GS_HD inline u32 magic_of(const u8* bytes) {
+  u32 m;
+  memcpy(&m, bytes, 4);
+  return m;
+}
+
 // Byte offsets of the sections, computed from a header in 64-bit arithmetic (no overflow).
 struct Layout {
   u64 functions, constants, string_offsets, string_image, names, code, checksum, total;
@@ -103,8 +110,7 @@ GS_HD inline bool view_program(const u8* bytes, u64 size, ProgramView* out) {
   if (size < sizeof(Header) + 4 || size > kMaxProgramBytes) return false;
   if ((reinterpret_cast<std::uintptr_t>(bytes) & 7u) != 0) return false;
   const auto* h = reinterpret_cast<const Header*>(bytes);
-  for (int i = 0; i < 4; ++i)
-    if (h->magic[i] != kMagic[i]) return false;
+  if (magic_of(bytes) != kMagic) return false;
   Layout l = layout_of(*h);
   if (l.total != size || h->total_bytes != size) return false;
   out->bytes = bytes;

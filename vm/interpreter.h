@@ -306,7 +306,9 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       }
       CASE(NEW_FILLED) {
         i64 n = i64(sp[-2]);
-        WORK(n > 0 ? u64(n) : 0);
+        if (n < 0) RAISE(INVALID_ARGUMENT);
+        if (u64(n) >= u64(heap.capacity - heap.used) / 8) RAISE(HEAP_EXHAUSTED);  // before fuel
+        WORK(u64(n));
         u32 ref;
         RESULT_OF(fill_array(heap, n, sp[-1], &ref));
         sp[-2] = ref;

@@ -31,7 +31,7 @@ static void append_string_json(std::string& out, const std::string& s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       default:
-        if (c < 0x20 || c == 0x7f) {  // bytes >= 0x80 pass through (UTF-8 stays UTF-8)
+        if (c < 0x20 || c >= 0x7f) {  // byte N is code point N (docs/language.md "Values as JSON")
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out += buf;

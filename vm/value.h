@@ -28,7 +28,8 @@ struct Value {
 // -0.0 (what "identical results" means between backends).
 bool identical(const Value& a, const Value& b);
 
-// JSON text of a value: floats with 17 significant digits, NaN and infinities as null.
+// JSON text of a value: floats with 17 significant digits, NaN and infinities as null, a
+// string's byte N as the character U+00NN (escaped when not printable ASCII).
 std::string to_json(const Value& v);
 
 }  // namespace gs::vm

@@ -159,8 +159,7 @@ GS_HD inline VerifyResult verify_header(const u8* bytes, u64 size, ProgramView* 
       (reinterpret_cast<std::uintptr_t>(bytes) & 7u) != 0)
     return {VerifyError::BAD_SIZE};
   const auto* h = reinterpret_cast<const Header*>(bytes);
-  for (int i = 0; i < 4; ++i)
-    if (h->magic[i] != kMagic[i]) return {VerifyError::BAD_MAGIC};
+  if (magic_of(bytes) != kMagic) return {VerifyError::BAD_MAGIC};
   if (h->version != kBytecodeVersion) return {VerifyError::BAD_VERSION};
   if (h->flags != 0 || h->reserved != 0 || h->function_count == 0 ||
       h->function_count > kMaxFunctions || h->constant_count > kMaxConstants ||

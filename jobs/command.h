@@ -1,0 +1,24 @@
+// The gpusynth command's sub-commands: each is a function from its arguments to an exit code.
+//   0  success      1  the program failed: compile errors or a trap (reported on stderr)
+//   2  usage error: bad options, unreadable files, malformed arguments
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gs::jobs {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitUsage = 2;
+
+struct Command {
+  const char* name;
+  const char* summary;
+  int (*run)(const std::vector<std::string>& args);  // args after the command name
+};
+
+int compile_command(const std::vector<std::string>& args);
+int run_command(const std::vector<std::string>& args);
+
+}  // namespace gs::jobs

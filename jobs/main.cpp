@@ -1,0 +1,53 @@
+// gpusynth: the command-line front door. `gpusynth COMMAND --help` documents each command.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "jobs/command.h"
+
+namespace gs::jobs {
+namespace {
+
+constexpr Command kCommands[] = {
+    {"compile", "compile a Syn program to bytecode", compile_command},
+    {"run", "run a function of a program on JSON arguments", run_command},
+};
+
+void usage(std::ostream& out) {
+  out << "usage: gpusynth COMMAND [options]    (gpusynth COMMAND --help for its options)\n\ncommands:\n";
+  for (const Command& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  out << "\ndocs: docs/cli.md, docs/language.md, docs/bytecode.md\n";
+}
+
+int dispatch(int argc, char** argv) {
+  if (argc < 2) {
+    usage(std::cerr);
+    return kExitUsage;
+  }
+  std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    usage(std::cout);
+    return kExitOk;
+  }
+  if (name == "--version") {
+    std::cout << "gpusynth " << GPUSYNTH_VERSION << "\n";
+    return kExitOk;
+  }
+  for (const Command& c : kCommands)
+    if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+  std::cerr << "gpusynth: unknown command '" << name << "'\n\n";
+  usage(std::cerr);
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace gs::jobs
+
+int main(int argc, char** argv) {
+  try {
+    return gs::jobs::dispatch(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gpusynth: " << e.what() << "\n";
+    return gs::jobs::kExitUsage;
+  }
+}

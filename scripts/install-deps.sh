@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gpusynth builds and tests with. Idempotent: installs only
+# what is missing, and runs apt-get update only then. CUDA (nvcc) is optional: with it the CUDA
+# backends are built too; it is not an apt package here (see ../shared/ENVIRONMENT.md).
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ python3 git
+  libboost-program-options-dev   # the command line
+  nlohmann-json3-dev             # problem files, --args
+  libgtest-dev                   # tests
+  libbenchmark-dev               # bench/
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The test suite: the release build (CUDA code compiled when nvcc is present) and its tests,
+# then the CPU-only build under AddressSanitizer and UBSan and its tests. Run from anywhere.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake --workflow --preset release
+cmake --workflow --preset sanitize
+echo "test.sh: all suites passed"
