@@ -307,21 +307,33 @@ std::vector<std::string> check_program(const std::string& path, std::string_view
 
 // ---- the programs on disk -------------------------------------------------------------------
 
-const fs::path kRoot = fs::path(GPUSYNTH_SOURCE_DIR) / "tests" / "programs";
+const fs::path kSourceDir = fs::path(GPUSYNTH_SOURCE_DIR);
+const std::string kSuite = "tests/programs/";
+// The README's demo programs carry expectations too, so the demo cannot silently rot.
+const std::string kExamples = "docs/examples/";
 
-std::vector<std::string> find_programs() {
+// Paths relative to the source directory of every .syn file under root.
+std::vector<std::string> find_programs(const std::string& root = kSuite) {
   std::vector<std::string> found;
-  if (!fs::is_directory(kRoot)) return found;
-  for (const auto& entry : fs::recursive_directory_iterator(kRoot))
+  if (!fs::is_directory(kSourceDir / root)) return found;
+  for (const auto& entry : fs::recursive_directory_iterator(kSourceDir / root))
     if (entry.is_regular_file() && entry.path().extension() == ".syn")
-      found.push_back(fs::relative(entry.path(), kRoot).generic_string());
+      found.push_back(fs::relative(entry.path(), kSourceDir).generic_string());
   std::sort(found.begin(), found.end());
   return found;
 }
 
-// "arithmetic/int_add.syn" -> "arithmetic_int_add" (GoogleTest names are [A-Za-z0-9_]).
+std::vector<std::string> all_programs() {
+  std::vector<std::string> found = find_programs(kSuite), examples = find_programs(kExamples);
+  found.insert(found.end(), examples.begin(), examples.end());
+  return found;
+}
+
+// "tests/programs/arithmetic/int_add.syn" -> "arithmetic_int_add" (GoogleTest names are
+// [A-Za-z0-9_]); "docs/examples/x.syn" -> "docs_examples_x".
 std::string test_name(const testing::TestParamInfo<std::string>& info) {
   std::string name = info.param.substr(0, info.param.size() - 4);
+  if (name.rfind(kSuite, 0) == 0) name = name.substr(kSuite.size());
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name;
@@ -330,18 +342,19 @@ std::string test_name(const testing::TestParamInfo<std::string>& info) {
 class Programs : public testing::TestWithParam<std::string> {};
 
 TEST_P(Programs, MeetsItsExpectations) {
-  fs::path path = kRoot / GetParam();
+  fs::path path = kSourceDir / GetParam();
   std::ifstream in(path, std::ios::binary);
   ASSERT_TRUE(in) << "cannot read " << path;
   std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::string shown = "tests/programs/" + GetParam();
+  const std::string& shown = GetParam();
   for (const std::string& failure : check_program(shown, source)) ADD_FAILURE() << failure;
 }
 
-INSTANTIATE_TEST_SUITE_P(Syn, Programs, testing::ValuesIn(find_programs()), test_name);
+INSTANTIATE_TEST_SUITE_P(Syn, Programs, testing::ValuesIn(all_programs()), test_name);
 
 TEST(ProgramsFolder, HoldsTheSuite) {
-  EXPECT_GE(find_programs().size(), 150u) << "looked in " << kRoot;
+  EXPECT_GE(find_programs(kSuite).size(), 150u) << "looked in " << kSourceDir / kSuite;
+  EXPECT_GE(find_programs(kExamples).size(), 5u) << "looked in " << kSourceDir / kExamples;
 }
 
 // ---- the driver checks itself: each mistake below must be reported ---------------------------
