@@ -203,6 +203,9 @@ GS_HD inline Trap reverse_string(Heap& h, u32 s, u32* out) {
   return Trap::NONE;
 }
 
+// Fuel for searching t in s byte by byte: every start position compares up to len(t) bytes.
+GS_HD inline u64 search_work(u32 ls, u32 lt) { return lt > ls ? 0 : (u64(ls) - lt + 1) * (lt > 0 ? lt : 1); }
+
 // First offset >= from where t occurs in s, or -1.
 GS_HD inline i64 find_substring(Heap& h, u32 s, u32 t, u32 from) {
   u32 ls = h.header(s)->length, lt = h.header(t)->length;

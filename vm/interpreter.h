@@ -524,7 +524,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       CASE(STR_CONTAINS) {
         AS_STRING(sp[-2], s);
         AS_STRING(sp[-1], t);
-        WORK(u64(LEN_OF(s)) * (LEN_OF(t) > 0 ? LEN_OF(t) : 1));
+        WORK(search_work(LEN_OF(s), LEN_OF(t)));
         sp[-2] = find_substring(heap, s, t, 0) >= 0 ? 1 : 0;
         --sp;
         NEXT();
@@ -532,7 +532,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       CASE(STR_INDEX_OF) {
         AS_STRING(sp[-2], s);
         AS_STRING(sp[-1], t);
-        WORK(u64(LEN_OF(s)) * (LEN_OF(t) > 0 ? LEN_OF(t) : 1));
+        WORK(search_work(LEN_OF(s), LEN_OF(t)));
         sp[-2] = u64(find_substring(heap, s, t, 0));
         --sp;
         NEXT();
@@ -621,7 +621,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       CASE(SPLIT) {
         AS_STRING(sp[-2], s);
         AS_STRING(sp[-1], sep);
-        WORK(u64(LEN_OF(s)) * (LEN_OF(sep) > 0 ? LEN_OF(sep) : 1));
+        WORK(u64(LEN_OF(s)) + search_work(LEN_OF(s), LEN_OF(sep)));
         u32 ref;
         RESULT_OF(split_string(heap, s, sep, &ref));
         sp[-2] = ref;
@@ -662,6 +662,7 @@ trapped:
   goto done;
 out_of_fuel:
   trap = Trap::OUT_OF_FUEL;
+  fuel = 0;  // the whole budget is spent
   goto done;
 finished:
   trap = Trap::NONE;

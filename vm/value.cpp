@@ -11,7 +11,8 @@ bool identical(const Value& a, const Value& b) {
   switch (a.type) {
     case Type::Int:
     case Type::Bool: return a.i == b.i;
-    case Type::Float: return std::memcmp(&a.f, &b.f, sizeof(double)) == 0;
+    case Type::Float:  // no Syn program can tell NaNs apart, so neither does this
+      return (std::isnan(a.f) && std::isnan(b.f)) || std::memcmp(&a.f, &b.f, sizeof(double)) == 0;
     case Type::Str: return a.s == b.s;
     default: break;
   }

@@ -24,8 +24,9 @@ struct Value {
   }
 };
 
-// Same type and same value; floats compare by bits, so NaN equals NaN and 0.0 differs from
-// -0.0 (what "identical results" means between backends).
+// Same type and same value; floats compare by bits, so 0.0 differs from -0.0, except that all
+// NaNs are identical: which NaN an operation yields is unspecified and unobservable in Syn.
+// This is what "identical results" means between backends.
 bool identical(const Value& a, const Value& b);
 
 // JSON text of a value: floats with 17 significant digits, NaN and infinities as null, a
