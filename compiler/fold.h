@@ -31,6 +31,20 @@ GS_HD inline void replace_with(Workspace& w, u32 node, u32 child) {
   w.nodes[node].next = next;
 }
 
+// The six comparisons, for ints and floats alike (IEEE for floats: false with NaN).
+template <typename T>
+GS_HD inline bool fold_comparison(Tok op, T a, T b, u64* out) {
+  switch (op) {
+    case Tok::LT: *out = a < b; return true;
+    case Tok::LE: *out = a <= b; return true;
+    case Tok::GT: *out = a > b; return true;
+    case Tok::GE: *out = a >= b; return true;
+    case Tok::EQ: *out = a == b; return true;
+    case Tok::NE: *out = a != b; return true;
+    default: return false;
+  }
+}
+
 GS_HD inline bool fold_ints(Tok op, i64 a, i64 b, u64* out, bool* is_bool) {
   using namespace vm;
   *is_bool = false;
@@ -49,15 +63,7 @@ GS_HD inline bool fold_ints(Tok op, i64 a, i64 b, u64* out, bool* is_bool) {
     default: break;
   }
   *is_bool = true;
-  switch (op) {
-    case Tok::LT: *out = a < b; return true;
-    case Tok::LE: *out = a <= b; return true;
-    case Tok::GT: *out = a > b; return true;
-    case Tok::GE: *out = a >= b; return true;
-    case Tok::EQ: *out = a == b; return true;
-    case Tok::NE: *out = a != b; return true;
-    default: return false;
-  }
+  return fold_comparison(op, a, b, out);
 }
 
 GS_HD inline bool fold_floats(Tok op, double a, double b, u64* out, bool* is_bool) {
@@ -71,15 +77,7 @@ GS_HD inline bool fold_floats(Tok op, double a, double b, u64* out, bool* is_boo
     default: break;
   }
   *is_bool = true;
-  switch (op) {
-    case Tok::LT: *out = a < b; return true;
-    case Tok::LE: *out = a <= b; return true;
-    case Tok::GT: *out = a > b; return true;
-    case Tok::GE: *out = a >= b; return true;
-    case Tok::EQ: *out = a == b; return true;
-    case Tok::NE: *out = a != b; return true;
-    default: return false;
-  }
+  return fold_comparison(op, a, b, out);
 }
 
 GS_HD inline void fold_unary(Workspace& w, Node& n) {
