@@ -1,13 +1,15 @@
 #include "search/json_values.h"
 
 #include <cmath>
-#include <nlohmann/json.hpp>
+
+#include "search/json_detail.h"
 
 namespace gs::search {
+namespace detail {
 
 using nlohmann::json;
 
-static const char* describe(const json& j) {
+const char* describe(const json& j) {
   switch (j.type()) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return "a boolean";
@@ -39,8 +41,7 @@ static bool latin1_of_utf8(const std::string& utf8, std::string* bytes, std::str
   return true;
 }
 
-// One value of type t; false with *error describing the mismatch.
-static bool convert(const json& j, Type t, vm::Value* out, std::string* error) {
+bool value_from_json(const json& j, Type t, vm::Value* out, std::string* error) {
   auto fail = [&](const std::string& detail = "") {
     *error = std::string("expected ") + type_name(t) + ", found " + describe(j) + detail;
     return false;
@@ -77,7 +78,7 @@ static bool convert(const json& j, Type t, vm::Value* out, std::string* error) {
   std::vector<vm::Value> items(j.size());
   for (size_t k = 0; k < j.size(); ++k) {
     std::string inner;
-    if (!convert(j[k], element_of(t), &items[k], &inner)) {
+    if (!value_from_json(j[k], element_of(t), &items[k], &inner)) {
       *error = "element " + std::to_string(k) + ": " + inner;
       return false;
     }
@@ -85,6 +86,38 @@ static bool convert(const json& j, Type t, vm::Value* out, std::string* error) {
   *out = vm::Value::of_array(element_of(t), std::move(items));
   return true;
 }
+
+// The inverse of latin1_of_utf8: byte N becomes U+00NN in UTF-8.
+static std::string utf8_of_latin1(const std::string& bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c < 0x80) {
+      out += char(c);
+    } else {
+      out += char(0xc0 | (c >> 6));
+      out += char(0x80 | (c & 0x3f));
+    }
+  }
+  return out;
+}
+
+json json_of_value(const vm::Value& v) {
+  switch (v.type) {
+    case Type::Int: return v.i;
+    case Type::Bool: return v.i != 0;
+    case Type::Float: return std::isfinite(v.f) ? json(v.f) : json(nullptr);
+    case Type::Str: return utf8_of_latin1(v.s);
+    default: break;
+  }
+  json a = json::array();
+  for (const vm::Value& item : v.items) a.push_back(json_of_value(item));
+  return a;
+}
+
+}  // namespace detail
+
+using detail::describe;
+using nlohmann::json;
 
 bool parse_values(std::string_view json_text, std::span<const Type> types, std::vector<vm::Value>* out,
                   std::string* error) {
@@ -103,9 +136,9 @@ bool parse_values(std::string_view json_text, std::span<const Type> types, std::
   }
   out->assign(types.size(), {});
   for (size_t k = 0; k < types.size(); ++k) {
-    std::string detail;
-    if (!convert(j[k], types[k], &(*out)[k], &detail)) {
-      *error = "argument " + std::to_string(k + 1) + ": " + detail;
+    std::string why;
+    if (!detail::value_from_json(j[k], types[k], &(*out)[k], &why)) {
+      *error = "argument " + std::to_string(k + 1) + ": " + why;
       return false;
     }
   }

@@ -1,0 +1,116 @@
+// Problem files: loading, round trip, and errors that name the file, line and column.
+#include <gtest/gtest.h>
+
+#include "search/problem.h"
+
+namespace gs {
+namespace {
+
+const char* kCountOdds = R"J({
+  "name": "count-odds",
+  "signature": "fn solve(xs: [int]) -> int",
+  "description": "Return the number of odd integers in xs.",
+  "train": [
+    {"inputs": [[1, 2, 3]], "outputs": [2]},
+    {"inputs": [[]], "outputs": [0]}
+  ],
+  "test": [{"inputs": [[-3, 5]], "outputs": [2]}],
+  "float_tolerance": 0.001,
+  "source": "PSB1 (Helmuth & Spector 2015)"
+})J";
+
+std::string load_error(const std::string& text) {
+  std::string error;
+  auto p = search::parse_problem(text, "p.json", &error);
+  EXPECT_FALSE(p.has_value());
+  return error;
+}
+
+TEST(Problem, LoadsTheDesignExample) {
+  std::string error;
+  auto p = search::parse_problem(kCountOdds, "count-odds.json", &error);
+  ASSERT_TRUE(p) << error;
+  EXPECT_EQ(p->name, "count-odds");
+  EXPECT_EQ(p->signature.entry, "solve");
+  ASSERT_EQ(p->signature.params.size(), 1u);
+  EXPECT_EQ(p->signature.params[0], Type::IntArray);
+  EXPECT_EQ(p->signature.param_names[0], "xs");
+  EXPECT_EQ(p->signature.results, std::vector<Type>{Type::Int});
+  ASSERT_EQ(p->train.size(), 2u);
+  EXPECT_EQ(p->train[0].inputs[0].items.size(), 3u);
+  EXPECT_EQ(p->train[0].outputs[0].i, 2);
+  EXPECT_EQ(p->test.size(), 1u);
+  EXPECT_DOUBLE_EQ(p->float_tolerance, 0.001);
+}
+
+TEST(Problem, RoundTripsThroughItsJson) {
+  std::string error;
+  auto p = search::parse_problem(kCountOdds, "a.json", &error);
+  ASSERT_TRUE(p);
+  std::string text = search::problem_json(*p);
+  auto q = search::parse_problem(text, "b.json", &error);
+  ASSERT_TRUE(q) << error << "\n" << text;
+  EXPECT_EQ(search::problem_json(*q), text);
+  EXPECT_TRUE(vm::identical(q->test[0].inputs[0], p->test[0].inputs[0]));
+}
+
+TEST(Problem, TakesTuplesStringsAndFloats) {
+  std::string error;
+  auto p = search::parse_problem(R"J({"name": "t", "signature": "fn f(s: str, x: float) -> (str, [float])",
+    "train": [{"inputs": ["\u00e9a", 1], "outputs": ["x", [0.5, 2]]}]})J", "t.json", &error);
+  ASSERT_TRUE(p) << error;
+  EXPECT_EQ(p->train[0].inputs[0].s, "\xe9" "a");  // U+00E9 is the byte 0xE9
+  EXPECT_EQ(p->train[0].inputs[1].type, Type::Float);
+  EXPECT_EQ(p->signature.results.size(), 2u);
+}
+
+TEST(ProblemErrors, NameTheLineOfAJsonSyntaxError) {
+  std::string e = load_error("{\n  \"name\": \"x\",\n  \"signature\" \"fn f() -> int\"\n}");
+  EXPECT_EQ(e.rfind("p.json:3:", 0), 0u) << e;  // the line of the missing colon
+  EXPECT_NE(e.find("invalid JSON: syntax error"), std::string::npos) << e;
+}
+
+TEST(ProblemErrors, NameTheLineOfAValueOfTheWrongType) {
+  std::string e = load_error(R"J({
+  "name": "count-odds",
+  "signature": "fn solve(xs: [int]) -> int",
+  "train": [
+    {"inputs": [[1, 2, 3]], "outputs": [2]},
+    {"inputs": [[1, "two"]], "outputs": [0]}
+  ]
+})J");
+  EXPECT_EQ(e, "p.json:6:17: train case 1: inputs[0]: element 1: expected int, found a string") << e;
+}
+
+TEST(ProblemErrors, CountValuesAgainstTheSignature) {
+  std::string e = load_error(R"J({"name": "x", "signature": "fn f(a: int, b: int) -> int",
+  "train": [{"inputs": [1], "outputs": [2]}]})J");
+  EXPECT_NE(e.find("p.json:2:24: train case 0: expected 2 inputs, found 1"), std::string::npos) << e;
+}
+
+TEST(ProblemErrors, RejectBadSignaturesFieldsAndShapes) {
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: list) -> int", "train": []})J").find("expected a type"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: int)", "train": []})J").find("must return a value"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "tests": []})J").find("unknown field \"tests\""),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "train": []})J").find("missing field \"signature\""), std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": []})J").find("no cases"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": 3, "signature": "fn f() -> int", "train": []})J").find("must be a string"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "float_tolerance": -1, "train": []})J")
+                .find("float_tolerance"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": [{"inputs": []}]})J")
+                .find("\"inputs\" and \"outputs\""),
+            std::string::npos);
+  EXPECT_NE(load_error("[1, 2]").find("one JSON object"), std::string::npos);
+  std::string error;
+  EXPECT_FALSE(search::load_problem("/nonexistent/p.json", &error));
+  EXPECT_EQ(error, "/nonexistent/p.json: cannot read file");
+}
+
+}  // namespace
+}  // namespace gs
