@@ -126,7 +126,9 @@ struct Parser {
     n.depth = u8(d);
   }
   GS_HD void too_deep(u32 pos) {
-    if (!fatal) w.diagnostics.add(Code::TOO_DEEP, pos, 1, w.limits.max_depth);
+    u32 len = pos < w.source_len ? 1 : 0;  // at the end of input the span is empty
+    if (pos > w.source_len) pos = w.source_len;
+    if (!fatal) w.diagnostics.add(Code::TOO_DEEP, pos, len, w.limits.max_depth);
     fatal = panic = true;  // the tree is incomplete: nothing after this is worth reporting
   }
   GS_HD u32 error_node() { return make(NodeKind::Error, tok().pos, tok().len); }
@@ -203,6 +205,7 @@ struct Parser {
       while (kind() != Tok::END && kind() != Tok::LBRACE && kind() != Tok::KW_FN) advance();
       panic = false;
     }
+    if (kind() != Tok::LBRACE) error(Code::EXPECTED, u32(Tok::LBRACE));
     add(fn, &last, kind() == Tok::LBRACE ? parse_block() : error_node());
     if (fn != 0 && named) {
       if (w.function_count == w.function_cap) {

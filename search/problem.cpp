@@ -221,8 +221,9 @@ std::optional<Problem> parse_problem(std::string_view text, const std::string& p
     return std::nullopt;
   }
   static const char* known[] = {"name", "signature", "description", "train", "test", "float_tolerance", "source"};
-  for (const auto& [key, value] : doc.items()) {
-    if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return key == k; }) == std::end(known)) {
+  for (const auto& item : doc.items()) {
+    const std::string& key = item.key();
+    if (std::find_if(std::begin(known), std::end(known), [&key](const char* k) { return key == k; }) == std::end(known)) {
       r.fail_at({{key, 0}}, "unknown field \"" + key + "\" (known: name, signature, description, train, test, "
                             "float_tolerance, source)");
       return std::nullopt;

@@ -32,8 +32,9 @@ struct Heap {
   GS_HD u8* bytes(u32 ref) { return base + ref + 8; }
 
   // A valid reference to an object whose first n payload bytes lie inside the used heap.
+  // (Written so that no sum can wrap: a reference is any 64-bit value a program made up.)
   GS_HD bool holds(u64 ref, u64 payload_bytes) const {
-    return (ref & 7u) == 0 && ref + 8 <= used && ref + 8 + payload_bytes <= used;
+    return (ref & 7u) == 0 && ref < used && used - ref >= 8 && used - ref - 8 >= payload_bytes;
   }
   GS_HD bool is_array(u64 ref) {
     return holds(ref, 0) && holds(ref, u64(header(u32(ref))->length) * 8);

@@ -406,7 +406,10 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         AS_ARRAY(base[arg], a);
         u32 raw = heap.header(a)->capacity;
         u32 len = LEN_OF(a), cap = raw & ~kSharedBit;
-        if ((raw & kSharedBit) || len >= cap) {
+        // The header's capacity is trusted only as far as the used heap goes (a forged object
+        // must not get a write past it).
+        bool room = len < cap && heap.holds(a, (u64(len) + 1) * 8);
+        if ((raw & kSharedBit) || !room) {
           u32 grown = len < 4 ? 8 : (len > kMaxObjectLength / 16 ? len + 1 : 2 * len);
           if (!(raw & kSharedBit) && heap.holds(a, u64(cap) * 8) &&
               a + 8 + u64(cap) * 8 == heap.used && heap.used + u64(grown - cap) * 8 <= heap.capacity) {

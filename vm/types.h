@@ -32,7 +32,7 @@ GS_HD constexpr Type array_of(Type t) { return static_cast<Type>(static_cast<u8>
 GS_HD constexpr bool is_scalar(Type t) { return t == Type::Int || t == Type::Float || t == Type::Bool || t == Type::Str; }
 // Types a value of which can live in bytecode: parameters, results, array elements.
 GS_HD constexpr bool is_value_type(Type t) {
-  return is_scalar(t) || (is_array(t) && is_scalar(element_of(t)));
+  return is_scalar(t) || ((static_cast<u8>(t) & 0xf0) == 0x10 && is_scalar(element_of(t)));
 }
 // Values that are references into the execution's heap.
 GS_HD constexpr bool is_heap_type(Type t) { return t == Type::Str || is_array(t); }

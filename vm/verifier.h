@@ -113,6 +113,7 @@ GS_HD inline VerifyResult analyse_stack(const CodeShape& c, u32 limit, u32* scra
   u32 n = c.words;
   VerifyResult r{VerifyError::OK, 0, 0};
   if (scratch_words < verifier_scratch_words(n)) return {VerifyError::SCRATCH_TOO_SMALL, 0, 0};
+  if (n == 0) return {VerifyError::FALLS_OFF_END, 0, 0};
   u32* depth = scratch;         // depth + 1 at each instruction; 0 = not reached yet
   u32* worklist = scratch + n;  // instructions reached but not yet analysed
   for (u32 i = 0; i < n; ++i) depth[i] = 0;
@@ -177,6 +178,7 @@ GS_HD inline VerifyResult verify_functions(const ProgramView& p) {
   for (u32 i = 0; i < p.function_count(); ++i) {
     const FunctionRecord& f = p.functions[i];
     bool ok = f.code_start == next_start && f.code_words >= 1 &&
+              u64(f.code_start) + f.code_words <= p.header->code_words &&
               u64(f.name_offset) + f.name_length <= p.header->name_bytes &&
               f.param_count <= kMaxParams && f.result_count <= kMaxResults &&
               f.param_count <= f.local_count && f.local_count <= kMaxLocals &&
@@ -185,6 +187,7 @@ GS_HD inline VerifyResult verify_functions(const ProgramView& p) {
       bool used = k < f.param_count || (k >= f.param_count && k < u32(f.param_count) + f.result_count);
       ok = used ? is_value_type(Type(f.types[k])) : f.types[k] == 0;
     }
+    for (u32 k = 0; ok && k < sizeof f.reserved; ++k) ok = f.reserved[k] == 0;
     if (!ok) return {VerifyError::BAD_FUNCTION, i, 0};
     next_start += f.code_words;
   }
