@@ -83,6 +83,7 @@ struct Machine {
   Frame* frames = nullptr;
   u32 max_depth = 0;
   Heap heap;
+  u32 literal_base = 0;   // where load_literals() put the program's string literals
   u64 fuel = 0;           // in: fuel; out: fuel left
   u64 instructions = 0;   // out: instructions executed
   u32 result_count = 0;   // out: results are stack[0 .. result_count)

@@ -23,17 +23,24 @@
 
 namespace gs::vm {
 
-// Starts an execution: the heap holds exactly the program's string literals. The caller then
-// places the entry's arguments in stack[0 .. n_params) (heap objects through m.heap) and calls
-// execute(). False when the literals do not fit in the heap.
-GS_HD inline bool begin_execution(const ProgramView& p, Machine& m) {
-  u32 image = p.header->string_image_bytes;
+// Starts an execution with an empty heap. The caller then places the entry's arguments in
+// stack[0 .. n_params), their arrays and strings first in the heap (so a prepared image of a
+// test's inputs can be copied in as it is), calls load_literals(), and then execute().
+GS_HD inline void begin_execution(Machine& m) {
   m.heap.used = 0;
+  m.literal_base = 0;
   m.instructions = 0;
   m.result_count = 0;
-  if (image > m.heap.capacity) return false;
-  copy_bytes(m.heap.base, p.string_image, image);
-  m.heap.used = image;
+}
+
+// Copies the program's string literals after whatever the heap holds; LOAD_STR adds their
+// base. False when they do not fit (heap_exhausted).
+GS_HD inline bool load_literals(const ProgramView& p, Machine& m) {
+  u32 image = p.header->string_image_bytes;
+  if (image > m.heap.capacity - m.heap.used) return false;
+  copy_bytes(m.heap.base + m.heap.used, p.string_image, image);
+  m.literal_base = m.heap.used;
+  m.heap.used += image;
   return true;
 }
 
@@ -52,6 +59,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
   const u32* block = pc;  // first instruction not yet charged
   i64 fuel = m.fuel > u64(INT64_MAX) ? INT64_MAX : i64(m.fuel);
   u64 instructions = 0;
+  const u64 literal_base = m.literal_base;
   Trap trap = Trap::NONE;
   u32 word = 0, arg = 0;
 
@@ -231,7 +239,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         NEXT();
       }
       CASE(LOAD_STR) {
-        *sp++ = prog.string_offsets[arg];
+        *sp++ = literal_base + prog.string_offsets[arg];
         NEXT();
       }
       CASE(POP) {

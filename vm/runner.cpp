@@ -84,11 +84,11 @@ bool Runner::place_args(const Program& program, u32 fn, std::span<const Value> a
     if (!fits(f.param_type(k), args[k]))
       throw std::invalid_argument("argument " + std::to_string(k + 1) + ": expected " +
                                   type_name(f.param_type(k)) + ", got " + type_name(args[k].type));
-  if (!begin_execution(program.view(), machine_)) return false;
+  begin_execution(machine_);
   if (args.size() > machine_.stack_slots) return false;
   for (u32 k = 0; k < f.param_count; ++k)
     if (!place(args[k], &machine_.stack[k])) return false;
-  return true;
+  return load_literals(program.view(), machine_);
 }
 
 Trap Runner::execute(const Program& program, u32 fn) {

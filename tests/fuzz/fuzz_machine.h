@@ -33,12 +33,13 @@ class FuzzMachine {
     m.max_depth = kCallDepth;
     m.heap.base = reinterpret_cast<u8*>(heap_.data());
     m.heap.capacity = kHeapBytes;
-    if (!vm::begin_execution(p, m)) return vm::Trap::HEAP_EXHAUSTED;
+    vm::begin_execution(m);
     const vm::FunctionRecord& f = p.functions[fn];
     for (u32 k = 0; k < f.param_count && k < kStackSlots; ++k) {
       u64 bits = k < seed_size ? seed[k] : k;
       if (!place(m.heap, f.param_type(k), bits, &m.stack[k])) return vm::Trap::HEAP_EXHAUSTED;
     }
+    if (!vm::load_literals(p, m)) return vm::Trap::HEAP_EXHAUSTED;
     m.fuel = kFuel;
     vm::Trap t = vm::execute(p, fn, m);
     if (u32(t) >= vm::kTrapCount) fail("trap code out of range");

@@ -37,8 +37,10 @@ class GuardedMachine {
     fill_guards();
     vm::Machine m = machine();
     GuardedOutcome out;
-    bool placed = vm::begin_execution(p.view(), m) && args.size() <= m.stack_slots;
+    vm::begin_execution(m);
+    bool placed = args.size() <= m.stack_slots;
     for (size_t k = 0; placed && k < args.size(); ++k) placed = place(m.heap, args[k], &m.stack[k]);
+    placed = placed && vm::load_literals(p.view(), m);
     if (!placed) {
       out.trap = vm::Trap::HEAP_EXHAUSTED;
     } else {

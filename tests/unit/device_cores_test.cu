@@ -56,7 +56,8 @@ __global__ void compile_verify_run(const char* sources, const u32* offsets, u32 
   m.heap.base = heaps + u64(i) * kHeap;
   m.heap.capacity = kHeap;
   m.fuel = 100000;
-  if (!vm::begin_execution(view, m)) return;
+  vm::begin_execution(m);
+  if (!vm::load_literals(view, m)) return;
   r.trap = u32(vm::execute(view, 0, m));
   r.result = m.stack[0];
   r.instructions = m.instructions;
