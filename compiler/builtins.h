@@ -48,21 +48,55 @@ GS_HD inline const Overload& overload(u32 i) {
   return table[i];
 }
 
-GS_HD inline bool same_name(const char* builtin, const char* s, u32 n) {
+GS_HD constexpr bool same_name(const char* builtin, const char* s, u32 n) {
   u32 i = 0;
   while (i < n && builtin[i] != 0 && builtin[i] == s[i]) ++i;
   return i == n && builtin[i] == 0;
 }
-GS_HD inline bool same_name(const char* a, const char* b) {
+GS_HD constexpr bool same_name(const char* a, const char* b) {
   while (*a != 0 && *a == *b) ++a, ++b;
   return *a == *b;
 }
 
+// Builtin names hashed at compile time into a small open-addressing table of first-overload
+// indices, so a call's lookup is one hash and one comparison instead of a scan of the table.
+struct BuiltinIndex {
+  static constexpr u32 kSize = 128;  // a power of two, well above the number of names
+  i16 first[kSize];
+  static constexpr u32 hash(const char* s, u32 n) {
+    u32 h = 2166136261u;
+    for (u32 i = 0; i < n; ++i) h = (h ^ u8(s[i])) * 16777619u;
+    return h;
+  }
+  static constexpr u32 length(const char* s) {
+    u32 n = 0;
+    while (s[n] != 0) ++n;
+    return n;
+  }
+  constexpr BuiltinIndex() : first() {
+    const char* names[] = {
+#define BUILTIN(name, n, p0, p1, p2, result, opcode, operand) #name,
+#include "compiler/builtins.def"
+#undef BUILTIN
+    };
+    for (u32 k = 0; k < kSize; ++k) first[k] = -1;
+    for (u32 i = 0; i < kOverloadCount; ++i) {
+      if (i > 0 && same_name(names[i - 1], names[i])) continue;  // not the first of its group
+      u32 slot = hash(names[i], length(names[i])) & (kSize - 1);
+      while (first[slot] >= 0) slot = (slot + 1) & (kSize - 1);
+      first[slot] = i16(i);
+    }
+  }
+};
+
 // Index of the first overload named s[0..n), or -1 when s is no builtin.
 GS_HD inline i32 find_builtin(const char* s, u32 n) {
-  for (u32 i = 0; i < kOverloadCount; ++i)
-    if (same_name(overload(i).name, s, n)) return i32(i);
-  return -1;
+  static constexpr BuiltinIndex index;
+  for (u32 slot = BuiltinIndex::hash(s, n) & (BuiltinIndex::kSize - 1);; slot = (slot + 1) & (BuiltinIndex::kSize - 1)) {
+    i32 i = index.first[slot];
+    if (i < 0) return -1;
+    if (same_name(overload(u32(i)).name, s, n)) return i;
+  }
 }
 
 // Does argument type t fit pattern p, given the element type T bound so far (Empty: open)?

@@ -22,6 +22,11 @@ struct Codegen {
   Workspace& w;
   u32 start = 0;  // first instruction of the function being generated
   bool overflow = false;
+  // Operand stack depth after the last instruction emitted, and its maximum in the function:
+  // every statement starts and ends at depth 0, so counting each instruction's stack effect
+  // in emission order gives the exact max_stack (the verifier checks it on every load).
+  i32 depth = 0, deepest = 0;
+  u32 own_results = 0;
 
   GS_HD explicit Codegen(Workspace& workspace) : w(workspace) {}
 
@@ -34,6 +39,16 @@ struct Codegen {
       return;
     }
     w.code[w.code_count++] = vm::encode(op, operand & vm::kMaxOperand);
+    const vm::OpInfo& info = vm::op_info(op);
+    depth += effect(info.pushes, operand) - effect(info.pops, operand);
+    if (depth > deepest) deepest = depth;
+  }
+  GS_HD i32 effect(i32 e, u32 operand) const {
+    if (e == vm::N) return i32(operand);
+    if (e == vm::CALLEE_ARGS) return w.functions[operand].param_count;
+    if (e == vm::CALLEE_RESULTS) return w.functions[operand].result_count;
+    if (e == vm::OWN_RESULTS) return i32(own_results);
+    return e;
   }
   GS_HD void emit_word(u32 word) {
     if ((word & 0xffu) != u32(kNoInstruction)) emit(vm::opcode_of(word), vm::operand_of(word));
@@ -81,6 +96,8 @@ struct Codegen {
   GS_HD void function(u32 fn_node) {
     start = w.code_count;
     FunctionInfo& f = w.functions[node(fn_node).ref];
+    depth = deepest = 0;
+    own_results = f.result_count;
     u32 body = 0;
     for (u32 c = node(fn_node).first; c != 0; c = next(c))
       if (node(c).kind == NodeKind::Block) body = c;
@@ -88,6 +105,7 @@ struct Codegen {
     if (node(body).flags & kCompletes) emit(Op::RETURN);
     f.code_start = start;
     f.code_words = w.code_count - start;
+    f.max_stack = u16(deepest > i32(vm::kMaxFrameStack) ? vm::kMaxFrameStack + 1 : deepest);
   }
 
   // ---- statements ---------------------------------------------------------------------------
@@ -384,6 +402,7 @@ struct Codegen {
       branch(e, false, &is_false);
       emit(Op::LOAD_INT, 1);
       jump(Op::JUMP, &done);
+      --depth;  // the false path arrives here without the 1
       patch(is_false, here());
       emit(Op::LOAD_INT, 0);
       patch(done, here());

@@ -1,7 +1,7 @@
 // One program, source to bytecode container, with no allocation: the core the CPU batch
 // compiler runs on worker threads and the GPU batch compiler runs in one thread per program.
 //
-//   lex -> parse -> check (+ fold) -> codegen (+ dead code) -> thread jumps -> stack depths
+//   lex -> parse -> check (+ fold) -> codegen (+ dead code, stack depths) -> thread jumps
 //   -> container
 //
 // Errors from every pass before codegen are collected together; codegen runs only on a program
@@ -71,20 +71,11 @@ GS_HD inline bool run_passes_unsorted(Workspace& w) {
   }
   if (gen.overflow) return false;
   for (u32 i = 0; i < w.function_count; ++i) {
-    FunctionInfo& f = w.functions[i];
-    vm::CodeShape shape{w.code + f.code_start, f.code_words, f.result_count, &w.functions[0].param_count,
-                        &w.functions[0].result_count, sizeof(FunctionInfo)};
-    u32 deepest = 0;
-    vm::VerifyResult r = vm::analyse_stack(shape, vm::kMaxFrameStack, w.scratch, w.scratch_words, &deepest);
-    if (r.error == vm::VerifyError::STACK_OVERFLOW) {
+    const FunctionInfo& f = w.functions[i];
+    if (f.max_stack > vm::kMaxFrameStack) {
       d.add(Code::STACK_TOO_DEEP, w.nodes[f.node].pos, w.nodes[f.node].len, vm::kMaxFrameStack);
       return false;
     }
-    if (!r.ok()) {
-      d.add(Code::INTERNAL, w.nodes[f.node].pos, w.nodes[f.node].len, u32(r.error), r.pc);
-      return false;
-    }
-    f.max_stack = u16(deepest);
   }
   return true;
 }
@@ -130,7 +121,7 @@ GS_HD inline void write_container(const Workspace& w, const vm::Header& h, u8* o
   copy_bytes(out + l.string_offsets, w.string_offsets, u64(w.string_count) * 4);
   copy_bytes(out + l.string_image, w.string_image, w.string_image_used);
   copy_bytes(out + l.code, w.code, u64(w.code_count) * 4);
-  u32 sum = vm::fnv1a(out, l.checksum);
+  u32 sum = vm::container_checksum(out, l.checksum);
   copy_bytes(out + l.checksum, &sum, 4);
 }
 

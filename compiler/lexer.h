@@ -18,18 +18,26 @@ enum CharClass : u8 {
   kPunct,      // one of ( ) [ ] { } , ; : . = + - * / % < > ! & | ^ ~
 };
 
-GS_HD inline CharClass char_class(u8 c) {
-  if (c == ' ' || c == '\t' || c == '\r' || c == '\n') return kSpace;
-  if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') return kLetter;
-  if (c >= '0' && c <= '9') return kDigit;
-  if (c == '"') return kQuote;
-  switch (c) {
-    case '(': case ')': case '[': case ']': case '{': case '}': case ',': case ';': case ':':
-    case '.': case '=': case '+': case '-': case '*': case '/': case '%': case '<': case '>':
-    case '!': case '&': case '|': case '^': case '~':
-      return kPunct;
-    default: return kOther;
+// The class of every byte, computed once at compile time (a table read in the lexer's loop).
+struct CharClasses {
+  u8 of[256];
+  constexpr CharClasses() : of() {
+    for (int c = 0; c < 256; ++c) {
+      u8 k = kOther;
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n') k = kSpace;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') k = kLetter;
+      if (c >= '0' && c <= '9') k = kDigit;
+      if (c == '"') k = kQuote;
+      for (const char* p = "()[]{},;:.=+-*/%<>!&|^~"; *p; ++p)
+        if (c == *p) k = kPunct;
+      of[c] = k;
+    }
   }
+};
+
+GS_HD inline CharClass char_class(u8 c) {
+  static constexpr CharClasses table;
+  return CharClass(table.of[c]);
 }
 
 GS_HD inline bool is_hex_digit(u8 c) {
@@ -37,13 +45,44 @@ GS_HD inline bool is_hex_digit(u8 c) {
 }
 GS_HD inline bool is_word_char(u8 c) { return char_class(c) == kLetter || char_class(c) == kDigit; }
 
-// The keyword spelled by s[0..n), or IDENT.
+GS_HD inline bool spelled(const char* s, const char* word, u32 n) {
+  for (u32 i = 0; i < n; ++i)
+    if (s[i] != word[i]) return false;
+  return true;
+}
+
+// The keyword spelled by s[0..n), or IDENT (by length, then first letter: one comparison).
 GS_HD inline Tok keyword(const char* s, u32 n) {
-  for (u8 k = u8(Tok::KW_FN); k <= u8(Tok::KW_STR); ++k) {
-    const char* t = token_text(Tok(k));
-    u32 i = 0;
-    while (i < n && t[i] != 0 && t[i] == s[i]) ++i;
-    if (i == n && t[i] == 0) return Tok(k);
+  switch (n) {
+    case 2:
+      if (spelled(s, "fn", 2)) return Tok::KW_FN;
+      if (spelled(s, "if", 2)) return Tok::KW_IF;
+      if (spelled(s, "in", 2)) return Tok::KW_IN;
+      break;
+    case 3:
+      if (s[0] == 'l' && spelled(s, "let", 3)) return Tok::KW_LET;
+      if (s[0] == 'f' && spelled(s, "for", 3)) return Tok::KW_FOR;
+      if (s[0] == 'i' && spelled(s, "int", 3)) return Tok::KW_INT;
+      if (s[0] == 's' && spelled(s, "str", 3)) return Tok::KW_STR;
+      break;
+    case 4:
+      if (s[0] == 'e' && spelled(s, "else", 4)) return Tok::KW_ELSE;
+      if (s[0] == 't' && spelled(s, "true", 4)) return Tok::KW_TRUE;
+      if (s[0] == 'b' && spelled(s, "bool", 4)) return Tok::KW_BOOL;
+      break;
+    case 5:
+      if (s[0] == 'w' && spelled(s, "while", 5)) return Tok::KW_WHILE;
+      if (s[0] == 'b' && spelled(s, "break", 5)) return Tok::KW_BREAK;
+      if (s[0] == 'f' && spelled(s, "false", 5)) return Tok::KW_FALSE;
+      if (s[0] == 'f' && spelled(s, "float", 5)) return Tok::KW_FLOAT;
+      break;
+    case 6:
+      if (spelled(s, "return", 6)) return Tok::KW_RETURN;
+      break;
+    case 8:
+      if (spelled(s, "continue", 8)) return Tok::KW_CONTINUE;
+      break;
+    default: break;
   }
   return Tok::IDENT;
 }
@@ -156,7 +195,7 @@ GS_HD inline u32 scan_string(const char* s, u32 n, u32 pos, Diagnostics& d, bool
 }
 
 // The token at or after pos (skipping space and comments); returns the position after it.
-GS_HD inline u32 scan_token(const char* s, u32 n, u32 pos, Token* out, Diagnostics& d) {
+GS_HD GS_ALWAYS_INLINE u32 scan_token(const char* s, u32 n, u32 pos, Token* out, Diagnostics& d) {
   for (;;) {
     while (pos < n && char_class(u8(s[pos])) == kSpace) ++pos;
     if (pos + 1 < n && s[pos] == '/' && s[pos + 1] == '/') {

@@ -14,6 +14,9 @@ namespace gs::compiler {
 // Returns the function's new length.
 GS_HD inline u32 thread_jumps(u32* code, u32 n, u32* scratch) {
   using vm::Op;
+  u32 jumps = 0;
+  for (u32 i = 0; i < n; ++i) jumps += vm::is_jump(vm::opcode_of(code[i]));
+  if (jumps == 0) return n;  // straight-line code: nothing to thread or remove
   // 1 and 2
   for (u32 i = 0; i < n; ++i) {
     Op op = vm::opcode_of(code[i]);

@@ -10,7 +10,7 @@
 //                                                               each execution's heap)
 //                     names (name_bytes, padded to 4)
 //   4-aligned         u32 code[code_words]                    (all functions, in order)
-//                     u32 checksum                            (FNV-1a of every byte before)
+//                     u32 checksum                            (container_checksum of all before)
 //
 // All integers are little-endian. A buffer holding a container must start 8-byte aligned.
 // view_program() checks only that the sections fit the buffer; vm/verifier.h checks the rest
@@ -124,9 +124,18 @@ GS_HD inline bool view_program(const u8* bytes, u64 size, ProgramView* out) {
   return true;
 }
 
-// FNV-1a, 32 bits: the container's checksum.
-GS_HD inline u32 fnv1a(const u8* p, u64 n, u32 h = 2166136261u) {
-  for (u64 i = 0; i < n; ++i) h = (h ^ p[i]) * 16777619u;
+// The container's checksum: FNV-1a over 32-bit little-endian words (every section is a multiple
+// of 4 bytes; a stray tail byte is folded in alone). Word by word it costs a quarter of the
+// byte-wise serial multiply chain, which showed in compile throughput.
+GS_HD inline u32 container_checksum(const u8* p, u64 n) {
+  u32 h = 2166136261u;
+  u64 i = 0;
+  for (; i + 4 <= n; i += 4) {
+    u32 word;
+    memcpy(&word, p + i, 4);
+    h = (h ^ word) * 16777619u;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 16777619u;
   return h;
 }
 

@@ -21,6 +21,14 @@
 #define GS_ON_DEVICE 0
 #endif
 
+#if defined(__CUDACC__)
+#define GS_ALWAYS_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define GS_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define GS_ALWAYS_INLINE inline
+#endif
+
 #if defined(__GNUC__)
 #define GS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define GS_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -34,6 +42,7 @@ static_assert(sizeof(void*) == 8, "gpusynth assumes a 64-bit target");
 namespace gs {
 
 using u8 = std::uint8_t;
+using i16 = std::int16_t;
 using u16 = std::uint16_t;
 using u32 = std::uint32_t;
 using u64 = std::uint64_t;

@@ -57,22 +57,22 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
   const u32* code = prog.code + fn->code_start;
   const u32* pc = code;
   const u32* block = pc;  // first instruction not yet charged
-  i64 fuel = m.fuel > u64(INT64_MAX) ? INT64_MAX : i64(m.fuel);
-  u64 instructions = 0;
+  const i64 initial_fuel = m.fuel > u64(INT64_MAX) ? INT64_MAX : i64(m.fuel);
+  i64 fuel = initial_fuel;
+  u64 work = 0;  // fuel spent by builtins beyond one unit; the rest of the fuel spent is instructions
   const u64 literal_base = m.literal_base;
   Trap trap = Trap::NONE;
-  u32 word = 0, arg = 0;
+  u32 word = 0;
+#define ARG operand_of(word)
 
   if (m.max_depth < 1) return Trap::CALL_DEPTH_EXCEEDED;
   if (u64(fn->local_count) + fn->max_stack > m.stack_slots) return Trap::STACK_OVERFLOW;
   for (u32 k = fn->param_count; k < fn->local_count; ++k) base[k] = 0;
 
-#define CHARGE()                     \
-  do {                               \
-    i64 ran_ = i64(pc - block);      \
-    fuel -= ran_;                    \
-    instructions += u64(ran_);       \
-    block = pc;                      \
+#define CHARGE()              \
+  do {                        \
+    fuel -= i64(pc - block);  \
+    block = pc;               \
   } while (0)
 #define CHECK_FUEL() \
   if (fuel < 0) goto out_of_fuel
@@ -87,6 +87,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
     u64 w_ = (amount);                                         \
     if (fuel < 0 || w_ > u64(fuel)) goto out_of_fuel;          \
     fuel -= i64(w_);                                           \
+    work += w_;                                                \
   } while (0)
 #define AS_ARRAY(value, ref)                    \
   if (!heap.is_array(value)) RAISE(BAD_REFERENCE); \
@@ -140,7 +141,6 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
 #define NEXT() continue
   for (;;) {
     word = *pc++;
-    arg = operand_of(word);
     switch (opcode_of(word)) {
 #else
   static void* const labels[] = {
@@ -152,7 +152,6 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
 #define NEXT()                    \
   do {                            \
     word = *pc++;                 \
-    arg = operand_of(word);       \
     goto* labels[word & 0xffu];   \
   } while (0)
   NEXT();
@@ -162,15 +161,15 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
 
       // ---- the paper's instructions ---------------------------------------------------------
       CASE(LOAD_CONST) {
-        *sp++ = prog.constants[arg];
+        *sp++ = prog.constants[ARG];
         NEXT();
       }
       CASE(LOAD_VAR) {
-        *sp++ = base[arg];
+        *sp++ = base[ARG];
         NEXT();
       }
       CASE(STORE_VAR) {
-        base[arg] = *--sp;
+        base[ARG] = *--sp;
         NEXT();
       }
       CASE(BINARY_ADD) BINARY_INT(wrap_add(a, b))
@@ -185,17 +184,17 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       }
       CASE(COMPARE_LT) BINARY_INT(a < b)
       CASE(JUMP) {
-        JUMP_TO(arg);
+        JUMP_TO(ARG);
         NEXT();
       }
       CASE(JUMP_IF_FALSE) {
-        if (*--sp == 0) JUMP_TO(arg);
+        if (*--sp == 0) JUMP_TO(ARG);
         NEXT();
       }
       CASE(CALL) {
         CHARGE();
         CHECK_FUEL();
-        const FunctionRecord* callee = &prog.functions[arg];
+        const FunctionRecord* callee = &prog.functions[ARG];
         if (depth >= m.max_depth) RAISE(CALL_DEPTH_EXCEEDED);
         u64* callee_base = sp - callee->param_count;
         if (u64(callee_base - m.stack) + callee->local_count + callee->max_stack > m.stack_slots)
@@ -204,7 +203,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         ++depth;
         for (u32 k = callee->param_count; k < callee->local_count; ++k) callee_base[k] = 0;
         fn = callee;
-        fn_index = arg;
+        fn_index = ARG;
         base = callee_base;
         sp = base + fn->local_count;
         code = prog.code + fn->code_start;
@@ -239,7 +238,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         NEXT();
       }
       CASE(LOAD_STR) {
-        *sp++ = literal_base + prog.string_offsets[arg];
+        *sp++ = literal_base + prog.string_offsets[ARG];
         NEXT();
       }
       CASE(POP) {
@@ -298,17 +297,17 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
 
       // ---- control ---------------------------------------------------------------------------
       CASE(JUMP_IF_TRUE) {
-        if (*--sp != 0) JUMP_TO(arg);
+        if (*--sp != 0) JUMP_TO(ARG);
         NEXT();
       }
 
       // ---- arrays and strings ----------------------------------------------------------------
       CASE(NEW_ARRAY) {
-        WORK(arg);
+        WORK(ARG);
         u32 ref;
-        if (!heap.new_array(arg, arg, &ref)) RAISE(HEAP_EXHAUSTED);
-        sp -= arg;
-        copy_bytes(heap.slots(ref), sp, u64(arg) * 8);
+        if (!heap.new_array(ARG, ARG, &ref)) RAISE(HEAP_EXHAUSTED);
+        sp -= ARG;
+        copy_bytes(heap.slots(ref), sp, u64(ARG) * 8);
         *sp++ = ref;
         NEXT();
       }
@@ -345,13 +344,13 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         NEXT();
       }
       CASE(ARRAY_SET) {
-        AS_ARRAY(base[arg], a);
+        AS_ARRAY(base[ARG], a);
         u64 i = sp[-2];
         if (i >= LEN_OF(a)) RAISE(INDEX_OUT_OF_RANGE);
         if (heap.header(a)->capacity & kSharedBit) {
           WORK(LEN_OF(a));
           RESULT_OF(copy_array(heap, a, 0, &a));
-          base[arg] = a;
+          base[ARG] = a;
         }
         heap.slots(a)[i] = sp[-1];
         sp -= 2;
@@ -395,7 +394,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         AS_ARRAY(sp[-1], b);
         WORK(LEN_OF(a));
         bool eq;
-        RESULT_OF(arrays_equal(heap, Type(arg), a, b, &eq));
+        RESULT_OF(arrays_equal(heap, Type(ARG), a, b, &eq));
         sp[-2] = eq ? 1 : 0;
         --sp;
         NEXT();
@@ -411,7 +410,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         NEXT();
       }
       CASE(PUSH_VAR) {
-        AS_ARRAY(base[arg], a);
+        AS_ARRAY(base[ARG], a);
         u32 raw = heap.header(a)->capacity;
         u32 len = LEN_OF(a), cap = raw & ~kSharedBit;
         // The header's capacity is trusted only as far as the used heap goes (a forged object
@@ -426,7 +425,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
           } else {
             WORK(len);
             RESULT_OF(copy_array(heap, a, grown - len, &a));
-            base[arg] = a;
+            base[ARG] = a;
           }
         }
         heap.slots(a)[LEN_OF(a)++] = sp[-1];
@@ -443,12 +442,12 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         NEXT();
       }
       CASE(POP_VAR) {
-        AS_ARRAY(base[arg], a);
+        AS_ARRAY(base[ARG], a);
         if (LEN_OF(a) == 0) RAISE(INVALID_ARGUMENT);
         if (heap.header(a)->capacity & kSharedBit) {
           WORK(LEN_OF(a));
           RESULT_OF(slice_array(heap, a, 0, i64(LEN_OF(a)) - 1, &a));
-          base[arg] = a;
+          base[ARG] = a;
         } else {
           --LEN_OF(a);
         }
@@ -494,7 +493,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         while ((u64(1) << log) < n) ++log;
         WORK(n * (log + 1));
         u32 ref;
-        RESULT_OF(sort_array(heap, Type(arg), a, &ref));
+        RESULT_OF(sort_array(heap, Type(ARG), a, &ref));
         sp[-1] = ref;
         NEXT();
       }
@@ -518,7 +517,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         AS_ARRAY(sp[-2], a);
         WORK(LEN_OF(a));
         i64 at;
-        RESULT_OF(find_element(heap, Type(arg), a, sp[-1], &at));
+        RESULT_OF(find_element(heap, Type(ARG), a, sp[-1], &at));
         sp[-2] = at >= 0 ? 1 : 0;
         --sp;
         NEXT();
@@ -527,7 +526,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         AS_ARRAY(sp[-2], a);
         WORK(LEN_OF(a));
         i64 at;
-        RESULT_OF(find_element(heap, Type(arg), a, sp[-1], &at));
+        RESULT_OF(find_element(heap, Type(ARG), a, sp[-1], &at));
         sp[-2] = u64(at);
         --sp;
         NEXT();
@@ -551,13 +550,13 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       CASE(MIN_ARRAY) {
         AS_ARRAY(sp[-1], a);
         WORK(LEN_OF(a));
-        RESULT_OF(extreme(heap, Type(arg), false, a, &sp[-1]));
+        RESULT_OF(extreme(heap, Type(ARG), false, a, &sp[-1]));
         NEXT();
       }
       CASE(MAX_ARRAY) {
         AS_ARRAY(sp[-1], a);
         WORK(LEN_OF(a));
-        RESULT_OF(extreme(heap, Type(arg), true, a, &sp[-1]));
+        RESULT_OF(extreme(heap, Type(ARG), true, a, &sp[-1]));
         NEXT();
       }
 
@@ -672,16 +671,17 @@ trapped:
   if (fuel < 0) trap = Trap::OUT_OF_FUEL;
   goto done;
 out_of_fuel:
+  CHARGE();
   trap = Trap::OUT_OF_FUEL;
-  fuel = 0;  // the whole budget is spent
   goto done;
 finished:
   trap = Trap::NONE;
 done:
-  m.fuel = fuel < 0 ? 0 : u64(fuel);
-  m.instructions = instructions;
+  m.instructions = u64(initial_fuel - fuel) - work;
+  m.fuel = trap == Trap::OUT_OF_FUEL || fuel < 0 ? 0 : u64(fuel);  // out of fuel: all spent
   return trap;
 
+#undef ARG
 #undef CHARGE
 #undef CHECK_FUEL
 #undef RAISE

@@ -36,11 +36,12 @@ bool Runner::place(const Value& v, u64* slot) {
     default: break;
   }
   u32 n = u32(v.items.size()), ref;
-  std::vector<u64> elements(n);
-  for (u32 k = 0; k < n; ++k)
-    if (!place(v.items[k], &elements[k])) return false;
-  if (!h.new_array(n, n, &ref)) return false;
-  copy_bytes(h.slots(ref), elements.data(), u64(n) * 8);
+  if (v.items.size() > kMaxObjectLength / 8 || !h.new_array(n, n, &ref)) return false;
+  for (u32 k = 0; k < n; ++k) {
+    u64 element;  // (placing a string element allocates: take the slot's address afterwards)
+    if (!place(v.items[k], &element)) return false;
+    h.slots(ref)[k] = element;
+  }
   *slot = ref;
   return true;
 }
@@ -74,7 +75,7 @@ static bool fits(Type want, const Value& v) {
   return true;
 }
 
-bool Runner::place_args(const Program& program, u32 fn, std::span<const Value> args) {
+bool Runner::place_values(const Program& program, u32 fn, std::span<const Value> args) {
   const FunctionRecord& f = program.function(fn);
   if (args.size() != f.param_count)
     throw std::invalid_argument(std::string(program.function_name(fn)) + " takes " +
@@ -88,7 +89,30 @@ bool Runner::place_args(const Program& program, u32 fn, std::span<const Value> a
   if (args.size() > machine_.stack_slots) return false;
   for (u32 k = 0; k < f.param_count; ++k)
     if (!place(args[k], &machine_.stack[k])) return false;
-  return load_literals(program.view(), machine_);
+  return true;
+}
+
+bool Runner::place_args(const Program& program, u32 fn, std::span<const Value> args) {
+  return place_values(program, fn, args) && load_literals(program.view(), machine_);
+}
+
+bool Runner::prepare(const Program& program, u32 fn, std::span<const Value> args, InputImage* image) {
+  if (!place_values(program, fn, args)) return false;
+  image->heap_bytes = machine_.heap.used;
+  image->heap.assign(heap_.begin(), heap_.begin() + machine_.heap.used / 8);
+  image->slots.assign(machine_.stack, machine_.stack + args.size());
+  return true;
+}
+
+Trap Runner::run_prepared(const Program& program, u32 fn, const InputImage& image) {
+  begin_execution(machine_);
+  if (image.heap_bytes > machine_.heap.capacity || image.slots.size() > machine_.stack_slots)
+    return Trap::HEAP_EXHAUSTED;
+  copy_bytes(machine_.heap.base, image.heap.data(), image.heap_bytes);
+  machine_.heap.used = image.heap_bytes;
+  copy_bytes(machine_.stack, image.slots.data(), image.slots.size() * 8);
+  if (!load_literals(program.view(), machine_)) return Trap::HEAP_EXHAUSTED;
+  return execute(program, fn);
 }
 
 Trap Runner::execute(const Program& program, u32 fn) {

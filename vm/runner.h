@@ -21,6 +21,15 @@ struct Outcome {
   u64 fuel_used = 0;           // instructions plus the builtins' per-element work
 };
 
+// A test's arguments placed once: the heap bytes their arrays and strings occupy and the
+// argument slots. Copying it back restores exactly what placing the Values made, with no
+// conversion — an evaluation loop's (and the batch pipeline's) way to reset inputs.
+struct InputImage {
+  std::vector<u64> heap;  // heap_bytes / 8 words
+  u32 heap_bytes = 0;
+  std::vector<u64> slots;
+};
+
 class Runner {
  public:
   explicit Runner(const Limits& limits = {});
@@ -29,15 +38,20 @@ class Runner {
   // std::invalid_argument naming the argument).
   Outcome run(const Program& program, u32 fn, std::span<const Value> args);
 
-  // The fast path used by benchmarks: arguments already placed by place_args(); returns the
-  // trap and leaves results on the machine.
+  // The parts of run(): place_args() (false: they do not fit the heap), then execute(), which
+  // returns the trap and leaves the results on the machine.
   bool place_args(const Program& program, u32 fn, std::span<const Value> args);
   Trap execute(const Program& program, u32 fn);
+
+  // Places args once into *image (false: they do not fit); run_prepared() then starts from it.
+  bool prepare(const Program& program, u32 fn, std::span<const Value> args, InputImage* image);
+  Trap run_prepared(const Program& program, u32 fn, const InputImage& image);
   Machine& machine() { return machine_; }
   const Limits& limits() const { return limits_; }
 
  private:
   bool place(const Value& v, u64* slot);
+  bool place_values(const Program& program, u32 fn, std::span<const Value> args);
   bool read(Type t, u64 slot, Value* out);
 
   Limits limits_;

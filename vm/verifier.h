@@ -168,7 +168,7 @@ GS_HD inline VerifyResult verify_header(const u8* bytes, u64 size, ProgramView* 
       h->string_image_bytes % 8 != 0)
     return {VerifyError::BAD_HEADER};
   if (!view_program(bytes, size, view)) return {VerifyError::BAD_SIZE};
-  if (fnv1a(bytes, size - 4) != *reinterpret_cast<const u32*>(bytes + size - 4))
+  if (container_checksum(bytes, size - 4) != *reinterpret_cast<const u32*>(bytes + size - 4))
     return {VerifyError::BAD_CHECKSUM};
   return {};
 }

@@ -1,5 +1,5 @@
 // libFuzzer target: any bytes are a bytecode container. Its last four bytes are replaced by the
-// correct FNV-1a checksum first — otherwise nearly every mutation would stop at the checksum
+// correct checksum first — otherwise nearly every mutation would stop at the checksum
 // check, which verifier_test covers — then the verifier runs, and whatever it accepts is
 // executed under small bounds. AddressSanitizer and UBSan catch any access outside the
 // buffers; a bad trap code aborts. The verifier and interpreter are header-only cores, called
@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   u8* bytes = reinterpret_cast<u8*>(storage.data());
   if (size > 0) std::memcpy(bytes, data, size);
   if (size >= 4) {
-    u32 sum = vm::fnv1a(bytes, size - 4);
+    u32 sum = vm::container_checksum(bytes, size - 4);
     std::memcpy(bytes + size - 4, &sum, 4);
   }
   u32 largest = 0;

@@ -12,7 +12,7 @@
 //
 // assemble() writes whatever it is given (a local_count below param_count, an unknown type
 // code, a jump past the end): only the container's layout, total_bytes and checksum are
-// computed, from vm::layout_of and vm::fnv1a, so every other defect reaches the verifier.
+// computed, from vm::layout_of and vm::container_checksum, so every other defect reaches the verifier.
 // The edit_* helpers re-seal the checksum afterwards, so the verifier sees the intended
 // defect rather than a checksum mismatch; use reseal() after editing bytes directly.
 #pragma once
@@ -54,7 +54,7 @@ inline u64 round_up(u64 n, u64 to) { return (n + to - 1) / to * to; }
 
 inline void reseal(std::vector<u8>& bytes) {
   if (bytes.size() < 4) return;
-  u32 sum = vm::fnv1a(bytes.data(), bytes.size() - 4);
+  u32 sum = vm::container_checksum(bytes.data(), bytes.size() - 4);
   std::memcpy(bytes.data() + bytes.size() - 4, &sum, 4);
 }
 

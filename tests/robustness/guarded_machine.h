@@ -122,12 +122,14 @@ class GuardedMachine {
       default:
         break;
     }
-    std::vector<u64> elements(v.items.size());
-    for (size_t k = 0; k < v.items.size(); ++k)
-      if (!place(h, v.items[k], &elements[k])) return false;
-    u32 ref, n = u32(elements.size());
+    // The Runner's layout exactly: the array first, then its elements' strings.
+    u32 ref, n = u32(v.items.size());
     if (!h.new_array(n, n, &ref)) return false;
-    copy_bytes(h.slots(ref), elements.data(), u64(n) * 8);
+    for (u32 k = 0; k < n; ++k) {
+      u64 element;
+      if (!place(h, v.items[k], &element)) return false;
+      h.slots(ref)[k] = element;
+    }
     *slot = ref;
     return true;
   }

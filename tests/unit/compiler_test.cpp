@@ -2,6 +2,7 @@
 // and how errors come out.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,15 @@ TEST(Codegen, HandlesAFlatChainOfAThousandOperatorsWithoutDeepRecursion) {
   for (int i = 0; i < 1000; ++i) sum += " + x";
   Lines code = opcodes("fn f(x: int) -> int { return " + sum + "; }");
   EXPECT_EQ(code.size(), 1u + 2 * 1000 + 1);
+}
+
+TEST(Lexer, KnowsEveryKeywordAndOnlyThose) {
+  for (u8 k = u8(compiler::Tok::KW_FN); k <= u8(compiler::Tok::KW_STR); ++k) {
+    const char* text = compiler::token_text(compiler::Tok(k));
+    EXPECT_EQ(compiler::keyword(text, u32(std::strlen(text))), compiler::Tok(k)) << text;
+  }
+  for (const char* word : {"fnx", "le", "lets", "Int", "string", "returns", "continu", "x", "_"})
+    EXPECT_EQ(compiler::keyword(word, u32(std::strlen(word))), compiler::Tok::IDENT) << word;
 }
 
 TEST(Container, RoundTripsThroughBytes) {
