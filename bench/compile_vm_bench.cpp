@@ -24,6 +24,7 @@
 
 #include "bench/corpus.h"
 #include "bench/python_translation.h"
+#include "search/json_values.h"
 #include "compiler/compiler.h"
 #include "vm/program.h"
 #include "vm/runner.h"
@@ -60,36 +61,6 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 
 // ---- values as JSON ----------------------------------------------------------------------------
 
-// Syn strings are bytes; JSON text is UTF-8: byte N travels as the character U+00NN
-// (docs/language.md "Values as JSON"), which Python reads back with .encode("latin-1").
-std::string latin1_to_utf8(std::string_view bytes) {
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (c < 0x80) {
-      out += char(c);
-    } else {
-      out += char(0xc0 | (c >> 6));
-      out += char(0x80 | (c & 0x3f));
-    }
-  }
-  return out;
-}
-
-bool utf8_to_latin1(std::string_view text, std::string* out) {
-  out->clear();
-  for (size_t k = 0; k < text.size(); ++k) {
-    unsigned char c = text[k];
-    if (c < 0x80) {
-      *out += char(c);
-    } else if ((c == 0xc2 || c == 0xc3) && k + 1 < text.size()) {
-      *out += char(((c & 0x03) << 6) | (static_cast<unsigned char>(text[++k]) & 0x3f));
-    } else {
-      return false;  // a character beyond U+00FF is no byte
-    }
-  }
-  return true;
-}
-
 // An argument for Python: exact floats (shortest round-trip text), non-finite ones as strings.
 json input_json(const vm::Value& v) {
   switch (v.type) {
@@ -102,7 +73,7 @@ json input_json(const vm::Value& v) {
       if (std::isinf(v.f)) return v.f > 0 ? "inf" : "-inf";
       return v.f;
     case Type::Str:
-      return latin1_to_utf8(v.s);
+      return search::utf8_of_bytes(v.s);
     default:
       break;
   }
@@ -132,7 +103,7 @@ bool python_value(const json& j, Type t, vm::Value* out) {
       return end && *end == '\0' && !text.empty();
     }
     case Type::Str:
-      return j.is_string() && utf8_to_latin1(j.get<std::string>(), &out->s);
+      return j.is_string() && search::bytes_of_utf8(j.get<std::string>(), &out->s);
     default:
       break;
   }
@@ -390,7 +361,7 @@ void write_corpus(const Options& o, const std::vector<Entry>& entries, const fs:
       inputs.push_back(a);
     }
     programs.push_back({{"id", k},
-                        {"syn", latin1_to_utf8(e.corpus->source)},
+                        {"syn", search::utf8_of_bytes(e.corpus->source)},
                         {"python", e.python.source},
                         {"python_checked", e.python_checked.source},
                         {"entry", e.python.entry},

@@ -5,6 +5,35 @@
 #include "search/json_detail.h"
 
 namespace gs::search {
+
+std::string utf8_of_bytes(std::string_view bytes) {
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (c < 0x80) {
+      out += char(c);
+    } else {
+      out += char(0xc0 | (c >> 6));
+      out += char(0x80 | (c & 0x3f));
+    }
+  }
+  return out;
+}
+
+bool bytes_of_utf8(std::string_view text, std::string* bytes) {
+  bytes->clear();
+  for (size_t k = 0; k < text.size(); ++k) {
+    unsigned char c = static_cast<unsigned char>(text[k]);
+    if (c < 0x80) {
+      *bytes += char(c);
+    } else if ((c == 0xc2 || c == 0xc3) && k + 1 < text.size()) {  // U+0080..U+00FF
+      *bytes += char(((c & 0x03) << 6) | (static_cast<unsigned char>(text[++k]) & 0x3f));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 namespace detail {
 
 using nlohmann::json;
@@ -19,26 +48,6 @@ const char* describe(const json& j) {
     case json::value_t::number_float: return "a float";
     default: return "an integer";
   }
-}
-
-// A JSON string's characters as bytes: U+0000..U+00FF are the bytes 0..255; anything above
-// does not fit in a Syn string. (nlohmann hands strings over as UTF-8.)
-static bool latin1_of_utf8(const std::string& utf8, std::string* bytes, std::string* error) {
-  bytes->clear();
-  for (size_t i = 0; i < utf8.size();) {
-    unsigned char c = static_cast<unsigned char>(utf8[i]);
-    if (c < 0x80) {
-      bytes->push_back(char(c));
-      ++i;
-    } else if ((c & 0xe0) == 0xc0 && c <= 0xc3 && i + 1 < utf8.size()) {
-      bytes->push_back(char(((c & 0x1f) << 6) | (static_cast<unsigned char>(utf8[i + 1]) & 0x3f)));
-      i += 2;
-    } else {
-      *error = "string character beyond U+00FF (a Syn string holds bytes: write byte N as \\u00NN)";
-      return false;
-    }
-  }
-  return true;
 }
 
 bool value_from_json(const json& j, Type t, vm::Value* out, std::string* error) {
@@ -68,7 +77,10 @@ bool value_from_json(const json& j, Type t, vm::Value* out, std::string* error) 
     case Type::Str: {
       if (!j.is_string()) return fail();
       std::string bytes;
-      if (!latin1_of_utf8(j.get_ref<const std::string&>(), &bytes, error)) return false;
+      if (!bytes_of_utf8(j.get_ref<const std::string&>(), &bytes)) {
+        *error = "string character beyond U+00FF (a Syn string holds bytes: write byte N as \\u00NN)";
+        return false;
+      }
       *out = vm::Value::of_str(std::move(bytes));
       return true;
     }
@@ -87,26 +99,12 @@ bool value_from_json(const json& j, Type t, vm::Value* out, std::string* error) 
   return true;
 }
 
-// The inverse of latin1_of_utf8: byte N becomes U+00NN in UTF-8.
-static std::string utf8_of_latin1(const std::string& bytes) {
-  std::string out;
-  for (unsigned char c : bytes) {
-    if (c < 0x80) {
-      out += char(c);
-    } else {
-      out += char(0xc0 | (c >> 6));
-      out += char(0x80 | (c & 0x3f));
-    }
-  }
-  return out;
-}
-
 json json_of_value(const vm::Value& v) {
   switch (v.type) {
     case Type::Int: return v.i;
     case Type::Bool: return v.i != 0;
     case Type::Float: return std::isfinite(v.f) ? json(v.f) : json(nullptr);
-    case Type::Str: return utf8_of_latin1(v.s);
+    case Type::Str: return utf8_of_bytes(v.s);
     default: break;
   }
   json a = json::array();

@@ -11,6 +11,11 @@
 
 namespace gs::search {
 
+// docs/language.md "Values as JSON": a Syn string's byte N is the character U+00NN, written in
+// UTF-8 in JSON text. bytes_of_utf8 is false for a character beyond U+00FF.
+std::string utf8_of_bytes(std::string_view bytes);
+bool bytes_of_utf8(std::string_view utf8, std::string* bytes);
+
 // Parses a JSON array of values of the given types. On failure returns false and sets *error
 // to a message such as "argument 2: expected [int], found a string".
 bool parse_values(std::string_view json_text, std::span<const Type> types, std::vector<vm::Value>* out,
