@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "vm/interpreter.h"
+#include "vm/place.h"
 
 namespace gs::vm {
 
@@ -19,62 +20,6 @@ Runner::Runner(const Limits& limits)
   machine_.heap.capacity = u32(heap_.size() * 8);
 }
 
-bool Runner::place(const Value& v, u64* slot) {
-  Heap& h = machine_.heap;
-  switch (v.type) {
-    case Type::Int:
-    case Type::Bool: *slot = u64(v.i); return true;
-    case Type::Float: *slot = bits_of(v.f); return true;
-    case Type::Str: {
-      u32 ref;
-      if (v.s.size() > kMaxObjectLength ||
-          !h.new_string_from(reinterpret_cast<const u8*>(v.s.data()), u32(v.s.size()), &ref))
-        return false;
-      *slot = ref;
-      return true;
-    }
-    default: break;
-  }
-  u32 n = u32(v.items.size()), ref;
-  if (v.items.size() > kMaxObjectLength / 8 || !h.new_array(n, n, &ref)) return false;
-  for (u32 k = 0; k < n; ++k) {
-    u64 element;  // (placing a string element allocates: take the slot's address afterwards)
-    if (!place(v.items[k], &element)) return false;
-    h.slots(ref)[k] = element;
-  }
-  *slot = ref;
-  return true;
-}
-
-bool Runner::read(Type t, u64 slot, Value* out) {
-  Heap& h = machine_.heap;
-  out->type = t;
-  switch (t) {
-    case Type::Int: out->i = i64(slot); return true;
-    case Type::Bool: out->i = slot != 0; return true;
-    case Type::Float: out->f = double_of(slot); return true;
-    case Type::Str:
-      if (!h.is_string(slot)) return false;
-      out->s.assign(reinterpret_cast<const char*>(h.bytes(u32(slot))), h.header(u32(slot))->length);
-      return true;
-    default: break;
-  }
-  if (!is_array(t) || !h.is_array(slot)) return false;
-  u32 ref = u32(slot), n = h.header(ref)->length;
-  out->items.resize(n);
-  for (u32 k = 0; k < n; ++k)
-    if (!read(element_of(t), h.slots(ref)[k], &out->items[k])) return false;
-  return true;
-}
-
-static bool fits(Type want, const Value& v) {
-  if (v.type != want) return false;
-  if (!is_array(want)) return true;
-  for (const Value& item : v.items)
-    if (item.type != element_of(want)) return false;
-  return true;
-}
-
 bool Runner::place_values(const Program& program, u32 fn, std::span<const Value> args) {
   const FunctionRecord& f = program.function(fn);
   if (args.size() != f.param_count)
@@ -82,13 +27,13 @@ bool Runner::place_values(const Program& program, u32 fn, std::span<const Value>
                                 std::to_string(f.param_count) + " arguments, got " +
                                 std::to_string(args.size()));
   for (u32 k = 0; k < f.param_count; ++k)
-    if (!fits(f.param_type(k), args[k]))
+    if (!has_type(args[k], f.param_type(k)))
       throw std::invalid_argument("argument " + std::to_string(k + 1) + ": expected " +
                                   type_name(f.param_type(k)) + ", got " + type_name(args[k].type));
   begin_execution(machine_);
   if (args.size() > machine_.stack_slots) return false;
   for (u32 k = 0; k < f.param_count; ++k)
-    if (!place(args[k], &machine_.stack[k])) return false;
+    if (!place_value(machine_.heap, args[k], &machine_.stack[k])) return false;
   return true;
 }
 
@@ -133,7 +78,7 @@ Outcome Runner::run(const Program& program, u32 fn, std::span<const Value> args)
   const FunctionRecord& f = program.function(fn);
   out.results.resize(machine_.result_count);
   for (u32 k = 0; k < machine_.result_count; ++k) {
-    if (!read(f.result_type(k), machine_.stack[k], &out.results[k])) {
+    if (!read_value(machine_.heap, f.result_type(k), machine_.stack[k], &out.results[k])) {
       out.results.clear();
       out.trap = Trap::BAD_REFERENCE;
       return out;

@@ -50,9 +50,7 @@ class Runner {
   const Limits& limits() const { return limits_; }
 
  private:
-  bool place(const Value& v, u64* slot);
   bool place_values(const Program& program, u32 fn, std::span<const Value> args);
-  bool read(Type t, u64 slot, Value* out);
 
   Limits limits_;
   std::vector<u64> stack_;

@@ -1,0 +1,50 @@
+#include "node/pipeline.h"
+
+#include <stdexcept>
+
+#include "node/cpu_pipeline.h"
+#if GPUSYNTH_HAVE_CUDA
+#include "node/cuda_pipeline.h"
+#endif
+
+namespace gs::node {
+
+std::optional<Device> parse_device(std::string_view text) {
+  if (text == "cpu") return Device::Cpu;
+  if (text == "cuda") return Device::Cuda;
+  if (text == "auto") return Device::Auto;
+  return std::nullopt;
+}
+
+const char* device_name(Device d) {
+  switch (d) {
+    case Device::Cpu: return "cpu";
+    case Device::Cuda: return "cuda";
+    case Device::Auto: return "auto";
+  }
+  return "?";
+}
+
+bool cuda_available(std::string* why) {
+#if GPUSYNTH_HAVE_CUDA
+  return cuda_device_count(why) > 0;
+#else
+  *why = "this build has no CUDA backend (configure with -DGPUSYNTH_CUDA=ON)";
+  return false;
+#endif
+}
+
+std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) {
+  if (config.limits.fuel >= (u64(1) << 32))
+    throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) + ")");
+  std::string why;
+  if (d == Device::Cpu || (d == Device::Auto && !cuda_available(&why))) return make_cpu_pipeline(config);
+  if (!cuda_available(&why)) throw std::runtime_error("--device cuda: " + why);
+#if GPUSYNTH_HAVE_CUDA
+  return make_cuda_pipeline(config);
+#else
+  throw std::runtime_error("--device cuda: " + why);
+#endif
+}
+
+}  // namespace gs::node

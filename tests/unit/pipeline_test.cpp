@@ -1,0 +1,227 @@
+// The CPU batch pipeline against the slow references: every (program, test) pair of random
+// batches must have the trap, instruction count, pass bit and output hash that compiling the
+// program alone and running it with vm::Runner gives; hand-made programs that loop, exhaust the
+// heap or recurse too deep trap alone; the test set's typed checks; the thread pool.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+
+#include "node/pipeline.h"
+#include "tests/unit/random_batches.h"
+#include "vm/thread_pool.h"
+
+namespace gs {
+namespace {
+
+using testing::RandomBatch;
+
+// The reference outcome of every pair, from the single-program path.
+void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r, const vm::Limits& limits) {
+  vm::Runner runner(limits);
+  const u32 tests = r.tests;
+  for (u32 i = 0; i < r.programs; ++i) {
+    SCOPED_TRACE("program " + std::to_string(i) + ": " + std::string(b.sources.source(i)));
+    compiler::Output c = compiler::compile(b.sources.source(i));
+    std::optional<vm::Program> program;
+    i32 entry = -1;
+    if (c.ok()) {
+      program = vm::Program::load(c.bytecode);
+      ASSERT_TRUE(program);
+      entry = program->find(b.entry);
+      if (entry >= 0) {
+        const vm::FunctionRecord& f = program->function(u32(entry));
+        bool same = f.param_count == b.params.size() && f.result_count == b.results.size();
+        for (u32 k = 0; same && k < b.params.size(); ++k) same = f.param_type(k) == b.params[k];
+        for (u32 k = 0; same && k < b.results.size(); ++k) same = f.result_type(k) == b.results[k];
+        if (!same) entry = -1;
+      }
+    }
+    vm::ProgramStatus want = !c.ok() ? vm::ProgramStatus::COMPILE_ERROR
+                             : entry < 0 ? vm::ProgramStatus::NO_ENTRY
+                                         : vm::ProgramStatus::OK;
+    ASSERT_EQ(vm::status_name(want), vm::status_name(r.program_status(i)));
+    EXPECT_EQ(r.diagnostic_count[i], c.diagnostics.size());
+    auto kept = r.kept_diagnostics(i);
+    for (size_t k = 0; k < kept.size(); ++k) {
+      EXPECT_EQ(kept[k].code, c.diagnostics[k].code);
+      EXPECT_EQ(kept[k].pos, c.diagnostics[k].pos);
+    }
+    u32 passed = 0;
+    u64 instructions = 0;
+    for (u32 k = 0; k < tests; ++k) {
+      u64 pair = u64(i) * tests + k;
+      if (want != vm::ProgramStatus::OK) {
+        EXPECT_EQ(r.trap[pair], vm::kNotRun);
+        EXPECT_EQ(r.pass[pair], 0);
+        continue;
+      }
+      vm::Outcome o = runner.run(*program, u32(entry), b.inputs[k]);
+      bool pass = o.trap == vm::Trap::NONE;
+      for (size_t v = 0; pass && v < o.results.size(); ++v)
+        pass = vm::values_match(o.results[v], b.outputs[k][v], b.tests->view().float_tolerance);
+      ASSERT_EQ(vm::trap_name(o.trap), vm::trap_name(vm::Trap(r.trap[pair]))) << "test " << k;
+      EXPECT_EQ(o.instructions, r.pair_instructions[pair]) << "test " << k;
+      EXPECT_EQ(u8(pass), r.pass[pair]) << "test " << k;
+      EXPECT_EQ(o.trap == vm::Trap::NONE ? vm::output_hash(o.results) : 0, r.output_hash[pair]) << "test " << k;
+      passed += pass;
+      instructions += o.instructions;
+    }
+    EXPECT_EQ(passed, r.tests_passed[i]);
+    EXPECT_EQ(instructions, r.instructions[i]);
+    EXPECT_FLOAT_EQ(vm::reward_of({}, u8(want), passed, tests, instructions, limits.fuel), r.reward[i]);
+  }
+}
+
+TEST(CpuPipeline, MatchesTheSingleProgramPathOnRandomBatches) {
+  node::PipelineConfig config;
+  auto batches = testing::random_batches(0xba7c4, 1200, 6, config.limits);
+  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
+  u64 pairs = 0, passes = 0, traps = 0;
+  for (const RandomBatch& b : batches) {
+    node::BatchResults r;
+    pipeline->run(b.sources, *b.tests, &r);
+    ASSERT_EQ(r.programs, b.sources.count());
+    expect_matches_reference(b, r, config.limits);
+    if (HasFatalFailure()) return;
+    pairs += r.trap.size();
+    for (size_t p = 0; p < r.trap.size(); ++p) {
+      passes += r.pass[p];
+      traps += r.trap[p] != 0;
+    }
+  }
+  std::printf("[pipeline] %zu batches, %llu pairs, %llu passed, %llu trapped\n", batches.size(),
+              (unsigned long long)pairs, (unsigned long long)passes, (unsigned long long)traps);
+  EXPECT_GT(passes, pairs / 10);  // the expected outputs come from real runs: many pass
+  EXPECT_GT(traps, 0u);
+}
+
+TEST(CpuPipeline, TrapsStayWithTheirProgram) {
+  node::PipelineConfig config;
+  RandomBatch b = testing::adversarial_batch();
+  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
+  node::BatchResults r;
+  pipeline->run(b.sources, *b.tests, &r);
+  expect_matches_reference(b, r, config.limits);
+  using S = vm::ProgramStatus;
+  EXPECT_EQ(r.program_status(0), S::OK);
+  EXPECT_EQ(r.tests_passed[0], 6u);
+  EXPECT_EQ(r.trap[1 * 6], u8(vm::Trap::OUT_OF_FUEL));
+  EXPECT_EQ(r.trap[2 * 6], u8(vm::Trap::HEAP_EXHAUSTED));
+  EXPECT_EQ(r.trap[3 * 6], u8(vm::Trap::CALL_DEPTH_EXCEEDED));
+  EXPECT_EQ(r.trap[4 * 6], u8(vm::Trap::DIVISION_BY_ZERO));
+  EXPECT_EQ(r.program_status(5), S::COMPILE_ERROR);
+  EXPECT_GE(r.diagnostic_count[5], 3u);
+  EXPECT_EQ(r.program_status(6), S::NO_ENTRY);
+  EXPECT_EQ(r.program_status(7), S::NO_ENTRY);
+  EXPECT_EQ(r.tests_passed[8], 6u);
+  EXPECT_EQ(r.tests_passed[9], 4u);  // 0, 1, 2 and -7
+  EXPECT_EQ(r.program_status(10), S::COMPILE_ERROR);
+  EXPECT_GT(r.reward[0], 10.0f);
+  EXPECT_LT(r.reward[9], 1.0f + 1e-6f);
+  EXPECT_EQ(r.reward[5], 0.0f);
+  // Each program alone gives what it gave among the others.
+  for (u32 i = 0; i < b.sources.count(); ++i) {
+    RandomBatch one = testing::adversarial_batch();
+    one.sources = {};
+    one.sources.add(b.sources.source(i));
+    node::BatchResults alone;
+    pipeline->run(one.sources, *one.tests, &alone);
+    EXPECT_EQ(alone.status[0], r.status[i]);
+    for (u32 k = 0; k < 6; ++k) {
+      EXPECT_EQ(alone.trap[k], r.trap[i * 6 + k]);
+      EXPECT_EQ(alone.output_hash[k], r.output_hash[i * 6 + k]);
+      EXPECT_EQ(alone.pair_instructions[k], r.pair_instructions[i * 6 + k]);
+    }
+  }
+}
+
+TEST(CpuPipeline, EmptyBatchAndNoTests) {
+  node::PipelineConfig config;
+  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
+  RandomBatch b = testing::adversarial_batch();
+  node::BatchResults r;
+  pipeline->run(node::Sources{}, *b.tests, &r);
+  EXPECT_EQ(r.programs, 0u);
+  Type results[] = {Type::Int};
+  vm::TestSet none("solve", std::span<const Type>(b.params), results, {}, 0);
+  pipeline->run(b.sources, none, &r);
+  EXPECT_EQ(r.tests_passed[0], 0u);
+  EXPECT_GT(r.reward[0], 10.0f);  // no tests: vacuously solved
+}
+
+TEST(CpuPipeline, KeepPairsOffReturnsOnlyPerProgramResults) {
+  node::PipelineConfig config;
+  config.keep_pairs = false;
+  RandomBatch b = testing::adversarial_batch();
+  node::BatchResults r;
+  node::make_pipeline(node::Device::Cpu, config)->run(b.sources, *b.tests, &r);
+  EXPECT_TRUE(r.trap.empty());
+  EXPECT_EQ(r.tests_passed[0], 6u);
+}
+
+TEST(Pipeline, DeviceChoice) {
+  EXPECT_EQ(node::parse_device("cpu"), node::Device::Cpu);
+  EXPECT_EQ(node::parse_device("auto"), node::Device::Auto);
+  EXPECT_FALSE(node::parse_device("gpu"));
+  node::PipelineConfig config;
+  EXPECT_STREQ(node::make_pipeline(node::Device::Cpu, config)->name(), "cpu");
+  std::string why;
+  if (!node::cuda_available(&why)) {
+    EXPECT_FALSE(why.empty());
+    EXPECT_STREQ(node::make_pipeline(node::Device::Auto, config)->name(), "cpu");
+    try {
+      node::make_pipeline(node::Device::Cuda, config);
+      ADD_FAILURE() << "cuda pipeline made without a device";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+    }
+  }
+  config.limits.fuel = u64(1) << 32;
+  EXPECT_THROW(node::make_pipeline(node::Device::Cpu, config), std::runtime_error);
+}
+
+TEST(TestSet, RejectsValuesOfTheWrongType) {
+  std::vector<vm::Value> in = {vm::Value::of_str("x")}, out = {vm::Value::of_int(1)};
+  vm::TestSet::Case c{in, out};
+  Type params[] = {Type::Int}, results[] = {Type::Int};
+  try {
+    vm::TestSet t("solve", params, results, std::span(&c, 1), 0);
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "case 1, input 1: expected int");
+  }
+  EXPECT_THROW(vm::TestSet("", params, results, {}, 0), std::invalid_argument);
+}
+
+TEST(TestSet, FloatToleranceAndNaN) {
+  EXPECT_TRUE(vm::floats_match(bits_of(1.0), bits_of(1.0005), 1e-3));
+  EXPECT_FALSE(vm::floats_match(bits_of(1.0), bits_of(1.002), 1e-3));
+  EXPECT_TRUE(vm::floats_match(bits_of(NAN), bits_of(-NAN), 0));
+  EXPECT_FALSE(vm::floats_match(bits_of(NAN), bits_of(1.0), 1e300));
+  EXPECT_TRUE(vm::floats_match(bits_of(INFINITY), bits_of(INFINITY), 0));
+  EXPECT_FALSE(vm::floats_match(bits_of(INFINITY), bits_of(-INFINITY), 1e308));
+}
+
+TEST(ThreadPool, EveryIndexOnceAndErrorsRethrown) {
+  vm::ThreadPool pool(3);
+  EXPECT_EQ(pool.size(), 3u);
+  for (u64 n : {0ull, 1ull, 7ull, 1000ull, 12345ull}) {
+    std::vector<std::atomic<u32>> hits(n);
+    pool.parallel_for(n, 10, [&](u64 b, u64 e, u32 w) {
+      ASSERT_LT(w, 3u);
+      for (u64 i = b; i < e; ++i) hits[i]++;
+    });
+    for (u64 i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1u) << i;
+  }
+  EXPECT_THROW(pool.parallel_for(100, 1, [](u64 b, u64, u32) {
+    if (b == 50) throw std::runtime_error("boom");
+  }),
+               std::runtime_error);
+  std::atomic<u64> sum = 0;
+  pool.parallel_for(100, 1, [&](u64 b, u64, u32) { sum += b; });
+  EXPECT_EQ(sum.load(), 4950u);
+}
+
+}  // namespace
+}  // namespace gs

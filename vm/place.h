@@ -1,0 +1,24 @@
+// Host values in and out of an execution's heap: placing a Value lays its arrays and strings out
+// as heap objects (an array first, then its elements' strings) and gives the slot that refers
+// to them; reading turns a slot of a known type back into a Value. The Runner places arguments
+// and reads results with these; a TestSet builds its input and expected images with them.
+#pragma once
+
+#include "vm/heap.h"
+#include "vm/value.h"
+
+namespace gs::vm {
+
+// Heap bytes place_value() takes for v.
+u64 heap_bytes_of(const Value& v);
+
+// False when v does not fit the heap's remaining capacity.
+bool place_value(Heap& heap, const Value& v, u64* slot);
+
+// False when slot is not a valid reference of type t's shape.
+bool read_value(Heap& heap, Type t, u64 slot, Value* out);
+
+// v has type t (an array's elements included).
+bool has_type(const Value& v, Type t);
+
+}  // namespace gs::vm
