@@ -11,6 +11,7 @@ namespace {
 constexpr Command kCommands[] = {
     {"compile", "compile a Syn program to bytecode", compile_command},
     {"run", "run a function of a program on JSON arguments", run_command},
+    {"eval", "compile, run and test a file of candidate programs on a problem", eval_command},
 };
 
 void usage(std::ostream& out) {

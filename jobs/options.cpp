@@ -32,9 +32,12 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
                         std::string* file, po::variables_map* vm, const std::string& usage, bool* help) {
   *help = false;
   po::options_description all;
-  all.add(visible).add_options()("file", po::value(file));
+  all.add(visible);
   po::positional_options_description positional;
-  positional.add("file", 1);
+  if (file != nullptr) {
+    all.add_options()("file", po::value(file));
+    positional.add("file", 1);
+  }
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), *vm);
     if (vm->count("help")) {
@@ -43,7 +46,7 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
       return true;
     }
     po::notify(*vm);
-    if (file->empty()) throw po::error("missing FILE");
+    if (file != nullptr && file->empty()) throw po::error("missing FILE");
   } catch (const po::error& e) {
     std::cerr << "gpusynth: " << e.what() << "\n\n" << usage << "\n" << visible << "\n";
     return false;

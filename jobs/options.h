@@ -18,7 +18,8 @@ po::options_description compile_limit_options(compiler::CompileLimits* limits);
 // --fuel, --stack, --heap, --call-depth into *limits.
 po::options_description run_limit_options(vm::Limits* limits);
 
-// Parses args against the visible options plus one positional FILE (stored into *file);
+// Parses args against the visible options plus one positional FILE (stored into *file; none
+// when file is null);
 // prints the error and the usage and returns false on a usage error. Sets *help when --help
 // was given (usage printed).
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,

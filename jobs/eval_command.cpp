@@ -1,0 +1,164 @@
+// gpusynth eval --problem P.json --candidates FILE [--device cpu|cuda|auto] [-o PASSING]
+//
+// AlphaCode-style filtering: every candidate is compiled, run on the problem's cases and
+// judged in one batch pipeline call per --batch candidates; the pass count of each is printed
+// and the ones that pass every case are written out in the candidates' own format.
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+#include "compiler/compiler.h"
+#include "jobs/command.h"
+#include "jobs/options.h"
+#include "node/pipeline.h"
+#include "search/candidates.h"
+#include "search/problem.h"
+
+namespace gs::jobs {
+
+namespace {
+
+// What went wrong with candidate i: its first compile error as "LINE:COL: message" within the
+// candidate, or its most frequent trap as "out_of_fuel x6".
+std::string first_error(const node::BatchResults& r, u32 i, std::string_view source) {
+  auto kept = r.kept_diagnostics(i);
+  if (kept.empty()) {
+    if (r.trap.empty() || r.program_status(i) != vm::ProgramStatus::OK) return {};
+    u32 counts[256] = {};
+    for (u32 k = 0; k < r.tests; ++k) counts[r.trap[u64(i) * r.tests + k]]++;
+    u32 worst = 0;
+    for (u32 t = 1; t < 256; ++t)
+      if (counts[t] > counts[worst] || (worst == 0 && counts[t] > 0)) worst = t;
+    if (worst == 0) return {};
+    return std::string(vm::trap_name(vm::Trap(worst))) + " x" + std::to_string(counts[worst]);
+  }
+  u32 line, column;
+  compiler::line_and_column(source, kept[0].pos, &line, &column);
+  std::string more = r.diagnostic_count[i] > 1 ? " (+" + std::to_string(r.diagnostic_count[i] - 1) + " more)" : "";
+  return std::to_string(line) + ":" + std::to_string(column) + ": " + compiler::message(kept[0], source) + more;
+}
+
+struct Tally {
+  u64 ran = 0, passing = 0, by_status[vm::kProgramStatusCount] = {};
+  double pipeline_seconds = 0;
+};
+
+}  // namespace
+
+int eval_command(const std::vector<std::string>& args) {
+  std::string problem_path, candidates_path, out_path, device_text = "auto", split = "train";
+  node::PipelineConfig config;
+  u32 batch = 65536;
+  po::options_description visible("Options");
+  visible.add_options()
+      ("help,h", "show this help")
+      ("problem,p", po::value(&problem_path)->required(), "problem file (JSON, docs/problems.md)")
+      ("candidates,c", po::value(&candidates_path)->required(), "candidate programs: JSON Lines or text separated by '---' lines")
+      ("out,o", po::value(&out_path), "where to write the passing candidates (default: CANDIDATES.passing)")
+      ("split", po::value(&split)->default_value(split), "cases to judge on: train, test or all")
+      ("device,d", po::value(&device_text)->default_value(device_text), "cpu, cuda or auto (CUDA when a GPU is present)")
+      ("batch", po::value(&batch)->default_value(batch), "candidates per pipeline call")
+      ("threads", po::value(&config.threads)->default_value(0), "CPU worker threads (0: all cores)")
+      ("quiet,q", "print only the summary");
+  // The defaults shown are the pipeline's (node::batch_limits()), smaller than `run`'s.
+  visible.add(run_limit_options(&config.limits)).add(compile_limit_options(&config.compile));
+  po::variables_map vm;
+  bool help;
+  const std::string usage =
+      "usage: gpusynth eval --problem P.json --candidates FILE [--device cpu|cuda|auto] [-o PASSING]\n"
+      "Compiles, runs and tests every candidate program on the problem's cases; prints each one's\n"
+      "pass count and writes those that pass all cases. Malformed candidates are reported and counted.";
+  if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
+  if (help) return kExitOk;
+  bool quiet = vm.count("quiet") > 0;
+  auto device = node::parse_device(device_text);
+  if (!device) {
+    std::cerr << "gpusynth eval: --device must be cpu, cuda or auto, not '" << device_text << "'\n";
+    return kExitUsage;
+  }
+  if (split != "train" && split != "test" && split != "all") {
+    std::cerr << "gpusynth eval: --split must be train, test or all, not '" << split << "'\n";
+    return kExitUsage;
+  }
+  if (batch == 0) {
+    std::cerr << "gpusynth eval: --batch must be at least 1\n";
+    return kExitUsage;
+  }
+  std::string error;
+  auto problem = search::load_problem(problem_path, &error);
+  if (!problem) {
+    std::cerr << error << "\n";
+    return kExitUsage;
+  }
+  auto text = read_file(candidates_path);
+  if (!text) return kExitUsage;
+  search::CandidateFile file = search::parse_candidates(*text, candidates_path);
+  for (const std::string& e : file.errors) std::cerr << e << "\n";
+
+  std::vector<vm::TestSet::Case> cases;
+  auto add = [&](const std::vector<search::Case>& from) {
+    for (const search::Case& c : from) cases.push_back({c.inputs, c.outputs});
+  };
+  if (split != "test") add(problem->train);
+  if (split != "train") add(problem->test);
+  const search::Signature& sig = problem->signature;
+  std::unique_ptr<node::Pipeline> pipeline;
+  try {
+    vm::TestSet tests(sig.entry, sig.params, sig.results, cases, problem->float_tolerance);
+    pipeline = node::make_pipeline(*device, config);
+    std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases.size() << " " << split
+              << " cases of " << problem->name << ", on the " << pipeline->name() << "\n";
+    if (!quiet) std::cout << "candidate\tline\tstatus\tpassed\terror\n";
+    Tally tally;
+    std::vector<const search::Candidate*> passing;
+    auto start = std::chrono::steady_clock::now();
+    for (size_t first = 0; first < file.candidates.size(); first += batch) {
+      size_t end = std::min(file.candidates.size(), first + batch);
+      node::Sources sources;
+      for (size_t c = first; c < end; ++c) sources.add(file.candidates[c].source);
+      node::BatchResults r;
+      pipeline->run(sources, tests, &r);
+      tally.pipeline_seconds += r.times.total;
+      for (u32 i = 0; i < r.programs; ++i) {
+        const search::Candidate& c = file.candidates[first + i];
+        vm::ProgramStatus s = r.program_status(i);
+        tally.by_status[u32(s)]++;
+        bool ok = s == vm::ProgramStatus::OK;
+        tally.ran += ok;
+        bool all = ok && r.tests_passed[i] == r.tests;
+        if (all) passing.push_back(&c);
+        if (!quiet)
+          std::cout << first + i + 1 << "\t" << c.line << "\t" << vm::status_name(s) << "\t" << r.tests_passed[i] << "/"
+                    << r.tests << "\t" << first_error(r, i, c.source) << "\n";
+      }
+      if (file.candidates.size() > batch)
+        std::cerr << "gpusynth eval: " << end << "/" << file.candidates.size() << " candidates, " << passing.size()
+                  << " passing\n";
+    }
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (out_path.empty()) out_path = candidates_path + ".passing";
+    std::ofstream out(out_path, std::ios::binary);
+    out << search::candidates_text(passing, file.json_lines);
+    out.close();
+    if (!out) {
+      std::cerr << out_path << ": cannot write the passing candidates\n";
+      return kExitUsage;
+    }
+    u64 total = file.candidates.size() + file.errors.size();
+    std::cout << "\n" << total << " candidates: " << file.errors.size() << " malformed, "
+              << tally.by_status[u32(vm::ProgramStatus::COMPILE_ERROR)] << " compile errors, "
+              << tally.by_status[u32(vm::ProgramStatus::NO_ENTRY)] << " without the entry '" << sig.text << "', "
+              << tally.by_status[u32(vm::ProgramStatus::BYTECODE_TOO_LARGE)] +
+                     tally.by_status[u32(vm::ProgramStatus::INVALID_BYTECODE)]
+              << " too large or invalid, " << tally.ran << " ran; " << passing.size() << " passed all "
+              << cases.size() << " " << split << " cases -> " << out_path << "\n";
+    std::cout << "pipeline (" << pipeline->name() << "): " << seconds << " s, "
+              << (seconds > 0 ? double(file.candidates.size()) / seconds : 0) << " candidates/s\n";
+  } catch (const std::exception& e) {
+    std::cerr << "gpusynth eval: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace gs::jobs

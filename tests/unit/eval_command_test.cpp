@@ -1,0 +1,125 @@
+// `gpusynth eval` as a user runs it: the example samples filtered on the example problem, both
+// candidate formats, small batches, and every kind of bad input (exit code 2 and a message).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "jobs/command.h"
+#include "search/candidates.h"
+
+namespace gs {
+namespace {
+
+const std::string kExamples = std::string(GPUSYNTH_SOURCE_DIR) + "/docs/examples/eval/";
+const std::string kProblem = kExamples + "count-odds.json";
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome eval(std::vector<std::string> args) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  int code = jobs::eval_command(args);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  return {code, out, ::testing::internal::GetCapturedStderr()};
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string temp(const std::string& name, const std::string& content = {}) {
+  std::string path = ::testing::TempDir() + name;
+  if (!content.empty()) std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+TEST(EvalCommand, FiltersTheExampleSamples) {
+  std::string out = temp("passing.jsonl");
+  for (std::string batch : {"65536", "2"}) {
+    Outcome r = eval({"--problem", kProblem, "--candidates", kExamples + "samples.jsonl", "-o", out, "--device", "cpu",
+                  "--batch", batch});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("11 candidates: 2 malformed, 2 compile errors, 1 without the entry"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("3 passed all 6 train cases"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("7\t7\tok\t0/6\tout_of_fuel x6"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("4\t4\tcompile_error\t0/6\t1:40: expected ';'"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("samples.jsonl:9: the candidate must be a JSON string"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("samples.jsonl:10: not valid JSON"), std::string::npos) << r.err;
+    search::CandidateFile passing = search::parse_candidates(slurp(out), out);
+    ASSERT_EQ(passing.candidates.size(), 3u);
+    EXPECT_EQ(passing.candidates[0].record.substr(0, 9), "{\"id\": 1,");
+    EXPECT_EQ(passing.candidates[2].record.substr(0, 10), "{\"id\": 11,");
+  }
+  // On the test split the x % 2 == 1 sample (negative inputs only in train) passes too.
+  Outcome r = eval({"-p", kProblem, "-c", kExamples + "samples.jsonl", "-o", out, "--split", "test", "-q"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("passed all 2 test cases"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("candidate\tline"), std::string::npos);  // --quiet
+}
+
+TEST(EvalCommand, TextCandidatesSeparatedByDashes) {
+  std::string in = temp("candidates.syn",
+                        "// first\nfn solve(xs: [int]) -> int { return 0; }\n---\n"
+                        "fn solve(xs: [int]) -> int { let n = 0; for x in xs { n = n + (x & 1); } return n; }\n"
+                        "  ---  \n\n---\nfn solve(xs: [int]) -> int { return \"no\"; }\n");
+  std::string out = temp("passing.syn");
+  Outcome r = eval({"-p", kProblem, "-c", in, "-o", out});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("3 candidates: 0 malformed, 1 compile errors"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2\t4\tok\t6/6"), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(out), "fn solve(xs: [int]) -> int { let n = 0; for x in xs { n = n + (x & 1); } return n; }\n");
+}
+
+TEST(EvalCommand, BadInputIsAUsageError) {
+  std::string samples = kExamples + "samples.jsonl";
+  std::string bad_problem = temp("bad.json", "{\"name\": \"x\",\n \"signature\": \"fn solve(\"}\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  } cases[] = {
+      {{"-p", kProblem}, "candidates"},
+      {{"-c", samples}, "problem"},
+      {{"-p", kProblem, "-c", "/nonexistent.jsonl"}, "/nonexistent.jsonl: cannot read file"},
+      {{"-p", "/nonexistent.json", "-c", samples}, "/nonexistent.json"},
+      {{"-p", bad_problem, "-c", samples}, bad_problem + ":"},
+      {{"-p", kProblem, "-c", samples, "--device", "gpu"}, "--device must be cpu, cuda or auto"},
+      {{"-p", kProblem, "-c", samples, "--split", "dev"}, "--split must be"},
+      {{"-p", kProblem, "-c", samples, "--batch", "0"}, "--batch must be at least 1"},
+      {{"-p", kProblem, "-c", samples, "--fuel", "5000000000"}, "fuel must be below 2^32"},
+      {{"-p", kProblem, "-c", samples, "-o", "/nonexistent-dir/x"}, "cannot write"},
+  };
+  for (const Case& c : cases) {
+    Outcome r = eval(c.args);
+    EXPECT_EQ(r.code, jobs::kExitUsage) << c.message;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << "expected '" << c.message << "' in: " << r.err;
+  }
+}
+
+TEST(Candidates, FormatsRoundTrip) {
+  search::CandidateFile f = search::parse_candidates("\n\"fn a() {}\"\n{\"source\": \"x\\ny\", \"k\": 1}\n[1]\n", "f");
+  EXPECT_TRUE(f.json_lines);
+  ASSERT_EQ(f.candidates.size(), 2u);
+  EXPECT_EQ(f.candidates[0].line, 2u);
+  EXPECT_EQ(f.candidates[1].source, "x\ny");
+  ASSERT_EQ(f.errors.size(), 1u);
+  EXPECT_EQ(f.errors[0], "f:4: the candidate must be a JSON string");
+  search::CandidateFile t = search::parse_candidates("a\nb\n---\nc", "t");
+  ASSERT_EQ(t.candidates.size(), 2u);
+  EXPECT_EQ(t.candidates[0].source, "a\nb\n");
+  EXPECT_EQ(t.candidates[1].line, 4u);
+  std::vector<const search::Candidate*> all = {&t.candidates[0], &t.candidates[1]};
+  search::CandidateFile back = search::parse_candidates(search::candidates_text(all, false), "b");
+  ASSERT_EQ(back.candidates.size(), 2u);
+  EXPECT_EQ(back.candidates[1].source, "c\n");
+  EXPECT_TRUE(search::parse_candidates("", "e").candidates.empty());
+}
+
+}  // namespace
+}  // namespace gs
