@@ -1,0 +1,308 @@
+// pipeline_bench: the batch pipeline's per-stage time and throughput for batches of 10^3 and
+// more programs × 100 tests, on every backend this machine has, and in the same run the
+// CPU-centric baseline loop (one program after another: compile, verify, run each test) as
+// the ratio the pipeline is measured against. A table on stdout, JSON beside it.
+//
+// The corpus is bench/corpus.h's mixed synthesis-like programs (about 200 bytes each), each
+// adapted to one problem signature: its entry is renamed `candidate` and a fixed entry
+//   fn solve(xs: [int], k: int) -> int
+// derives the candidate's arguments from xs and k and reduces its first result to an int. The
+// tests' expected outputs count the elements of xs greater than k, so some candidates pass.
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bench/corpus.h"
+#include "bench/machine.h"
+#include "compiler/compiler.h"
+#include "node/pipeline.h"
+#include "vm/program.h"
+#include "vm/runner.h"
+
+namespace gs::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  if (v.empty()) return 0;
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+// ---- the corpus ---------------------------------------------------------------------------------
+
+std::string argument_for(Type t) {
+  switch (t) {
+    case Type::Int: return "k";
+    case Type::Float: return "float(k) * 0.5";
+    case Type::Bool: return "k > 0";
+    case Type::Str: return "str(k)";
+    case Type::IntArray: return "xs";
+    case Type::FloatArray: return "[float(k), 2.5]";
+    case Type::BoolArray: return "[k > 0, true]";
+    case Type::StrArray: return "[str(k), \"ab\"]";
+    default: return "?";
+  }
+}
+
+// The adapted source, or "" for a candidate whose entry returns nothing.
+std::string adapted(search::Program tree) {
+  search::Function* entry = nullptr;
+  for (search::Function& f : tree.functions)
+    if (f.name == "solve") entry = &f;
+  if (entry == nullptr || entry->results.empty()) return {};
+  entry->name = "candidate";
+  std::string call = "candidate(";
+  for (size_t k = 0; k < entry->params.size(); ++k) call += (k ? ", " : "") + argument_for(entry->params[k].type);
+  call += ")";
+  std::string names;
+  for (size_t k = 0; k < entry->results.size(); ++k) names += (k ? ", r" : "r") + std::to_string(k);
+  std::string s = "fn solve(xs: [int], k: int) -> int {\n  let " +
+                  (entry->results.size() > 1 ? "(" + names + ")" : names) + " = " + call + ";\n";
+  switch (entry->results[0]) {
+    case Type::Int: s += "  return r0;\n"; break;
+    case Type::Float: s += "  return int(floor(r0));\n"; break;
+    case Type::Bool: s += "  if r0 { return 1; }\n  return 0;\n"; break;
+    default: s += "  return len(r0);\n"; break;
+  }
+  return s + "}\n" + search::to_source(tree);
+}
+
+node::Sources corpus_sources(u32 n, u64 seed) {
+  CorpusConfig c;
+  c.programs = n + n / 4 + 16;  // some have no result and are skipped
+  c.inputs = 0;
+  c.seed = seed;
+  node::Sources sources;
+  for (CorpusProgram& p : make_corpus(c)) {
+    if (sources.count() == n) break;
+    std::string s = adapted(std::move(p.tree));
+    if (!s.empty()) sources.add(s);
+  }
+  return sources;
+}
+
+struct Tests {
+  std::vector<std::vector<vm::Value>> inputs, outputs;
+  std::unique_ptr<vm::TestSet> set;
+};
+
+Tests make_tests(u32 count, u64 seed) {
+  Tests t;
+  search::Rng rng(seed);
+  std::vector<vm::TestSet::Case> cases;
+  for (u32 i = 0; i < count; ++i) {
+    std::vector<vm::Value> xs;
+    i64 k = rng.uniform_int(-5, 5), greater = 0;
+    for (i64 n = rng.uniform_int(0, 8); n > 0; --n) {
+      i64 x = rng.uniform_int(-20, 20);
+      greater += x > k;
+      xs.push_back(vm::Value::of_int(x));
+    }
+    t.inputs.push_back({vm::Value::of_array(Type::Int, xs), vm::Value::of_int(k)});
+    t.outputs.push_back({vm::Value::of_int(greater)});
+  }
+  for (u32 i = 0; i < count; ++i) cases.push_back({t.inputs[i], t.outputs[i]});
+  Type params[] = {Type::IntArray, Type::Int}, results[] = {Type::Int};
+  t.set = std::make_unique<vm::TestSet>("solve", params, results, cases, 0.0);
+  return t;
+}
+
+// ---- the baseline loop --------------------------------------------------------------------------
+
+struct Baseline {
+  u32 programs = 0;
+  double seconds = 0;
+  u64 solved = 0;  // programs that passed every test
+  double rate() const { return programs / seconds; }
+};
+
+// One program after another on one thread, as code-generation loops run candidates today:
+// compile, verify, then each test with prepared inputs.
+Baseline baseline_loop(const node::Sources& sources, u32 n, const Tests& tests, const vm::Limits& limits) {
+  Baseline b;
+  compiler::Compiler compiler;
+  vm::Runner runner(limits);
+  auto start = Clock::now();
+  for (u32 i = 0; i < n; ++i) {
+    u32 size = 0;
+    if (compiler.compile_in_place(sources.source(i), &size) != compiler::CompileStatus::OK) continue;
+    auto program = vm::Program::load({compiler.bytes(), size});
+    i32 entry = program ? program->find("solve") : -1;
+    if (entry < 0) continue;
+    u32 passed = 0;
+    for (size_t k = 0; k < tests.inputs.size(); ++k) {
+      vm::Outcome o = runner.run(*program, u32(entry), tests.inputs[k]);
+      passed += o.trap == vm::Trap::NONE && o.results[0].i == tests.outputs[k][0].i;
+    }
+    b.solved += passed == tests.inputs.size();
+  }
+  b.seconds = since(start);
+  b.programs = n;
+  return b;
+}
+
+// ---- the measurement ----------------------------------------------------------------------------
+
+struct Row {
+  std::string device;
+  u32 programs = 0, tests = 0;
+  double compile = 0, verify = 0, execute = 0, score = 0, transfer = 0, total = 0;  // median seconds
+  u64 instructions = 0, ok = 0, solved = 0;
+  u64 memory_bytes = 0;
+  double baseline_rate = 0;  // candidates/s of the baseline loop, same run
+};
+
+Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tests, u32 repeats) {
+  node::Sources sources;
+  sources.text.assign(all.text.data(), all.offsets[n]);
+  sources.offsets.assign(all.offsets.begin(), all.offsets.begin() + n + 1);
+  Row row;
+  row.device = p.name();
+  row.programs = n;
+  row.tests = tests.set->view().test_count;
+  std::vector<double> compile, verify, execute, score, transfer, total;
+  node::BatchResults r;
+  p.run(sources, *tests.set, &r);  // warm-up: allocation, first touch
+  for (u32 k = 0; k < repeats; ++k) {
+    p.run(sources, *tests.set, &r);
+    compile.push_back(r.times.compile);
+    verify.push_back(r.times.verify);
+    execute.push_back(r.times.execute);
+    score.push_back(r.times.score);
+    transfer.push_back(r.times.upload + r.times.download);
+    total.push_back(r.times.total);
+  }
+  row.compile = median(compile);
+  row.verify = median(verify);
+  row.execute = median(execute);
+  row.score = median(score);
+  row.transfer = median(transfer);
+  row.total = median(total);
+  for (u32 i = 0; i < n; ++i) {
+    row.instructions += r.instructions[i];
+    row.ok += r.status[i] == u8(vm::ProgramStatus::OK);
+    row.solved += r.status[i] == u8(vm::ProgramStatus::OK) && r.tests_passed[i] == r.tests;
+  }
+  row.memory_bytes = r.memory_bytes;
+  return row;
+}
+
+json row_json(const Row& r) {
+  u64 pairs = u64(r.programs) * r.tests;
+  return {{"device", r.device},
+          {"programs", r.programs},
+          {"tests", r.tests},
+          {"seconds", {{"compile", r.compile}, {"verify", r.verify}, {"execute", r.execute}, {"score", r.score},
+                       {"transfer", r.transfer}, {"total", r.total}}},
+          {"compile_programs_per_s", r.programs / r.compile},
+          {"vm_instructions_per_s", double(r.instructions) / r.execute},
+          {"evaluations_per_s", double(pairs) / r.execute},
+          {"end_to_end_candidates_per_s", r.programs / r.total},
+          {"instructions", r.instructions},
+          {"programs_ok", r.ok},
+          {"programs_solved", r.solved},
+          {"memory_bytes", r.memory_bytes},
+          {"memory_mb_per_1000_programs", double(r.memory_bytes) / 1e6 / (r.programs / 1000.0)},
+          {"baseline_candidates_per_s", r.baseline_rate},
+          {"ratio_to_baseline", (r.programs / r.total) / r.baseline_rate}};
+}
+
+}  // namespace
+}  // namespace gs::bench
+
+int main(int argc, char** argv) {
+  using namespace gs;
+  using namespace gs::bench;
+  namespace po = boost::program_options;
+  std::string sizes_text = "1000,10000,100000", devices_text = "cpu,cuda", out = "bench/results/pipeline.json";
+  u32 tests_count = 100, repeats = 3, baseline_max = 2000, threads = 0;
+  u64 seed = 20251122;
+  po::options_description o("pipeline_bench options");
+  o.add_options()("help,h", "show this help")
+      ("sizes", po::value(&sizes_text)->default_value(sizes_text), "batch sizes (programs), comma-separated")
+      ("tests", po::value(&tests_count)->default_value(tests_count), "tests per program")
+      ("devices", po::value(&devices_text)->default_value(devices_text), "backends to measure: cpu, cuda")
+      ("repeats", po::value(&repeats)->default_value(repeats), "timed runs per row (after one warm-up); medians reported")
+      ("baseline-programs", po::value(&baseline_max)->default_value(baseline_max), "programs the single-thread baseline loop runs (its rate is per program)")
+      ("threads", po::value(&threads)->default_value(threads), "CPU backend threads (0: all)")
+      ("seed", po::value(&seed)->default_value(seed), "corpus seed")
+      ("out", po::value(&out)->default_value(out), "JSON results file");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, o), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "pipeline_bench: " << e.what() << "\n" << o << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << o << "\n";
+    return 0;
+  }
+  std::vector<u32> sizes;
+  std::stringstream ss(sizes_text);
+  for (std::string item; std::getline(ss, item, ',');) sizes.push_back(u32(std::stoul(item)));
+  u32 largest = *std::max_element(sizes.begin(), sizes.end());
+
+  node::PipelineConfig config;
+  config.threads = threads;
+  config.keep_pairs = false;
+  std::fprintf(stderr, "pipeline_bench: generating %u programs and %u tests...\n", largest, tests_count);
+  node::Sources all = corpus_sources(largest, seed);
+  Tests tests = make_tests(tests_count, seed + 1);
+  std::fprintf(stderr, "pipeline_bench: mean source %.0f bytes\n", double(all.text.size()) / all.count());
+
+  Baseline base = baseline_loop(all, std::min(baseline_max, largest), tests, config.limits);
+  std::fprintf(stderr, "pipeline_bench: baseline loop %u programs in %.2f s (%.0f candidates/s, %llu solved)\n",
+               base.programs, base.seconds, base.rate(), (unsigned long long)base.solved);
+
+  json rows = json::array(), unmeasured = json::array();
+  std::printf("%-5s %9s %6s %12s %12s %12s %12s %10s %8s %8s %7s\n", "dev", "programs", "tests", "compile/s",
+              "instr/s", "evals/s", "cands/s", "MB/1000", "vs base", "ok", "solved");
+  std::stringstream ds(devices_text);
+  for (std::string name; std::getline(ds, name, ',');) {
+    auto device = node::parse_device(name);
+    std::string why;
+    if (!device || (*device == node::Device::Cuda && !node::cuda_available(&why))) {
+      std::printf("%-5s not measured: %s\n", name.c_str(), device ? why.c_str() : "unknown device");
+      unmeasured.push_back({{"device", name}, {"reason", device ? why : "unknown device"}});
+      continue;
+    }
+    auto pipeline = node::make_pipeline(*device, config);
+    for (u32 n : sizes) {
+      std::fprintf(stderr, "pipeline_bench: %s, %u programs x %u tests...\n", name.c_str(), n, tests_count);
+      Row row = measure(*pipeline, all, n, tests, repeats);
+      row.baseline_rate = base.rate();
+      u64 pairs = u64(n) * tests_count;
+      std::printf("%-5s %9u %6u %12.4g %12.4g %12.4g %12.4g %10.1f %7.1fx %8llu %7llu\n", row.device.c_str(), n,
+                  tests_count, n / row.compile, double(row.instructions) / row.execute, double(pairs) / row.execute,
+                  n / row.total, double(row.memory_bytes) / 1e6 / (n / 1000.0), (n / row.total) / row.baseline_rate,
+                  (unsigned long long)row.ok, (unsigned long long)row.solved);
+      std::fflush(stdout);
+      rows.push_back(row_json(row));
+    }
+  }
+  json doc = {{"benchmark", "pipeline"},
+              {"machine", machine_info()},
+              {"corpus", {{"seed", seed}, {"programs", largest}, {"mean_source_bytes", double(all.text.size()) / all.count()}}},
+              {"limits", {{"fuel", config.limits.fuel}, {"stack_slots", config.limits.stack_slots},
+                          {"call_depth", config.limits.call_depth}, {"heap_bytes", config.limits.heap_bytes}}},
+              {"baseline", {{"programs", base.programs}, {"seconds", base.seconds}, {"candidates_per_s", base.rate()},
+                            {"solved", base.solved}, {"what", "single thread: compile, verify, run every test"}}},
+              {"rows", rows},
+              {"not_measured", unmeasured},
+              {"paper_memory_estimate_mb_per_1000_programs", {20, 200}}};
+  std::ofstream(out) << doc.dump(2) << "\n";
+  std::fprintf(stderr, "pipeline_bench: wrote %s\n", out.c_str());
+  return 0;
+}
