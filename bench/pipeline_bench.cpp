@@ -123,6 +123,7 @@ struct Baseline {
   u32 programs = 0;
   double seconds = 0;
   u64 solved = 0;  // programs that passed every test
+  std::vector<i64> passed;  // per program: tests passed, -1 when it did not get to run
   double rate() const { return programs / seconds; }
 };
 
@@ -135,6 +136,7 @@ Baseline baseline_loop(const node::Sources& sources, u32 n, const Tests& tests, 
   auto start = Clock::now();
   for (u32 i = 0; i < n; ++i) {
     u32 size = 0;
+    b.passed.push_back(-1);
     if (compiler.compile_in_place(sources.source(i), &size) != compiler::CompileStatus::OK) continue;
     auto program = vm::Program::load({compiler.bytes(), size});
     i32 entry = program ? program->find("solve") : -1;
@@ -145,6 +147,7 @@ Baseline baseline_loop(const node::Sources& sources, u32 n, const Tests& tests, 
       passed += o.trap == vm::Trap::NONE && o.results[0].i == tests.outputs[k][0].i;
     }
     b.solved += passed == tests.inputs.size();
+    b.passed.back() = passed;
   }
   b.seconds = since(start);
   b.programs = n;
@@ -160,6 +163,7 @@ struct Row {
   u64 instructions = 0, ok = 0, solved = 0;
   u64 memory_bytes = 0;
   double baseline_rate = 0;  // candidates/s of the baseline loop, same run
+  std::vector<i64> passed;   // per program, as Baseline::passed
 };
 
 Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tests, u32 repeats) {
@@ -194,6 +198,7 @@ Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tes
     row.solved += r.status[i] == u8(vm::ProgramStatus::OK) && r.tests_passed[i] == r.tests;
   }
   row.memory_bytes = r.memory_bytes;
+  for (u32 i = 0; i < n; ++i) row.passed.push_back(r.status[i] == u8(vm::ProgramStatus::OK) ? i64(r.tests_passed[i]) : -1);
   return row;
 }
 
@@ -283,6 +288,14 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "pipeline_bench: %s, %u programs x %u tests...\n", name.c_str(), n, tests_count);
       Row row = measure(*pipeline, all, n, tests, repeats);
       row.baseline_rate = base.rate();
+      // What is timed must be right: every program the baseline ran passed the same tests.
+      for (u32 i = 0; i < std::min<u32>(n, base.programs); ++i)
+        if (row.passed[i] != base.passed[i]) {
+          std::fprintf(stderr, "pipeline_bench: %s disagrees with the baseline on program %u (%lld vs %lld tests)\n%s\n",
+                       name.c_str(), i, (long long)row.passed[i], (long long)base.passed[i],
+                       std::string(all.source(i)).c_str());
+          return 1;
+        }
       u64 pairs = u64(n) * tests_count;
       std::printf("%-5s %9u %6u %12.4g %12.4g %12.4g %12.4g %10.1f %7.1fx %8llu %7llu\n", row.device.c_str(), n,
                   tests_count, n / row.compile, double(row.instructions) / row.execute, double(pairs) / row.execute,
