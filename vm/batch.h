@@ -1,7 +1,7 @@
 // The batch layout (DESIGN.md "Batch-first memory layout"): a batch of programs is a handful of
 // flat arrays plus offsets, the same on the host and on the device. These views hold only
 // pointers and counts; the CPU backend points them at host vectors, the CUDA backend at device
-// memory allocated once (node/cuda_pipeline.cu). Program i's bytecode lives in its own 8-aligned
+// memory allocated once (node/cuda_pipeline.h). Program i's bytecode lives in its own 8-aligned
 // slot bytes[offsets[i] .. offsets[i+1]); pair (i, k) — program i on test k — is index
 // i * test_count + k of every per-pair array.
 #pragma once
