@@ -31,16 +31,28 @@ endif()
 # A module is one library target named gpusynth::<folder>.
 function(gpusynth_module name)
   cmake_parse_arguments(M "" "" "SOURCES;DEPS;CUDA_SOURCES" ${ARGN})
-  set(sources ${M_SOURCES})
-  if(GPUSYNTH_CUDA)
-    list(APPEND sources ${M_CUDA_SOURCES})
-  endif()
-  add_library(gpusynth_${name} STATIC ${sources})
+  add_library(gpusynth_${name} STATIC ${M_SOURCES})
   add_library(gpusynth::${name} ALIAS gpusynth_${name})
   target_include_directories(gpusynth_${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(gpusynth_${name} PUBLIC ${M_DEPS})
   if(GPUSYNTH_CUDA AND M_CUDA_SOURCES)
+    # The .cu files compile in their own object library so that they can share the one-job
+    # `cuda` pool (gpusynth_cuda_job_pool).
+    add_library(gpusynth_${name}_cuda OBJECT ${M_CUDA_SOURCES})
+    target_include_directories(gpusynth_${name}_cuda PUBLIC ${PROJECT_SOURCE_DIR})
+    target_link_libraries(gpusynth_${name}_cuda PUBLIC ${M_DEPS} CUDA::cudart)
+    gpusynth_cuda_job_pool(gpusynth_${name}_cuda)
+    target_sources(gpusynth_${name} PRIVATE $<TARGET_OBJECTS:gpusynth_${name}_cuda>)
     target_compile_definitions(gpusynth_${name} PUBLIC GPUSYNTH_HAVE_CUDA=1)
     target_link_libraries(gpusynth_${name} PUBLIC CUDA::cudart)
   endif()
+endfunction()
+
+# nvcc's ptxas needs 5-9 GB and minutes for a translation unit that instantiates the compiler
+# core: two at once exhaust a CI machine's memory. Ninja runs the targets given here one
+# compile at a time (GPUSYNTH_CUDA_JOBS), beside any number of C++ compiles.
+set(GPUSYNTH_CUDA_JOBS 1 CACHE STRING "CUDA translation units compiled at once (Ninja)")
+set_property(GLOBAL APPEND PROPERTY JOB_POOLS cuda=${GPUSYNTH_CUDA_JOBS})
+function(gpusynth_cuda_job_pool target)
+  set_property(TARGET ${target} PROPERTY JOB_POOL_COMPILE cuda)
 endfunction()

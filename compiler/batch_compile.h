@@ -30,9 +30,37 @@ GS_HD inline u64 batch_workspace_bytes(u32 longest, const CompileLimits& l) {
   return (workspace_bytes(n, l) + 7) & ~u64(7);
 }
 
-// Compiles program i into its bytecode slot. workspace: batch_workspace_bytes() bytes, 8-aligned.
-GS_HD inline void compile_program(const SourceBatch& s, u32 i, const CompileLimits& l, u8* workspace,
-                                  vm::BytecodeBatch& b, CompileResults& r) {
+// One program's tokens and lexical diagnostics, made beforehand by the batch lexer
+// (compiler/batch_lexer.h): what lex() gives for its source.
+struct LexedProgram {
+  const Token* tokens = nullptr;  // token_count of them, the last one END
+  u32 token_count = 0;
+  const Diagnostic* diagnostics = nullptr;  // the first diagnostics_kept of them
+  u32 diagnostic_count = 0;                 // lex() reports this many
+  u32 diagnostics_kept = 0;
+};
+
+// Puts a program's pre-lexed tokens and diagnostics into a freshly carved workspace, as lex()
+// would have. False (nothing placed) when they are incomplete (diagnostics not all kept) or do
+// not fit: the caller lexes instead.
+GS_HD inline bool place_lexed(const LexedProgram& lexed, Workspace& w) {
+  if (lexed.diagnostic_count > lexed.diagnostics_kept || lexed.token_count > w.token_cap ||
+      lexed.token_count == 0)
+    return false;
+  copy_bytes(w.tokens, lexed.tokens, u64(lexed.token_count) * sizeof(Token));
+  w.token_count = lexed.token_count;
+  for (u32 k = 0; k < lexed.diagnostic_count; ++k) {
+    const Diagnostic& d = lexed.diagnostics[k];
+    w.diagnostics.add(d.code, d.pos, d.len, d.a, d.b);  // the same adds lex() made, in order
+  }
+  return true;
+}
+
+// compile_program (kPreLexed false: lexed is unused) and compile_program_lexed.
+template <bool kPreLexed>
+GS_HD inline void compile_program_from(const SourceBatch& s, u32 i, const LexedProgram* lexed,
+                                       const CompileLimits& l, u8* workspace, vm::BytecodeBatch& b,
+                                       CompileResults& r) {
   u64 len = s.offsets[i + 1] - s.offsets[i];
   Diagnostic* kept = r.diagnostics + u64(i) * kBatchDiagnostics;
   b.sizes[i] = 0;
@@ -49,7 +77,14 @@ GS_HD inline void compile_program(const SourceBatch& s, u32 i, const CompileLimi
   u32 size = 0;
   u8* slot = b.bytes + b.offsets[i];
   u64 cap = b.offsets[i + 1] - b.offsets[i];
-  CompileStatus status = compile_core(w, slot, u32(cap > 0xffffffffu ? 0xffffffffu : cap), &size);
+  u32 out_cap = u32(cap > 0xffffffffu ? 0xffffffffu : cap);
+  CompileStatus status;
+  if constexpr (kPreLexed) {
+    status = place_lexed(*lexed, w) ? compile_core_lexed(w, slot, out_cap, &size)
+                                    : compile_core(w, slot, out_cap, &size);
+  } else {
+    status = compile_core(w, slot, out_cap, &size);
+  }
   if (status == CompileStatus::OK) {
     b.sizes[i] = size;
     b.status[i] = u8(vm::ProgramStatus::OK);
@@ -61,6 +96,21 @@ GS_HD inline void compile_program(const SourceBatch& s, u32 i, const CompileLimi
     r.diagnostic_count[i] = n;
     for (u32 k = 0; k < n && k < kBatchDiagnostics; ++k) kept[k] = w.diagnostics.items[k];
   }
+}
+
+// Compiles program i into its bytecode slot. workspace: batch_workspace_bytes() bytes, 8-aligned.
+GS_HD inline void compile_program(const SourceBatch& s, u32 i, const CompileLimits& l, u8* workspace,
+                                  vm::BytecodeBatch& b, CompileResults& r) {
+  compile_program_from<false>(s, i, nullptr, l, workspace, b, r);
+}
+
+// compile_program for a program the batch lexer has lexed already: its tokens and lexical
+// diagnostics are copied into the workspace instead of lexing (the result is the same). Falls
+// back to lexing when the batch lexer did not keep all of the program's diagnostics.
+GS_HD inline void compile_program_lexed(const SourceBatch& s, u32 i, const LexedProgram& lexed,
+                                        const CompileLimits& l, u8* workspace, vm::BytecodeBatch& b,
+                                        CompileResults& r) {
+  compile_program_from<true>(s, i, &lexed, l, workspace, b, r);
 }
 
 }  // namespace gs::compiler

@@ -37,10 +37,28 @@ GS_HD inline void sort_diagnostics(Diagnostics& d) {
 }
 
 GS_HD inline bool run_passes_unsorted(Workspace& w);
+GS_HD inline bool run_passes_after_lex(Workspace& w);
 
 // Runs the passes over a carved workspace (carve_workspace). True when bytecode was generated.
 GS_HD inline bool run_passes(Workspace& w) {
   bool ok = run_passes_unsorted(w);
+  sort_diagnostics(w.diagnostics);
+  return ok;
+}
+
+// run_passes for a workspace whose w.tokens, w.token_count and w.diagnostics the caller has
+// already filled with what lex() gives for w.source (the batch lexer, compiler/batch_lexer.h):
+// the passes after the lexer, with the same result as run_passes. A source over the limit
+// gives SOURCE_TOO_LARGE alone, as run_passes does, whatever was placed.
+GS_HD inline bool run_passes_lexed(Workspace& w) {
+  bool ok = false;
+  if (w.source_len > w.limits.max_source_bytes) {
+    w.diagnostics.count = 0;
+    w.diagnostics.stopped = false;
+    w.diagnostics.add(Code::SOURCE_TOO_LARGE, 0, 0, w.source_len, w.limits.max_source_bytes);
+  } else {
+    ok = run_passes_after_lex(w);
+  }
   sort_diagnostics(w.diagnostics);
   return ok;
 }
@@ -52,6 +70,12 @@ GS_HD inline bool run_passes_unsorted(Workspace& w) {
     return false;
   }
   w.token_count = lex(w.source, w.source_len, w.tokens, w.token_cap, d);
+  return run_passes_after_lex(w);
+}
+
+// Everything after the lexer: parse -> check -> codegen, over the tokens in the workspace.
+GS_HD inline bool run_passes_after_lex(Workspace& w) {
+  Diagnostics& d = w.diagnostics;
   w.node_count = 1;  // node 0 is the "none" sentinel
   w.nodes[0] = Node{};
   Parser parser{w};
@@ -125,15 +149,27 @@ GS_HD inline void write_container(const Workspace& w, const vm::Header& h, u8* o
   copy_bytes(out + l.checksum, &sum, 4);
 }
 
-// Compiles w.source into out[0 .. out_cap). *out_len receives the container's size.
-GS_HD inline CompileStatus compile_core(Workspace& w, u8* out, u32 out_cap, u32* out_len) {
+// Writes the container of a workspace the passes accepted (passed) into out[0 .. out_cap).
+GS_HD inline CompileStatus finish_container(const Workspace& w, bool passed, u8* out, u32 out_cap,
+                                            u32* out_len) {
   *out_len = 0;
-  if (!run_passes(w)) return CompileStatus::ERRORS;
+  if (!passed) return CompileStatus::ERRORS;
   vm::Header h = container_header(w);
   *out_len = h.total_bytes;
   if (h.total_bytes > out_cap) return CompileStatus::OUTPUT_TOO_SMALL;
   write_container(w, h, out);
   return CompileStatus::OK;
+}
+
+// Compiles w.source into out[0 .. out_cap). *out_len receives the container's size.
+GS_HD inline CompileStatus compile_core(Workspace& w, u8* out, u32 out_cap, u32* out_len) {
+  return finish_container(w, run_passes(w), out, out_cap, out_len);
+}
+
+// compile_core for a workspace already holding the source's tokens and lexical diagnostics
+// (run_passes_lexed).
+GS_HD inline CompileStatus compile_core_lexed(Workspace& w, u8* out, u32 out_cap, u32* out_len) {
+  return finish_container(w, run_passes_lexed(w), out, out_cap, out_len);
 }
 
 }  // namespace gs::compiler

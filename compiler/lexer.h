@@ -1,6 +1,7 @@
 // The lexer: source bytes -> tokens. Each byte's class is a pure function of the byte
 // (char_class), which is what lets the GPU lexer classify every byte of a batch at once;
-// scan_token is the sequential reference the GPU lexer must agree with.
+// scan_token is the sequential reference the GPU lexer (compiler/batch_lexer.h) must agree
+// with, and scans each of its tokens.
 #pragma once
 
 #include "compiler/diagnostic.h"
@@ -168,8 +169,10 @@ GS_HD inline Tok scan_number(const char* s, u32 n, u32 pos, u32* end) {
 }
 
 // String literal from the opening quote: ends after the closing quote, or before the end of
-// the line (unterminated). Bad escapes are reported and the scan goes on.
-GS_HD inline u32 scan_string(const char* s, u32 n, u32 pos, Diagnostics& d, bool* terminated) {
+// the line (unterminated). Bad escapes are reported and the scan goes on. (Sink: Diagnostics, or
+// anything with its add(), as the batch lexer's sinks that count or place them.)
+template <class Sink>
+GS_HD inline u32 scan_string(const char* s, u32 n, u32 pos, Sink& d, bool* terminated) {
   u32 i = pos + 1;
   *terminated = false;
   while (i < n && s[i] != '\n') {
@@ -194,8 +197,25 @@ GS_HD inline u32 scan_string(const char* s, u32 n, u32 pos, Diagnostics& d, bool
   return i;
 }
 
+// The first position at or after pos that is neither space nor inside a comment (or n): the
+// gap scan_token's loop skips, for the batch lexer's checks (compiler/batch_lexer.h). It is not
+// called from scan_token only because lex() compiles to faster code with the loop written out
+// there; tests/unit/batch_lexer_test.cpp holds the two equal.
+GS_HD inline u32 skip_gap(const char* s, u32 n, u32 pos) {
+  for (;;) {
+    while (pos < n && char_class(u8(s[pos])) == kSpace) ++pos;
+    if (pos + 1 < n && s[pos] == '/' && s[pos + 1] == '/') {
+      while (pos < n && s[pos] != '\n') ++pos;
+      continue;
+    }
+    return pos;
+  }
+}
+
 // The token at or after pos (skipping space and comments); returns the position after it.
-GS_HD GS_ALWAYS_INLINE u32 scan_token(const char* s, u32 n, u32 pos, Token* out, Diagnostics& d) {
+// Started at a token's first byte, it scans just that token (the batch lexer's use).
+template <class Sink>
+GS_HD GS_ALWAYS_INLINE u32 scan_token(const char* s, u32 n, u32 pos, Token* out, Sink& d) {
   for (;;) {
     while (pos < n && char_class(u8(s[pos])) == kSpace) ++pos;
     if (pos + 1 < n && s[pos] == '/' && s[pos + 1] == '/') {
@@ -242,7 +262,8 @@ GS_HD GS_ALWAYS_INLINE u32 scan_token(const char* s, u32 n, u32 pos, Token* out,
 }
 
 // The whole source; the last token is always END. Returns the token count.
-GS_HD inline u32 lex(const char* s, u32 n, Token* tokens, u32 cap, Diagnostics& d) {
+template <class Sink>
+GS_HD inline u32 lex(const char* s, u32 n, Token* tokens, u32 cap, Sink& d) {
   u32 count = 0, pos = 0;
   for (;;) {
     Token t;

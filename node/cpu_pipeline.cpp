@@ -42,6 +42,7 @@ class CpuPipeline final : public Pipeline {
     out->tests_passed.assign(n, 0);
     out->instructions.assign(n, 0);
     out->reward.assign(n, 0);
+    out->bytecode_hash.assign(n, 0);
     out->trap.assign(pairs, 0);
     out->pass.assign(pairs, 0);
     out->pair_instructions.assign(pairs, 0);
@@ -51,7 +52,8 @@ class CpuPipeline final : public Pipeline {
                         out->status.data(), entry_.data()};
     compiler::CompileResults cr{out->diagnostics.data(), out->diagnostic_count.data()};
     vm::PairResults pr{out->trap.data(), out->pass.data(), out->pair_instructions.data(), out->output_hash.data()};
-    vm::ProgramResults programs{out->tests_passed.data(), out->instructions.data(), out->reward.data()};
+    vm::ProgramResults programs{out->tests_passed.data(), out->instructions.data(), out->reward.data(),
+                                 out->bytecode_hash.data()};
 
     auto t0 = std::chrono::steady_clock::now();
     compiler_.compile(sources.view(), b, cr);

@@ -81,6 +81,7 @@ struct BatchResults {
   std::vector<u32> tests_passed;
   std::vector<u64> instructions;
   std::vector<float> reward;
+  std::vector<u64> bytecode_hash;  // vm::bytecode_hash of the container, 0 without one
   // Per (program, test) pair, index i * tests + k; empty unless keep_pairs.
   std::vector<u8> trap;
   std::vector<u8> pass;

@@ -98,6 +98,7 @@ GS_HD inline void score_program(const BytecodeBatch& b, u32 i, const TestSetView
   out.tests_passed[i] = passed;
   out.instructions[i] = instructions;
   out.reward[i] = reward_of(w, b.status[i], passed, t.test_count, instructions, fuel);
+  out.bytecode_hash[i] = b.sizes[i] == 0 ? 0 : bytecode_hash(b.bytes + b.offsets[i], b.sizes[i]);
 }
 
 }  // namespace gs::vm

@@ -42,6 +42,7 @@ void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r,
                                          : vm::ProgramStatus::OK;
     ASSERT_EQ(vm::status_name(want), vm::status_name(r.program_status(i)));
     EXPECT_EQ(r.diagnostic_count[i], c.diagnostics.size());
+    EXPECT_EQ(r.bytecode_hash[i], c.ok() ? vm::bytecode_hash(c.bytecode.data(), u32(c.bytecode.size())) : 0);
     auto kept = r.kept_diagnostics(i);
     for (size_t k = 0; k < kept.size(); ++k) {
       EXPECT_EQ(kept[k].code, c.diagnostics[k].code);

@@ -1,0 +1,130 @@
+// The backend-equivalence test (ggml's test-backend-ops, for the whole pipeline): the same
+// batches through the CPU and the CUDA pipeline must give identical results — every program's
+// status, diagnostics, bytecode size, tests passed, instructions and reward (bit for bit), and
+// every (program, test) pair's trap, pass bit, instructions and output hash. The batches are
+// the property generator's programs (trapping and looping ones included), the hand-made
+// adversarial batch, and one batch larger than the GPU runs at once, so every kernel's
+// grid-stride loop goes round. The CPU pipeline is held to the single-program path by
+// pipeline_test, so this test ties the GPU to it too.
+//
+// Without a CUDA build or device it skips with the reason. Where a GPU is available, its log
+// (ctest -R BackendEquivalence -V) goes under bench/results/ (docs/pipeline.md).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "node/pipeline.h"
+#include "tests/unit/random_batches.h"
+
+namespace gs {
+namespace {
+
+using testing::RandomBatch;
+
+std::unique_ptr<node::Pipeline> cuda_pipeline_or_skip_reason(const node::PipelineConfig& config, std::string* why) {
+  if (!node::cuda_available(why)) return nullptr;
+  return node::make_pipeline(node::Device::Cuda, config);
+}
+
+template <class T>
+void expect_same(const std::vector<T>& cpu, const std::vector<T>& gpu, const char* what, u32 per_program) {
+  ASSERT_EQ(cpu.size(), gpu.size()) << what;
+  for (size_t k = 0; k < cpu.size(); ++k)
+    ASSERT_TRUE(std::memcmp(&cpu[k], &gpu[k], sizeof(T)) == 0)
+        << what << " differs at program " << k / per_program << ", item " << k % per_program;
+}
+
+// Every result vector, compared as bytes (so rewards must match bit for bit).
+void expect_identical(const node::BatchResults& cpu, const node::BatchResults& gpu) {
+  ASSERT_EQ(cpu.programs, gpu.programs);
+  ASSERT_EQ(cpu.tests, gpu.tests);
+  const u32 tests = cpu.tests == 0 ? 1 : cpu.tests;
+  expect_same(cpu.status, gpu.status, "status", 1);
+  expect_same(cpu.bytecode_bytes, gpu.bytecode_bytes, "bytecode_bytes", 1);
+  expect_same(cpu.diagnostic_count, gpu.diagnostic_count, "diagnostic_count", 1);
+  ASSERT_EQ(cpu.diagnostics.size(), gpu.diagnostics.size());
+  for (size_t k = 0; k < cpu.diagnostics.size(); ++k) {
+    const compiler::Diagnostic &c = cpu.diagnostics[k], &g = gpu.diagnostics[k];
+    ASSERT_TRUE(c.code == g.code && c.pos == g.pos && c.len == g.len && c.a == g.a && c.b == g.b)
+        << "diagnostic " << k % compiler::kBatchDiagnostics << " of program " << k / compiler::kBatchDiagnostics;
+  }
+  expect_same(cpu.tests_passed, gpu.tests_passed, "tests_passed", 1);
+  expect_same(cpu.instructions, gpu.instructions, "instructions", 1);
+  expect_same(cpu.reward, gpu.reward, "reward", 1);
+  expect_same(cpu.bytecode_hash, gpu.bytecode_hash, "bytecode_hash", 1);
+  expect_same(cpu.trap, gpu.trap, "trap", tests);
+  expect_same(cpu.pass, gpu.pass, "pass", tests);
+  expect_same(cpu.pair_instructions, gpu.pair_instructions, "pair_instructions", tests);
+  expect_same(cpu.output_hash, gpu.output_hash, "output_hash", tests);
+}
+
+void run_both(node::Pipeline& cpu, node::Pipeline& gpu, const node::Sources& sources, const vm::TestSet& tests,
+              u64* pairs, u64* passes, u64* traps) {
+  node::BatchResults c, g;
+  cpu.run(sources, tests, &c);
+  gpu.run(sources, tests, &g);
+  expect_identical(c, g);
+  *pairs += c.trap.size();
+  for (size_t p = 0; p < c.trap.size(); ++p) {
+    *passes += c.pass[p];
+    *traps += c.trap[p] != 0 && c.trap[p] != vm::kNotRun;
+  }
+}
+
+TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
+  node::PipelineConfig config;
+  std::string why;
+  auto gpu = cuda_pipeline_or_skip_reason(config, &why);
+  if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
+  auto cpu = node::make_pipeline(node::Device::Cpu, config);
+  u64 pairs = 0, passes = 0, traps = 0;
+  auto batches = testing::random_batches(0xe9a1, 4000, 8, config.limits);
+  for (const RandomBatch& b : batches) {
+    SCOPED_TRACE("batch of " + std::to_string(b.sources.count()) + " programs");
+    run_both(*cpu, *gpu, b.sources, *b.tests, &pairs, &passes, &traps);
+    if (HasFatalFailure()) return;
+  }
+  RandomBatch adversarial = testing::adversarial_batch();
+  run_both(*cpu, *gpu, adversarial.sources, *adversarial.tests, &pairs, &passes, &traps);
+  std::printf("[backend equivalence] %zu random batches + adversarial: %llu pairs, %llu passed, %llu trapped\n",
+              batches.size(), (unsigned long long)pairs, (unsigned long long)passes, (unsigned long long)traps);
+  EXPECT_GT(passes, 0u);
+  EXPECT_GT(traps, 0u);
+}
+
+// More pairs than the device runs at once, and the device buffers grown between batches.
+TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
+  node::PipelineConfig config;
+  std::string why;
+  auto gpu = cuda_pipeline_or_skip_reason(config, &why);
+  if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
+  auto cpu = node::make_pipeline(node::Device::Cpu, config);
+  RandomBatch b = testing::adversarial_batch();
+  node::Sources many;
+  for (u32 copy = 0; copy < 40000; ++copy) many.add(b.sources.source(copy % b.sources.count()));
+  u64 pairs = 0, passes = 0, traps = 0;
+  run_both(*cpu, *gpu, b.sources, *b.tests, &pairs, &passes, &traps);  // small first: buffers grow
+  run_both(*cpu, *gpu, many, *b.tests, &pairs, &passes, &traps);
+  std::printf("[backend equivalence] large batch: %u programs, %llu pairs\n", many.count(),
+              (unsigned long long)pairs);
+}
+
+// Results of a batch must not depend on what ran before on the same pipeline (buffers reused).
+TEST(BackendEquivalence, ReusedBuffersGiveTheSameResults) {
+  node::PipelineConfig config;
+  std::string why;
+  auto gpu = cuda_pipeline_or_skip_reason(config, &why);
+  if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
+  RandomBatch b = testing::adversarial_batch();
+  auto batches = testing::random_batches(0x5eed, 300, 5, config.limits);
+  node::BatchResults first, again, between;
+  gpu->run(b.sources, *b.tests, &first);
+  for (const RandomBatch& other : batches) gpu->run(other.sources, *other.tests, &between);
+  gpu->run(b.sources, *b.tests, &again);
+  expect_identical(first, again);
+}
+
+}  // namespace
+}  // namespace gs
