@@ -21,5 +21,6 @@ struct Command {
 int compile_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int eval_command(const std::vector<std::string>& args);
+int search_command(const std::vector<std::string>& args);
 
 }  // namespace gs::jobs

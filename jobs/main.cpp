@@ -12,6 +12,7 @@ constexpr Command kCommands[] = {
     {"compile", "compile a Syn program to bytecode", compile_command},
     {"run", "run a function of a program on JSON arguments", run_command},
     {"eval", "compile, run and test a file of candidate programs on a problem", eval_command},
+    {"search", "search for a program that passes a problem's cases", search_command},
 };
 
 void usage(std::ostream& out) {

@@ -54,6 +54,55 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
   return true;
 }
 
+bool parse_command_line_and_config(const std::vector<std::string>& args, const po::options_description& visible,
+                                   po::variables_map* vm, const std::string& usage, bool* help) {
+  if (!parse_command_line(args, visible, nullptr, vm, usage, help)) return false;
+  if (*help || !vm->count("config")) return true;
+  const std::string path = (*vm)["config"].as<std::string>();
+  std::ifstream in(path);
+  if (!in) {
+    std::cerr << path << ": cannot read the config file\n";
+    return false;
+  }
+  try {
+    po::store(po::parse_config_file(in, visible), *vm);  // values already stored win
+    po::notify(*vm);
+  } catch (const po::error& e) {
+    std::cerr << path << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string value_text(const boost::any& v) {
+  if (auto* s = boost::any_cast<std::string>(&v)) return *s;
+  if (auto* x = boost::any_cast<u32>(&v)) return std::to_string(*x);
+  if (auto* x = boost::any_cast<u64>(&v)) return std::to_string(*x);
+  if (auto* x = boost::any_cast<i64>(&v)) return std::to_string(*x);
+  if (auto* x = boost::any_cast<int>(&v)) return std::to_string(*x);
+  if (auto* x = boost::any_cast<bool>(&v)) return *x ? "true" : "false";
+  if (auto* x = boost::any_cast<double>(&v)) {
+    std::ostringstream out;
+    out.precision(17);
+    out << *x;
+    return out.str();
+  }
+  return "";  // a flag without a value
+}
+
+}  // namespace
+
+std::string effective_config(const po::variables_map& vm) {
+  std::string out;
+  for (const auto& [name, value] : vm) {
+    if (name == "config" || name == "help") continue;
+    out += name + " = " + value_text(value.value()) + "\n";
+  }
+  return out;
+}
+
 std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -25,6 +25,17 @@ po::options_description run_limit_options(vm::Limits* limits);
 bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
                         std::string* file, po::variables_map* vm, const std::string& usage, bool* help);
 
+// parse_command_line without a positional FILE, then the ini file named by the `config`
+// option, if given (Boost.Program_options' format: `key = value` lines, `#` comments, the long
+// option names): the command line overrides the file. A bad file or key is a usage error
+// naming the file.
+bool parse_command_line_and_config(const std::vector<std::string>& args, const po::options_description& visible,
+                                   po::variables_map* vm, const std::string& usage, bool* help);
+
+// Every option's value as ini text, one `key = value` line each, in name order (what a run
+// records as its configuration; --config itself and --help left out).
+std::string effective_config(const po::variables_map& vm);
+
 // The whole file, or nullopt after printing "PATH: cannot read file" to stderr.
 std::optional<std::string> read_file(const std::string& path);
 

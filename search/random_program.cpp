@@ -166,6 +166,42 @@ class Generator {
     return p;
   }
 
+  // Sets the generator inside an existing program, at `at` (random_expr, random_statements):
+  // signature 0 is the enclosing function, the callees follow it, so user_call() can only call
+  // them, and a recursive callee gets a small depth argument, as Recursion::Bounded.
+  void enter(const Surroundings& at) {
+    risk_ = cfg_.p_risky * pick({0.0, 0.0, 0.25, 0.5, 1.0, 2.0});
+    hidden_ = at.hidden_builtins;
+    hidden_.insert(hidden_.end(), cfg_.disabled_builtins.begin(), cfg_.disabled_builtins.end());
+    sigs_.assign(1, {});
+    sigs_[0].results = at.results;
+    sigs_[0].recursion = at.recursive ? Recursion::Bounded : Recursion::None;
+    for (const Surroundings::Callee& c : at.callees) {
+      Signature s{c.name, {}, c.results, c.recursive ? Recursion::Bounded : Recursion::None, c.cost};
+      for (size_t k = 0; k < c.params.size(); ++k) s.params.push_back({"p" + std::to_string(k), c.params[k]});
+      sigs_.push_back(std::move(s));
+    }
+    current_ = 0;
+    scopes_.assign(1, {});
+    for (const Surroundings::Variable& v : at.variables)
+      declare({v.name, v.type, v.readonly, v.growing && is_sequence(v.type), v.param});
+    taken_ = at.taken_names;
+    std::sort(taken_.begin(), taken_.end());
+    loops_ = at.loops;
+    block_depth_ = at.block_depth;
+    mult_ = std::max<u64>(at.multiplier, 1);
+    cost_ = at.cost;
+    budget_ = std::max(cfg_.cost_budget, at.cost + 1);
+  }
+  Expr make_expr(Type t) { return expr(t, depth()); }
+  Expr make_literal(Type t) { return literal(t); }
+  Block make_statements() {
+    Block b;
+    for (int tries = 0; tries < 4 && b.empty(); ++tries) statement(b);
+    return b;
+  }
+  Block make_block() { return statements(false); }
+
  private:
   // ---- randomness ----
 
@@ -234,6 +270,12 @@ class Generator {
                                                      : Recursion::Runaway;
         s.params.push_back({"d", Type::Int});
       }
+      if (k == 0 && cfg_.fixed_entry) {
+        for (size_t p = 0; p < cfg_.entry_params.size(); ++p)
+          s.params.push_back({std::string("p").append(std::to_string(p)), cfg_.entry_params[p]});
+        s.results = cfg_.entry_results;
+        continue;
+      }
       u32 params = below(cfg_.max_params + 1 - u32(s.params.size()));
       for (u32 p = 0; p < params; ++p)
         s.params.push_back({std::string("p").append(std::to_string(p)), random_type()});
@@ -265,7 +307,7 @@ class Generator {
     for (size_t p = 0; p < s.params.size(); ++p)  // the depth is read-only: recursion stays bounded
       declare({s.params[p].name, s.params[p].type, recursive && p == 0,
                recursive && is_sequence(s.params[p].type), true});
-    observe_ = k == 0 && chance(cfg_.p_observe_locals);
+    observe_ = k == 0 && !cfg_.fixed_entry && chance(cfg_.p_observe_locals);
     Function f{s.name, s.params, s.results, {}};
     if (s.recursion != Recursion::None) {
       f.body = recursive_body();
@@ -401,7 +443,13 @@ class Generator {
     return v;
   }
 
-  std::string fresh_name() { return std::string("v").append(std::to_string(names_++)); }
+  // Inside an existing program (enter()) a fresh name also avoids every name the program uses.
+  std::string fresh_name() {
+    std::string name = std::string("v").append(std::to_string(names_++));
+    while (taken(name)) name = std::string("v").append(std::to_string(names_++));
+    return name;
+  }
+  bool taken(const std::string& name) const { return std::binary_search(taken_.begin(), taken_.end(), name); }
 
   // A name for a new variable: fresh, a builtin's (variables and functions are apart), or a
   // visible outer one (shadowing).
@@ -412,7 +460,7 @@ class Generator {
     }
     if (chance(0.04)) {
       std::string name = kHideableBuiltins[below(sizeof kHideableBuiltins / sizeof kHideableBuiltins[0])];
-      if (!declared_here(name)) return name;
+      if (!declared_here(name) && !taken(name)) return name;
     }
     return fresh_name();
   }
@@ -1228,6 +1276,7 @@ class Generator {
   u64 cost_ = 0;  // estimated steps so far
   u64 budget_ = 0;
   u32 names_ = 0;
+  std::vector<std::string> taken_;  // sorted: names an existing program already uses (enter())
   std::string self_result_;        // a recursive helper's `let r = self(...)`, once declared
   bool observe_ = false;           // the entry returns its variables: no early returns
   bool exclude_tainted_ = false;   // the expression must not mention growing sequences
@@ -1238,6 +1287,44 @@ class Generator {
 }  // namespace
 
 Program random_program(const GeneratorConfig& config, Rng& rng) { return Generator(config, rng).run(); }
+
+namespace {
+
+// Inside an existing program new variables never shadow visible ones: a shadowing let of
+// another type would break the statements after it, which the generator did not write.
+GeneratorConfig embedded(const GeneratorConfig& config) {
+  GeneratorConfig c = config;
+  c.p_shadow = 0;
+  return c;
+}
+
+}  // namespace
+
+Expr random_expr(Type t, const Surroundings& at, const GeneratorConfig& config, Rng& rng) {
+  GeneratorConfig c = embedded(config);
+  Generator g(c, rng);
+  g.enter(at);
+  return g.make_expr(t);
+}
+
+Block random_statements(const Surroundings& at, const GeneratorConfig& config, Rng& rng) {
+  GeneratorConfig c = embedded(config);
+  Generator g(c, rng);
+  g.enter(at);
+  return g.make_statements();
+}
+
+Block random_block(const Surroundings& at, const GeneratorConfig& config, Rng& rng) {
+  GeneratorConfig c = embedded(config);
+  Generator g(c, rng);
+  g.enter(at);
+  return g.make_block();
+}
+
+Expr random_literal(Type t, Rng& rng) {
+  GeneratorConfig c;
+  return Generator(c, rng).make_literal(t);
+}
 
 vm::Value random_value(Type t, const InputConfig& config, Rng& rng) {
   switch (t) {

@@ -46,6 +46,10 @@ struct GeneratorConfig {
   bool loops = true;
   bool recursion = true;
   std::vector<std::string> disabled_builtins;  // by name, e.g. "split"
+  // A problem's signature: when fixed_entry is set, the entry takes parameters of exactly these
+  // types (named p0, p1, …) and returns exactly these results; otherwise both are random.
+  bool fixed_entry = false;
+  std::vector<Type> entry_params, entry_results;
 };
 
 struct InputConfig {
@@ -56,6 +60,50 @@ struct InputConfig {
 
 // A random well-typed, terminating program whose entry is config.entry.
 Program random_program(const GeneratorConfig& config, Rng& rng);
+
+// ---- new code inside an existing program (genetic operators, search/variation.h) -------------
+
+// A point of an existing program where new code goes: what that code may read, assign and
+// call. The generator keeps its discipline there: read-only variables are never assigned,
+// growing sequences are never looped over, calls go only to `callees` (which the caller chose
+// so that no call cycle appears), and new variables take names outside `taken_names` (so new
+// code never collides with, or shadows, the program's own names).
+struct Surroundings {
+  struct Variable {
+    std::string name;
+    Type type = Type::Int;
+    bool readonly = false;  // a while loop's counter, a recursion's depth
+    bool param = false;
+    bool growing = false;  // a sequence that may grow with a loop or recursion around it
+  };
+  struct Callee {
+    std::string name;
+    std::vector<Type> params;
+    std::vector<Type> results;
+    bool recursive = false;  // its first parameter is a depth: callers pass a small one
+    u64 cost = 1;            // estimated steps of one call
+  };
+  std::vector<Variable> variables;  // the visible ones (the innermost of each name)
+  std::vector<Callee> callees;
+  std::vector<Type> results;                 // of the enclosing function, for `return`
+  std::vector<std::string> hidden_builtins;  // builtins that functions of the program hide
+  std::vector<std::string> taken_names;
+  bool recursive = false;  // the enclosing function calls itself
+  u32 loops = 0;           // loops around the point
+  u32 block_depth = 1;     // blocks around the point (a function body is 1)
+  u64 multiplier = 1;      // product of the iteration bounds of the loops around it
+  u64 cost = 0;            // estimated steps the enclosing function already takes
+};
+
+// A random expression of type t, as the generator makes one at `at`.
+Expr random_expr(Type t, const Surroundings& at, const GeneratorConfig& config, Rng& rng);
+// A random statement for a block at `at` (two for a while loop and its counter, or an array
+// copy and its element assignment; rarely none).
+Block random_statements(const Surroundings& at, const GeneratorConfig& config, Rng& rng);
+// A random nested block (its own scope) at `at`.
+Block random_block(const Surroundings& at, const GeneratorConfig& config, Rng& rng);
+// A random literal of type t (never the empty array).
+Expr random_literal(Type t, Rng& rng);
 
 // A random value of type t (an int, float, bool, str or array of those).
 vm::Value random_value(Type t, const InputConfig& config, Rng& rng);

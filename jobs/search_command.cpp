@@ -1,0 +1,91 @@
+// gpusynth search --problem P.json [--generator random|gp|external] [--budget N] [--seed S] …
+//
+// Program search on one problem: batches of candidates from a generator are compiled, run and
+// tested in one pipeline call each until one passes every train case or the budget is spent;
+// the first solution is shrunk and judged on the test cases. Progress goes to stderr, the
+// result to stdout.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "jobs/command.h"
+#include "jobs/options.h"
+#include "jobs/search_options.h"
+#include "node/search.h"
+#include "search/candidates.h"
+#include "search/problem.h"
+
+namespace gs::jobs {
+
+namespace {
+
+// One stderr line per second at most (and the last iteration's): iteration, candidates, best.
+class ProgressLine final : public node::SearchObserver {
+ public:
+  explicit ProgressLine(bool quiet) : quiet_(quiet) {}
+
+  void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>&,
+                const node::BatchResults&) override {
+    if (quiet_ || (r.elapsed - last_ < 1.0 && !r.solved && r.iteration != 0)) return;
+    last_ = r.elapsed;
+    std::fprintf(stderr, "  iteration %6llu  %10llu candidates  best %u/%u passed, reward %.3f  %.0f candidates/s\n",
+                 (unsigned long long)r.iteration, (unsigned long long)r.total_candidates, r.best_passed,
+                 r.train_cases, double(r.best_reward), r.elapsed > 0 ? double(r.total_candidates) / r.elapsed : 0.0);
+  }
+  void on_solution(const node::SearchOutcome&) override {}
+
+ private:
+  bool quiet_;
+  double last_ = -1;
+};
+
+}  // namespace
+
+int search_command(const std::vector<std::string>& args) {
+  SearchOptions o;
+  po::options_description visible("Options");
+  visible.add_options()
+      ("help,h", "show this help")
+      ("problem,p", po::value(&o.problem_path)->required(), "problem file (JSON, docs/problems.md)");
+  visible.add(search_options(&o));
+  po::variables_map vm;
+  bool help;
+  const std::string usage =
+      "usage: gpusynth search --problem P.json [--generator random|gp|external] [--budget N] [--seed S]\n"
+      "Searches for a program that passes the problem's train cases; shrinks the first one found and\n"
+      "judges it on the test cases. Options may also come from an ini file (--config); the command\n"
+      "line overrides it.";
+  if (!parse_command_line_and_config(args, visible, &vm, usage, &help)) return kExitUsage;
+  if (help) return kExitOk;
+  std::string error;
+  if (!check_search_options(o, &error)) {
+    std::cerr << "gpusynth search: " << error << "\n";
+    return kExitUsage;
+  }
+  auto problem = search::load_problem(o.problem_path, &error);
+  if (!problem) {
+    std::cerr << error << "\n";
+    return kExitUsage;
+  }
+  try {
+    std::unique_ptr<search::Generator> generator = make_generator(o, *problem, &error);
+    if (!generator) {
+      std::cerr << "gpusynth search: " << error << "\n";
+      return kExitUsage;
+    }
+    auto pipeline = node::make_pipeline(*node::parse_device(o.device), o.pipeline);
+    std::cerr << "gpusynth search: " << problem->name << " (" << problem->train.size() << " train, "
+              << problem->test.size() << " test cases), generator " << o.generator << ", batch " << o.search.batch
+              << ", seed " << o.settings.seed << ", on the " << pipeline->name() << "\n";
+    ProgressLine progress(o.quiet);
+    node::SearchOutcome r = node::run_search(*problem, *generator, *pipeline, o.search, &progress);
+    print_outcome(std::cout, *problem, r);
+    return r.solved ? kExitOk : kExitFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "gpusynth search: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace gs::jobs

@@ -1,0 +1,113 @@
+#include "jobs/search_options.h"
+
+#include <iostream>
+
+#include "search/candidates.h"
+
+namespace gs::jobs {
+
+po::options_description search_options(SearchOptions* o) {
+  po::options_description d("Search");
+  d.add_options()
+      ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp or external")
+      ("selection", po::value(&o->selection)->default_value(o->selection), "GP parent selection: lexicase, downsampled (lexicase) or tournament")
+      ("downsample", po::value(&o->settings.gp.downsample)->default_value(o->settings.gp.downsample), "downsampled lexicase: fraction of the train cases per generation")
+      ("tournament-size", po::value(&o->settings.gp.tournament)->default_value(o->settings.gp.tournament), "tournament selection: individuals per tournament")
+      ("crossover", po::value(&o->settings.gp.p_crossover)->default_value(o->settings.gp.p_crossover), "GP: probability of crossover (else mutation)")
+      ("candidates,c", po::value(&o->candidates_path), "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")
+      ("batch,b", po::value(&o->search.batch)->default_value(o->search.batch), "candidates per iteration (the GP population)")
+      ("budget", po::value(&o->search.budget.candidates)->default_value(o->search.budget.candidates), "most candidates to evaluate (0: no bound)")
+      ("iterations", po::value(&o->search.budget.iterations)->default_value(0), "most iterations (0: no bound)")
+      ("seconds", po::value(&o->search.budget.seconds)->default_value(0), "most wall-clock seconds (0: no bound)")
+      ("seed,s", po::value(&o->settings.seed)->default_value(o->settings.seed), "random seed: the same seed gives the same search")
+      ("no-simplify", po::bool_switch()->notifier([o](bool off) { o->search.simplify = !off; }), "keep the first solution as found")
+      ("device,d", po::value(&o->device)->default_value(o->device), "cpu, cuda or auto (CUDA when a GPU is present)")
+      ("threads", po::value(&o->pipeline.threads)->default_value(0), "CPU worker threads (0: all cores)")
+      ("config", po::value(&o->config_path), "ini file of these options (key = value); the command line overrides it")
+      ("quiet,q", po::bool_switch(&o->quiet), "no progress lines");
+  d.add(run_limit_options(&o->pipeline.limits)).add(compile_limit_options(&o->pipeline.compile));
+  return d;
+}
+
+bool check_search_options(const SearchOptions& o, std::string* error) {
+  if (!node::parse_device(o.device)) {
+    *error = "--device must be cpu, cuda or auto, not '" + o.device + "'";
+    return false;
+  }
+  auto kind = search::parse_generator(o.generator);
+  if (!kind || *kind == search::GeneratorKind::Enumerate) {
+    *error = "--generator must be random, gp or external, not '" + o.generator + "'";
+    return false;
+  }
+  if (!search::parse_selection(o.selection)) {
+    *error = "--selection must be lexicase, downsampled or tournament, not '" + o.selection + "'";
+    return false;
+  }
+  if (!(o.settings.gp.downsample > 0 && o.settings.gp.downsample <= 1)) {
+    *error = "--downsample must be in (0, 1]";
+    return false;
+  }
+  if (!(o.settings.gp.p_crossover >= 0 && o.settings.gp.p_crossover <= 1)) {
+    *error = "--crossover must be in [0, 1]";
+    return false;
+  }
+  if ((*kind == search::GeneratorKind::External) != !o.candidates_path.empty()) {
+    *error = "--candidates FILE goes with --generator external, and only with it";
+    return false;
+  }
+  if (o.search.batch == 0) {
+    *error = "--batch must be at least 1";
+    return false;
+  }
+  const node::SearchBudget& b = o.search.budget;
+  if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
+    *error = "give a budget: --budget, --iterations or --seconds";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const search::Problem& p,
+                                                  std::string* error) {
+  switch (*search::parse_generator(o.generator)) {
+    case search::GeneratorKind::Random: return search::make_random_generator(p.signature, o.settings);
+    case search::GeneratorKind::Gp: {
+      search::GeneratorSettings settings = o.settings;
+      settings.gp.selection = *search::parse_selection(o.selection);
+      return search::make_gp_generator(p.signature, settings);
+    }
+    case search::GeneratorKind::External: {
+      auto text = read_file(o.candidates_path);
+      if (!text) {
+        *error = o.candidates_path + ": cannot read file";
+        return nullptr;
+      }
+      search::CandidateFile file = search::parse_candidates(*text, o.candidates_path);
+      for (const std::string& e : file.errors) std::cerr << e << "\n";
+      std::vector<std::string> sources;
+      for (search::Candidate& c : file.candidates) sources.push_back(std::move(c.source));
+      return search::make_external_generator(std::move(sources));
+    }
+    case search::GeneratorKind::Enumerate: break;
+  }
+  *error = "the enumerate generator is not built yet";
+  return nullptr;
+}
+
+void print_outcome(std::ostream& out, const search::Problem& p, const node::SearchOutcome& r) {
+  out << p.name << ": " << (r.solved ? "solved" : "not solved") << " after " << r.candidates << " candidates in "
+      << r.iterations << " iterations, " << r.seconds << " s ("
+      << (r.seconds > 0 ? double(r.candidates) / r.seconds : 0) << " candidates/s)\n";
+  if (!r.solved) {
+    out << "best: " << r.best_passed << "/" << p.train.size() << " train cases, reward " << r.best_reward << "\n"
+        << r.best_source << "\n";
+    return;
+  }
+  out << "first solution: candidate " << r.solution_id << " (iteration " << r.solution_iteration << ")\n";
+  if (r.test_cases > 0)
+    out << "test cases: " << r.test_passed << "/" << r.test_cases << " passed"
+        << (r.generalises ? " (generalises)" : " (does not generalise)") << "\n";
+  out << "simplified:\n" << r.simplified << "\n";
+}
+
+}  // namespace gs::jobs

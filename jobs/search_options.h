@@ -1,0 +1,45 @@
+// The options `search` and `campaign` share: generator, budget, seed, device, limits, config
+// file — and what they do with them (making the generator, printing an outcome).
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "jobs/options.h"
+#include "node/pipeline.h"
+#include "node/search.h"
+#include "search/generator.h"
+#include "search/problem.h"
+
+namespace gs::jobs {
+
+struct SearchOptions {
+  std::string problem_path;     // search
+  std::string generator = "gp";
+  std::string selection = "lexicase";
+  std::string candidates_path;  // --generator external
+  std::string device = "auto";
+  std::string config_path;
+  bool quiet = false;
+  node::PipelineConfig pipeline;
+  node::SearchConfig search;
+  search::GeneratorSettings settings;
+};
+
+// --generator, --selection, --downsample, --tournament-size, --crossover, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
+// --threads, --no-simplify, --config, --quiet, and the run and compile limits.
+po::options_description search_options(SearchOptions* o);
+
+// False with a message when the options do not fit together.
+bool check_search_options(const SearchOptions& o, std::string* error);
+
+// The generator the options ask for, for this problem; null with *error when it cannot be made
+// (an unreadable candidates file).
+std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const search::Problem& p,
+                                                  std::string* error);
+
+// The result of one search, as `gpusynth search` prints it.
+void print_outcome(std::ostream& out, const search::Problem& p, const node::SearchOutcome& r);
+
+}  // namespace gs::jobs

@@ -1,0 +1,160 @@
+// The search loop (node/search.h).
+#include "node/search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+#include "search/simplify.h"
+
+namespace gs::node {
+
+vm::TestSet problem_tests(const search::Problem& p, Split split) {
+  std::vector<vm::TestSet::Case> cases;
+  auto add = [&](const std::vector<search::Case>& from) {
+    for (const search::Case& c : from) cases.push_back({c.inputs, c.outputs});
+  };
+  if (split != Split::Test) add(p.train);
+  if (split != Split::Train) add(p.test);
+  const search::Signature& s = p.signature;
+  return vm::TestSet(s.entry, s.params, s.results, cases, p.float_tolerance);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+search::Evaluation evaluation_of(const BatchResults& r, i64 first_id) {
+  search::Evaluation e;
+  e.programs = r.programs;
+  e.tests = r.tests;
+  e.first_id = first_id;
+  e.status = r.status;
+  e.tests_passed = r.tests_passed;
+  e.reward = r.reward;
+  e.pass = r.pass;
+  e.output_hash = r.output_hash;
+  return e;
+}
+
+bool passes_all(const BatchResults& r, u32 i) {
+  return r.program_status(i) == vm::ProgramStatus::OK && r.tests_passed[i] == r.tests;
+}
+
+// Shrinks a solution while it still passes every train case: each round judges all one-step
+// smaller variants in one batch and keeps the smallest that passes.
+search::Program simplify(search::Program program, const search::Signature& signature, Pipeline& pipeline,
+                         const vm::TestSet& train) {
+  constexpr u32 kMaxRounds = 500;
+  for (u32 round = 0; round < kMaxRounds; ++round) {
+    std::vector<search::Program> variants = search::simplifications(program, signature);
+    if (variants.empty()) break;
+    Sources sources;
+    for (const search::Program& v : variants) sources.add(search::to_source(v));
+    BatchResults r;
+    pipeline.run(sources, train, &r);
+    std::optional<u32> best;
+    for (u32 i = 0; i < r.programs; ++i)
+      if (passes_all(r, i) && (!best || search::node_count(variants[i]) < search::node_count(variants[*best])))
+        best = i;
+    if (!best) break;
+    program = std::move(variants[*best]);
+  }
+  return program;
+}
+
+}  // namespace
+
+SearchOutcome run_search(const search::Problem& problem, search::Generator& generator, Pipeline& pipeline,
+                         const SearchConfig& config, SearchObserver* observer) {
+  const SearchBudget& budget = config.budget;
+  if (budget.candidates == 0 && budget.iterations == 0 && budget.seconds <= 0)
+    throw std::invalid_argument("the search needs a budget: candidates, iterations or seconds");
+  if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
+  if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
+  const vm::TestSet train = problem_tests(problem, Split::Train);
+  const auto start = Clock::now();
+  SearchOutcome out;
+  std::optional<search::Program> solution_tree;
+  bool have_best = false;
+  for (u64 iteration = 0;; ++iteration) {
+    if (budget.iterations != 0 && iteration >= budget.iterations) break;
+    if (budget.candidates != 0 && out.candidates >= budget.candidates) break;
+    if (budget.seconds > 0 && seconds_since(start) >= budget.seconds) break;
+    u64 count = config.batch;
+    if (budget.candidates != 0) count = std::min(count, budget.candidates - out.candidates);
+
+    IterationReport report;
+    report.iteration = iteration;
+    report.first_id = i64(out.candidates);
+    auto t = Clock::now();
+    std::vector<search::Proposal> proposals = generator.propose(u32(count), iteration);
+    report.generate_seconds = seconds_since(t);
+    if (proposals.empty()) break;  // the generator has run out
+    Sources sources;
+    for (const search::Proposal& p : proposals) sources.add(p.source);
+    BatchResults results;
+    pipeline.run(sources, train, &results);
+    t = Clock::now();
+    generator.observe(proposals, evaluation_of(results, report.first_id));
+    report.select_seconds = seconds_since(t);
+
+    std::optional<u32> solved_at;
+    for (u32 i = 0; i < results.programs; ++i) {
+      // Best: most train cases passed, then the highest reward (the reward counts only whether
+      // all pass, so it alone would prefer a cheap program passing none).
+      if (!have_best || results.tests_passed[i] > out.best_passed ||
+          (results.tests_passed[i] == out.best_passed && results.reward[i] > out.best_reward)) {
+        have_best = true;
+        out.best_reward = results.reward[i];
+        out.best_passed = results.tests_passed[i];
+        out.best_source = proposals[i].source;
+      }
+      if (!solved_at && passes_all(results, i)) solved_at = i;
+    }
+    out.iterations = iteration + 1;
+    out.candidates += results.programs;
+    report.candidates = results.programs;
+    report.total_candidates = out.candidates;
+    report.stages = results.times;
+    report.elapsed = seconds_since(start);
+    report.best_reward = out.best_reward;
+    report.best_passed = out.best_passed;
+    report.train_cases = results.tests;
+    report.solved = solved_at.has_value();
+    if (observer) observer->on_batch(report, proposals, results);
+    if (solved_at) {
+      out.solved = true;
+      out.solution_id = report.first_id + i64(*solved_at);
+      out.solution_iteration = iteration;
+      out.candidates_to_solution = out.candidates;
+      out.solution = proposals[*solved_at].source;
+      solution_tree = proposals[*solved_at].tree;
+      break;
+    }
+  }
+
+  if (out.solved) {
+    out.simplified = out.solution;
+    if (config.simplify && solution_tree)
+      out.simplified = search::to_source(simplify(*solution_tree, problem.signature, pipeline, train));
+    if (!problem.test.empty()) {
+      const vm::TestSet test = problem_tests(problem, Split::Test);
+      Sources one;
+      one.add(out.simplified);
+      BatchResults r;
+      pipeline.run(one, test, &r);
+      out.test_passed = r.tests_passed[0];
+      out.test_cases = r.tests;
+      out.generalises = passes_all(r, 0);
+    }
+  }
+  out.seconds = seconds_since(start);
+  if (out.solved && observer) observer->on_solution(out);
+  return out;
+}
+
+}  // namespace gs::node

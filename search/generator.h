@@ -1,0 +1,97 @@
+// Candidate generators: where a search's programs come from. A generator proposes a batch of
+// Syn sources, the search loop (node/search.h) compiles, runs and tests them in one pipeline
+// call, and the generator observes the results before it proposes again — so a generator that
+// learns (genetic programming, enumeration with observational equivalence) and one that does
+// not (random programs, a file of samples) share one interface.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "search/generator_kind.h"
+#include "search/problem.h"
+#include "search/random_program.h"
+#include "search/syntax.h"
+
+namespace gs::search {
+
+// One proposed program. parents: ids (Evaluation::first_id numbering) of the programs it was
+// bred from, -1 for none.
+struct Proposal {
+  std::string source;
+  std::optional<Program> tree;  // when the generator built it as a syntax tree
+  i64 parents[2] = {-1, -1};
+};
+
+// The pipeline's results for the last proposals, in their order (node/pipeline.h fills it).
+struct Evaluation {
+  u32 programs = 0;
+  u32 tests = 0;
+  i64 first_id = 0;                  // the id of program 0; program i has id first_id + i
+  std::span<const u8> status;        // vm::ProgramStatus, per program
+  std::span<const u32> tests_passed;  // per program
+  std::span<const float> reward;      // per program
+  std::span<const u8> pass;           // programs × tests: 1 where the test passed
+  std::span<const u64> output_hash;   // programs × tests
+};
+
+class Generator {
+ public:
+  virtual ~Generator() = default;
+  virtual GeneratorKind kind() const = 0;
+  // Up to `count` new programs for `iteration` (0, 1, …). Fewer, or none, when the generator has
+  // run out (a file of samples, a finished enumeration): the search then stops.
+  virtual std::vector<Proposal> propose(u32 count, u64 iteration) = 0;
+  // The results of the proposals just made, in order.
+  virtual void observe(std::span<const Proposal> proposals, const Evaluation& results) = 0;
+};
+
+enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };
+const char* selection_name(Selection s);  // "lexicase", "downsampled", "tournament"
+std::optional<Selection> parse_selection(std::string_view name);
+
+// Genetic programming (search/selection.h, search/variation.h).
+struct GpSettings {
+  Selection selection = Selection::Lexicase;
+  double downsample = 0.25;  // DownsampledLexicase: the fraction of cases each generation
+  u32 tournament = 7;        // Tournament: its size
+  double p_crossover = 0.5;  // else mutation
+  u32 max_nodes = 1000;      // offspring size limits
+  u32 max_depth = 40;
+};
+
+// The random program generator's settings for search: smaller programs than its defaults (which
+// are made to exercise the compiler and VM in tests) — one helper at most, short blocks, shallow
+// expressions, few unguarded traps, no deep recursion — since a search's first programs should
+// be near the small programs that solve problems.
+GeneratorConfig search_program_config();
+
+// What every generator that builds programs needs: the random program generator's settings,
+// the seed, and for GP its settings.
+struct GeneratorSettings {
+  GeneratorConfig programs = search_program_config();  // entry and signature set from the problem
+  u64 seed = 1;
+  GpSettings gp;
+};
+
+// Random programs with the problem's signature: candidate k of iteration t is a pure function
+// of (seed, t, k).
+std::unique_ptr<Generator> make_random_generator(const Signature& signature, GeneratorSettings settings);
+
+// Genetic programming: iteration 0 is random programs; each later iteration breeds a new
+// population from the last one's results — parents by the settings' selection over the pass
+// bits (lexicase) or the rewards (tournament), children by crossover or mutation.
+std::unique_ptr<Generator> make_gp_generator(const Signature& signature, GeneratorSettings settings);
+
+// Sources read from a file of candidates (search/candidates.h), proposed in file order until
+// they run out; the file's malformed entries are skipped (the caller has reported them).
+std::unique_ptr<Generator> make_external_generator(std::vector<std::string> sources);
+
+// The random generator's settings for a problem: the entry's name and types fixed.
+GeneratorConfig generator_config_for(const Signature& signature, GeneratorConfig base = {});
+
+}  // namespace gs::search

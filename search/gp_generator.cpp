@@ -1,0 +1,106 @@
+// Genetic programming as a generator (search/generator.h): a generational GP whose population
+// is each iteration's batch. Selection and variation are search/selection.h and
+// search/variation.h; this file only keeps the population between propose() and observe().
+#include <stdexcept>
+#include <utility>
+
+#include "search/generator.h"
+#include "search/selection.h"
+#include "search/variation.h"
+
+namespace gs::search {
+
+const char* selection_name(Selection s) {
+  switch (s) {
+    case Selection::Lexicase: return "lexicase";
+    case Selection::DownsampledLexicase: return "downsampled";
+    case Selection::Tournament: return "tournament";
+  }
+  return "?";
+}
+
+std::optional<Selection> parse_selection(std::string_view name) {
+  for (Selection s : {Selection::Lexicase, Selection::DownsampledLexicase, Selection::Tournament})
+    if (name == selection_name(s)) return s;
+  return std::nullopt;
+}
+
+namespace {
+
+class GpGenerator final : public Generator {
+ public:
+  GpGenerator(const Signature& signature, GeneratorSettings s)
+      : signature_(signature), gp_(s.gp), rng_(s.seed) {
+    variation_.generator = generator_config_for(signature, std::move(s.programs));
+    variation_.max_nodes = gp_.max_nodes;
+    variation_.max_depth = gp_.max_depth;
+    GeneratorSettings random = s;
+    random.programs = variation_.generator;
+    random_ = make_random_generator(signature, std::move(random));
+  }
+
+  GeneratorKind kind() const override { return GeneratorKind::Gp; }
+
+  std::vector<Proposal> propose(u32 count, u64 iteration) override {
+    if (population_.empty()) return random_->propose(count, iteration);
+    Rng rng = rng_.derive(iteration);
+    Rng selecting = rng.derive(~u64(0));
+    std::vector<u32> parents = select(2 * count, selecting);
+    std::vector<Proposal> out(count);
+    for (u32 k = 0; k < count; ++k) {
+      Rng child = rng.derive(k);
+      const u32 a = parents[2 * k], b = parents[2 * k + 1];
+      const bool cross = child.bernoulli(gp_.p_crossover);
+      Offspring o = cross ? crossover(population_[a], population_[b], signature_, variation_, child)
+                          : mutation(population_[a], signature_, variation_, child);
+      out[k].parents[0] = first_id_ + a;
+      out[k].parents[1] = cross ? first_id_ + b : -1;
+      out[k].source = to_source(o.program);
+      out[k].tree = std::move(o.program);
+    }
+    return out;
+  }
+
+  // The batch just judged becomes the population (programs without a tree cannot breed: a
+  // random program takes their place).
+  void observe(std::span<const Proposal> proposals, const Evaluation& e) override {
+    population_.clear();
+    for (const Proposal& p : proposals) {
+      if (!p.tree) throw std::logic_error("GP population member without a syntax tree");
+      population_.push_back(*p.tree);
+    }
+    first_id_ = e.first_id;
+    scores_ = pass_scores(e.pass);
+    reward_.assign(e.reward.begin(), e.reward.end());
+    cases_ = e.tests;
+  }
+
+ private:
+  std::vector<u32> select(u32 n, Rng& rng) const {
+    const ScoreMatrix m{u32(population_.size()), cases_, scores_};
+    switch (gp_.selection) {
+      case Selection::Lexicase: return lexicase_select(m, n, rng);
+      case Selection::DownsampledLexicase: return downsampled_lexicase_select(m, gp_.downsample, n, rng);
+      case Selection::Tournament: return tournament_select(reward_, gp_.tournament, n, rng);
+    }
+    return {};
+  }
+
+  Signature signature_;
+  GpSettings gp_;
+  VariationConfig variation_;
+  Rng rng_;
+  std::unique_ptr<Generator> random_;
+  std::vector<Program> population_;
+  i64 first_id_ = 0;
+  std::vector<float> scores_, reward_;
+  u32 cases_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Generator> make_gp_generator(const Signature& signature, GeneratorSettings settings) {
+  return std::make_unique<GpGenerator>(signature, std::move(settings));
+}
+
+}  // namespace gs::search

@@ -1,0 +1,179 @@
+// The search loop (node/search.h) and `gpusynth search`: budgets, the first solution's id and
+// iteration, shrinking, generalisation, determinism for a seed, and bad options.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "jobs/command.h"
+#include "node/search.h"
+#include "search/generator.h"
+
+namespace gs {
+namespace {
+
+const std::string kProblem = std::string(GPUSYNTH_SOURCE_DIR) + "/docs/examples/eval/count-odds.json";
+
+search::Problem count_odds() {
+  std::string error;
+  auto p = search::load_problem(kProblem, &error);
+  EXPECT_TRUE(p) << error;
+  return *p;
+}
+
+const char* const kCorrect =
+    "fn solve(xs: [int]) -> int { let n = 0; for x in xs { if x % 2 != 0 { n = n + 1; } } return n; }";
+const char* const kWrong = "fn solve(xs: [int]) -> int { return len(xs); }";
+
+std::unique_ptr<node::Pipeline> cpu() { return node::make_pipeline(node::Device::Cpu, {}); }
+
+// Records what the loop reports.
+struct Recorder final : node::SearchObserver {
+  std::vector<node::IterationReport> reports;
+  u64 proposals = 0;
+  int solutions = 0;
+  void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>& p,
+                const node::BatchResults&) override {
+    reports.push_back(r);
+    proposals += p.size();
+  }
+  void on_solution(const node::SearchOutcome&) override { ++solutions; }
+};
+
+TEST(Search, ExternalCandidatesSolveAtTheRightCandidate) {
+  search::Problem p = count_odds();
+  std::vector<std::string> sources(23, kWrong);
+  sources.push_back(kCorrect);  // id 23: iteration 2 of batches of 10
+  sources.push_back(kWrong);
+  auto generator = search::make_external_generator(sources);
+  node::SearchConfig config;
+  config.batch = 10;
+  Recorder seen;
+  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config, &seen);
+  ASSERT_TRUE(r.solved);
+  EXPECT_EQ(r.solution_id, 23);
+  EXPECT_EQ(r.solution_iteration, 2u);
+  EXPECT_EQ(r.candidates, 25u);  // the solving iteration is evaluated whole
+  EXPECT_EQ(r.solution, kCorrect);
+  EXPECT_EQ(r.simplified, kCorrect);  // no syntax tree: nothing to shrink
+  EXPECT_EQ(r.test_cases, p.test.size());
+  EXPECT_TRUE(r.generalises);
+  ASSERT_EQ(seen.reports.size(), 3u);
+  EXPECT_EQ(seen.reports[2].first_id, 20);
+  EXPECT_TRUE(seen.reports[2].solved);
+  EXPECT_EQ(seen.solutions, 1);
+}
+
+TEST(Search, StopsWhenTheGeneratorRunsOut) {
+  search::Problem p = count_odds();
+  auto generator = search::make_external_generator(std::vector<std::string>(7, kWrong));
+  node::SearchConfig config;
+  config.batch = 5;
+  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config);
+  EXPECT_FALSE(r.solved);
+  EXPECT_EQ(r.candidates, 7u);
+  EXPECT_EQ(r.iterations, 2u);
+  EXPECT_EQ(r.best_source, kWrong);
+}
+
+TEST(Search, BudgetsBoundTheSearch) {
+  search::Problem p = count_odds();
+  search::GeneratorSettings settings;
+  settings.seed = 7;
+  node::SearchConfig config;
+  config.batch = 40;
+  config.budget.candidates = 100;
+  auto generator = search::make_random_generator(p.signature, settings);
+  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config);
+  if (!r.solved) {
+    EXPECT_EQ(r.candidates, 100u);  // 40 + 40 + 20
+    EXPECT_EQ(r.iterations, 3u);
+  }
+  config.budget = {0, 2, 0};
+  generator = search::make_random_generator(p.signature, settings);
+  r = node::run_search(p, *generator, *cpu(), config);
+  if (!r.solved) EXPECT_EQ(r.candidates, 80u);
+  config.budget = {};
+  config.budget.candidates = 0;
+  EXPECT_THROW(node::run_search(p, *generator, *cpu(), config), std::invalid_argument);
+}
+
+TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
+  search::Problem p = count_odds();
+  search::GeneratorSettings settings;
+  settings.seed = 99;
+  auto a = search::make_random_generator(p.signature, settings);
+  auto b = search::make_random_generator(p.signature, settings);
+  std::vector<search::Proposal> x = a->propose(50, 3), y = b->propose(50, 3);
+  node::Sources sources;
+  for (size_t k = 0; k < x.size(); ++k) {
+    EXPECT_EQ(x[k].source, y[k].source);
+    sources.add(x[k].source);
+  }
+  EXPECT_NE(a->propose(1, 4)[0].source, x[0].source);
+  node::BatchResults r;
+  cpu()->run(sources, node::problem_tests(p, node::Split::Train), &r);
+  for (u32 i = 0; i < r.programs; ++i)
+    EXPECT_EQ(vm::status_name(r.program_status(i)), vm::status_name(vm::ProgramStatus::OK)) << x[i].source;
+}
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome search_cli(std::vector<std::string> args) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  int code = jobs::search_command(args);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  return {code, out, ::testing::internal::GetCapturedStderr()};
+}
+
+std::string temp(const std::string& name, const std::string& content) {
+  std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+TEST(SearchCommand, SolvesFromACandidateFileAndReadsAConfigFile) {
+  std::string candidates = temp("search_candidates.txt", std::string(kWrong) + "\n---\n" + kCorrect + "\n");
+  std::string ini = temp("search.ini", "generator = external\nbatch = 1\n# a comment\n");
+  Outcome o = search_cli({"-p", kProblem, "--config", ini, "-c", candidates, "--device", "cpu"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("count-odds: solved after 2 candidates in 2 iterations"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(generalises)"), std::string::npos) << o.out;
+  // The command line overrides the file: one batch of both.
+  o = search_cli({"-p", kProblem, "--config", ini, "-c", candidates, "--batch", "2", "-q"});
+  EXPECT_NE(o.out.find("after 2 candidates in 1 iterations"), std::string::npos) << o.out;
+}
+
+TEST(SearchCommand, BadOptionsAreUsageErrors) {
+  std::string candidates = temp("search_candidates2.txt", kWrong);
+  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"-p", kProblem, "-g", "magic"}, "--generator must be"},
+           {{"-p", kProblem, "-g", "external"}, "--candidates FILE goes with"},
+           {{"-p", kProblem, "-c", candidates}, "--candidates FILE goes with"},
+           {{"-p", kProblem, "--budget", "0"}, "give a budget"},
+           {{"-p", kProblem, "--batch", "0"}, "--batch must be"},
+           {{"-p", kProblem, "--device", "tpu"}, "--device must be"},
+           {{"-p", "/nonexistent/p.json"}, "/nonexistent/p.json"},
+           {{"-p", kProblem, "--config", "/nonexistent/c.ini"}, "/nonexistent/c.ini"},
+           {{"-p", kProblem, "--config", temp("bad.ini", "colour = blue\n")}, "bad.ini"},
+           {{"-p", kProblem, "-g", "external", "-c", "/nonexistent/c.txt"}, "/nonexistent/c.txt"},
+       }) {
+    Outcome o = search_cli(args);
+    EXPECT_EQ(o.code, 2) << message;
+    EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+  }
+}
+
+TEST(SearchCommand, UnsolvedSearchExitsOneAndShowsTheBest) {
+  std::string candidates = temp("search_candidates3.txt", kWrong);
+  Outcome o = search_cli({"-p", kProblem, "-g", "external", "-c", candidates, "-q"});
+  EXPECT_EQ(o.code, 1) << o.err;
+  EXPECT_NE(o.out.find("not solved after 1 candidates"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(kWrong), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gs
