@@ -21,6 +21,7 @@ struct Command {
 int compile_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int eval_command(const std::vector<std::string>& args);
+int import_psb_command(const std::vector<std::string>& args);
 int search_command(const std::vector<std::string>& args);
 
 }  // namespace gs::jobs

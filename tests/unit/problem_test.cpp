@@ -112,5 +112,42 @@ TEST(ProblemErrors, RejectBadSignaturesFieldsAndShapes) {
   EXPECT_EQ(error, "/nonexistent/p.json: cannot read file");
 }
 
+TEST(ProblemErrors, NameTheLineOfABadValueInOutputsAndInTheTestSplit) {
+  std::string e = load_error(R"J({"name": "x", "signature": "fn f(a: int) -> (str, bool)",
+  "train": [{"inputs": [1], "outputs": ["a", true]}],
+  "test": [
+    {"inputs": [1], "outputs": ["a", true]},
+    {"inputs": [1], "outputs": ["a", 1]}
+  ]})J");
+  EXPECT_EQ(e, "p.json:5:38: test case 1: outputs[1]: expected bool, found an integer") << e;
+  e = load_error(R"J({"name": "x", "signature": "fn f(a: int) -> int",
+  "train": [{"inputs": [1], "outputs": [1, 2]}]})J");
+  EXPECT_EQ(e, "p.json:2:40: train case 0: expected 1 outputs, found 2") << e;
+}
+
+TEST(ProblemErrors, RejectSplitsAndValueListsThatAreNotArrays) {
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": {}})J")
+                .find("p.json:1:54: \"train\" must be an array of cases"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": [{"inputs": [], "outputs": [1]}],
+  "test": 3})J").find("p.json:2:11: \"test\" must be an array of cases"),
+            std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: int) -> int", "train": [{"inputs": 1, "outputs": [1]}]})J")
+                .find("train case 0: \"inputs\" must be an array, found an integer"),
+            std::string::npos);
+}
+
+TEST(ProblemErrors, RejectStringsBeyondLatin1AndNonStringDescriptions) {
+  std::string e = load_error(R"J({"name": "x", "signature": "fn f(s: str) -> int",
+  "train": [{"inputs": ["\u0100"], "outputs": [1]}]})J");
+  EXPECT_NE(e.find("p.json:2:25: train case 0: inputs[0]: string character beyond U+00FF"), std::string::npos) << e;
+  e = load_error(R"J({"name": "x", "signature": "fn f() -> int", "description": ["no"], "train": []})J");
+  EXPECT_NE(e.find("\"description\" must be a string"), std::string::npos) << e;
+  e = load_error(R"J({"signature": "fn f() -> int", "train": []})J");
+  EXPECT_NE(e.find("missing field \"name\""), std::string::npos) << e;
+  e = load_error(R"J({"name": "x", "signature": "fn f() -> int fn g() -> int", "train": []})J");
+  EXPECT_NE(e.find("signature 'fn f() -> int fn g() -> int'"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace gs
