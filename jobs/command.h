@@ -22,6 +22,8 @@ int compile_command(const std::vector<std::string>& args);
 int run_command(const std::vector<std::string>& args);
 int eval_command(const std::vector<std::string>& args);
 int import_psb_command(const std::vector<std::string>& args);
+int trace_command(const std::vector<std::string>& args);
 int search_command(const std::vector<std::string>& args);
+int campaign_command(const std::vector<std::string>& args);
 
 }  // namespace gs::jobs

@@ -13,7 +13,9 @@ constexpr Command kCommands[] = {
     {"run", "run a function of a program on JSON arguments", run_command},
     {"eval", "compile, run and test a file of candidate programs on a problem", eval_command},
     {"search", "search for a program that passes a problem's cases", search_command},
+    {"campaign", "search every problem of a suite, with records", campaign_command},
     {"import-psb", "turn PSB-style JSON Lines and a signature into a problem file", import_psb_command},
+    {"trace", "summarise, list solutions of, or export a run's records", trace_command},
 };
 
 void usage(std::ostream& out) {

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# The demo: builds gpusynth (CPU; CUDA too when nvcc is present) and compiles and runs the
-# bundled example programs in docs/examples/ on the arguments their "// args:" line gives, then
-# filters the example candidate file on the example problem with `gpusynth eval`.
+# The demo: builds gpusynth (CPU; CUDA too when nvcc is present), runs a short search campaign
+# over the bundled PSB1 problems with HDF5 records and summarises them, then compiles and runs the
+# example programs in docs/examples/ and filters the example candidate file with `gpusynth eval`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
 cmake --preset release >/dev/null
 cmake --build --preset release --target gpusynth
 gpusynth=build/release/jobs/gpusynth
+# The main job: program search on every PSB1 problem (GP with lexicase selection, 5,000
+# candidates each; --device auto: the GPU when there is one, else every CPU core).
+run=build/release/demo-run
+rm -rf "$run"
+echo "== gpusynth campaign --suite problems/psb1 --out $run --budget 5000 --record-every 10"
+$gpusynth campaign --suite problems/psb1 --out "$run" --budget 5000 --record-every 10
+echo
+echo "== gpusynth trace summary $run"
+$gpusynth trace summary "$run"
 echo
 for program in docs/examples/*.syn; do
   args=$(sed -n 's|^// args: ||p' "$program" | head -n 1)

@@ -10,6 +10,9 @@ packages=(
   nlohmann-json3-dev             # problem files, --args
   libgtest-dev                   # tests
   libbenchmark-dev               # bench/
+  libhdf5-dev                    # run records (search/trace.h, docs/trace-format.md)
+  python3-h5py                   # reading records without project code: tests, scripts/plot_trace.py
+  python3-matplotlib             # scripts/plot_trace.py
 )
 
 missing=()

@@ -2,11 +2,13 @@
 // iteration, shrinking, generalisation, determinism for a seed, and bad options.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "jobs/command.h"
 #include "node/search.h"
 #include "search/generator.h"
+#include "search/trace.h"
 
 namespace gs {
 namespace {
@@ -91,7 +93,9 @@ TEST(Search, BudgetsBoundTheSearch) {
   config.budget = {0, 2, 0};
   generator = search::make_random_generator(p.signature, settings);
   r = node::run_search(p, *generator, *cpu(), config);
-  if (!r.solved) EXPECT_EQ(r.candidates, 80u);
+  if (!r.solved) {
+    EXPECT_EQ(r.candidates, 80u);
+  }
   config.budget = {};
   config.budget.candidates = 0;
   EXPECT_THROW(node::run_search(p, *generator, *cpu(), config), std::invalid_argument);
@@ -173,6 +177,93 @@ TEST(SearchCommand, UnsolvedSearchExitsOneAndShowsTheBest) {
   EXPECT_EQ(o.code, 1) << o.err;
   EXPECT_NE(o.out.find("not solved after 1 candidates"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find(kWrong), std::string::npos);
+}
+
+Outcome campaign_cli(std::vector<std::string> args) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  int code = jobs::campaign_command(args);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  return {code, out, ::testing::internal::GetCapturedStderr()};
+}
+
+// A suite of two problems in a fresh folder.
+std::string small_suite(const std::string& name) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(::testing::TempDir()) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/smallest.json", dir / "smallest.json");
+  fs::copy_file(kProblem, dir / "count-odds.json");
+  return dir.string();
+}
+
+u64 lines_of(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  u64 n = 0;
+  while (std::getline(in, line)) ++n;
+  return n;
+}
+
+TEST(CampaignCommand, EndToEndResumeAndSameSeedSameRecords) {
+  namespace fs = std::filesystem;
+  const std::string suite = small_suite("campaign_suite");
+  const std::string a = ::testing::TempDir() + "campaign_a", b = ::testing::TempDir() + "campaign_b";
+  fs::remove_all(a);
+  fs::remove_all(b);
+  const std::vector<std::string> common = {"--suite", suite, "--budget", "3000", "--batch", "500", "-d", "cpu", "-q"};
+  auto with_out = [&](const std::string& out) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--out", out});
+    return args;
+  };
+  Outcome o = campaign_cli(with_out(a));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("smallest"), std::string::npos) << o.out;
+  EXPECT_EQ(lines_of(a + "/campaign.jsonl"), 2u);
+  {
+    search::TraceReader r = search::TraceReader::open(a + "/records.h5");
+    ASSERT_EQ(r.problems().size(), 2u);
+    EXPECT_TRUE(r.warnings().empty());
+    EXPECT_GT(r.candidate_count("smallest"), 0u);
+    EXPECT_FALSE(r.iterations("count-odds").empty());
+  }
+  // Resumed: nothing is searched again, nothing is recorded twice.
+  o = campaign_cli(with_out(a));
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.err.find("2 already done"), std::string::npos) << o.err;
+  EXPECT_EQ(lines_of(a + "/campaign.jsonl"), 2u);
+  // The same seed in another run directory: the same candidates, rewards and solutions.
+  o = campaign_cli(with_out(b));
+  ASSERT_EQ(o.code, 0) << o.err;
+  search::TraceReader ra = search::TraceReader::open(a + "/records.h5");
+  search::TraceReader rb = search::TraceReader::open(b + "/records.h5");
+  for (const char* problem : {"smallest", "count-odds"}) {
+    auto x = ra.candidates(problem), y = rb.candidates(problem);
+    ASSERT_EQ(x.size(), y.size()) << problem;
+    for (size_t k = 0; k < x.size(); ++k) {
+      EXPECT_EQ(x[k].source, y[k].source);
+      EXPECT_EQ(x[k].reward, y[k].reward);
+      EXPECT_EQ(x[k].bytecode_hash, y[k].bytecode_hash);
+      EXPECT_EQ(x[k].parents[0], y[k].parents[0]);
+    }
+    auto sx = ra.solutions(problem), sy = rb.solutions(problem);
+    ASSERT_EQ(sx.size(), sy.size());
+    for (size_t k = 0; k < sx.size(); ++k) EXPECT_EQ(sx[k].simplified_source, sy[k].simplified_source);
+  }
+}
+
+TEST(CampaignCommand, BadSuitesAreUsageErrors) {
+  const std::string out = ::testing::TempDir() + "campaign_bad";
+  Outcome o = campaign_cli({"--suite", "/nonexistent/suite", "--out", out});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("/nonexistent/suite"), std::string::npos) << o.err;
+  const std::string suite = small_suite("campaign_bad_suite");
+  std::ofstream(suite + "/broken.json") << "{\"name\": \"broken\",\n \"signature\": }\n";
+  o = campaign_cli({"--suite", suite, "--out", out});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("broken.json:2"), std::string::npos) << o.err;
 }
 
 }  // namespace

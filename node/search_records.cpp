@@ -1,0 +1,65 @@
+#include "node/search_records.h"
+
+namespace gs::node {
+
+SearchRecords::SearchRecords(search::TraceWriter& writer, const search::Problem& problem,
+                             search::GeneratorKind generator)
+    : writer_(writer), generator_(generator), train_cases_(u32(problem.train.size())) {
+  writer_.begin_problem({problem.name, problem.signature.text, u32(problem.train.size()),
+                         u32(problem.test.size()), problem.path});
+}
+
+void SearchRecords::on_batch(const IterationReport& report, const std::vector<search::Proposal>& proposals,
+                             const BatchResults& results) {
+  rows_.resize(results.programs);
+  const u32 tests = results.tests;
+  for (u32 i = 0; i < results.programs; ++i) {
+    search::CandidateRecord& row = rows_[i];
+    row.id = report.first_id + i64(i);
+    row.iteration = u32(report.iteration);
+    row.index = i;
+    row.generator = generator_;
+    row.source = proposals[i].source;
+    row.bytecode_bytes = results.bytecode_bytes[i];
+    row.bytecode_hash = results.bytecode_hash[i];
+    row.compile_path = search::CompilePath::TRADITIONAL;
+    row.status = results.program_status(i);
+    row.trap = results.trap.empty() ? vm::kNotRun
+                                    : search::dominant_trap({results.trap.data() + u64(i) * tests, tests});
+    row.tests_passed = results.tests_passed[i];
+    row.reward = results.reward[i];
+    row.parents[0] = proposals[i].parents[0];
+    row.parents[1] = proposals[i].parents[1];
+  }
+  writer_.add_candidates(rows_);
+  search::IterationRecord it;
+  it.iteration = u32(report.iteration);
+  it.candidates_evaluated = u32(report.candidates);
+  it.generate_seconds = report.generate_seconds;
+  it.compile_seconds = report.stages.upload + report.stages.compile + report.stages.verify;
+  it.execute_seconds = report.stages.execute;
+  it.score_seconds = report.stages.score + report.stages.download;
+  it.select_seconds = report.select_seconds;
+  it.best_reward = report.best_reward;
+  it.best_tests_passed = report.best_passed;
+  it.solved = report.solved;
+  writer_.add_iteration(it);
+  writer_.flush();
+}
+
+void SearchRecords::on_solution(const SearchOutcome& r) {
+  search::SolutionRecord s;
+  s.candidate_id = r.solution_id;
+  s.iteration = u32(r.solution_iteration);
+  s.source = r.solution;
+  s.simplified_source = r.simplified;
+  s.train_passed = train_cases_;
+  s.train_total = train_cases_;
+  s.test_passed = r.test_passed;
+  s.test_total = r.test_cases;
+  s.generalises = r.generalises;
+  writer_.add_solution(s);
+  writer_.flush();
+}
+
+}  // namespace gs::node
