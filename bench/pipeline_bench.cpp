@@ -15,9 +15,11 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "bench/corpus.h"
+#include "bench/gpu_energy.h"
 #include "bench/machine.h"
 #include "compiler/compiler.h"
 #include "node/pipeline.h"
@@ -163,10 +165,12 @@ struct Row {
   u64 instructions = 0, ok = 0, solved = 0;
   u64 memory_bytes = 0;
   double baseline_rate = 0;  // candidates/s of the baseline loop, same run
+  std::optional<double> joules;  // GPU energy of one run (median), from NVML
   std::vector<i64> passed;   // per program, as Baseline::passed
 };
 
-Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tests, u32 repeats) {
+Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tests, u32 repeats,
+            const GpuEnergy* energy) {
   node::Sources sources;
   sources.text.assign(all.text.data(), all.offsets[n]);
   sources.offsets.assign(all.offsets.begin(), all.offsets.begin() + n + 1);
@@ -174,11 +178,14 @@ Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tes
   row.device = p.name();
   row.programs = n;
   row.tests = tests.set->view().test_count;
-  std::vector<double> compile, verify, execute, score, transfer, total;
+  std::vector<double> compile, verify, execute, score, transfer, total, joules;
   node::BatchResults r;
   p.run(sources, *tests.set, &r);  // warm-up: allocation, first touch
   for (u32 k = 0; k < repeats; ++k) {
+    const std::optional<double> before = energy ? energy->joules() : std::nullopt;
     p.run(sources, *tests.set, &r);
+    const std::optional<double> after = energy ? energy->joules() : std::nullopt;
+    if (before && after) joules.push_back(*after - *before);
     compile.push_back(r.times.compile);
     verify.push_back(r.times.verify);
     execute.push_back(r.times.execute);
@@ -192,6 +199,7 @@ Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tes
   row.score = median(score);
   row.transfer = median(transfer);
   row.total = median(total);
+  if (!joules.empty()) row.joules = median(joules);
   for (u32 i = 0; i < n; ++i) {
     row.instructions += r.instructions[i];
     row.ok += r.status[i] == u8(vm::ProgramStatus::OK);
@@ -219,6 +227,8 @@ json row_json(const Row& r) {
           {"memory_bytes", r.memory_bytes},
           {"memory_mb_per_1000_programs", double(r.memory_bytes) / 1e6 / (r.programs / 1000.0)},
           {"baseline_candidates_per_s", r.baseline_rate},
+          {"gpu_joules", r.joules ? json(*r.joules) : json(nullptr)},
+          {"gpu_joules_per_candidate", r.joules ? json(*r.joules / r.programs) : json(nullptr)},
           {"ratio_to_baseline", (r.programs / r.total) / r.baseline_rate}};
 }
 
@@ -229,14 +239,14 @@ int main(int argc, char** argv) {
   using namespace gs;
   using namespace gs::bench;
   namespace po = boost::program_options;
-  std::string sizes_text = "1000,10000,100000", devices_text = "cpu,cuda", out = "bench/results/pipeline.json";
+  std::string sizes_text = "1000,10000,100000", devices_text = "cpu,cuda,cuda-warp", out = "bench/results/pipeline.json";
   u32 tests_count = 100, repeats = 3, baseline_max = 2000, threads = 0;
   u64 seed = 20251122;
   po::options_description o("pipeline_bench options");
   o.add_options()("help,h", "show this help")
       ("sizes", po::value(&sizes_text)->default_value(sizes_text), "batch sizes (programs), comma-separated")
       ("tests", po::value(&tests_count)->default_value(tests_count), "tests per program")
-      ("devices", po::value(&devices_text)->default_value(devices_text), "backends to measure: cpu, cuda")
+      ("devices", po::value(&devices_text)->default_value(devices_text), "backends to measure: cpu, cuda, cuda-warp (one warp per program)")
       ("repeats", po::value(&repeats)->default_value(repeats), "timed runs per row (after one warm-up); medians reported")
       ("baseline-programs", po::value(&baseline_max)->default_value(baseline_max), "programs the single-thread baseline loop runs (its rate is per program)")
       ("threads", po::value(&threads)->default_value(threads), "CPU backend threads (0: all)")
@@ -272,21 +282,30 @@ int main(int argc, char** argv) {
                base.programs, base.seconds, base.rate(), (unsigned long long)base.solved);
 
   json rows = json::array(), unmeasured = json::array();
-  std::printf("%-5s %9s %6s %12s %12s %12s %12s %10s %8s %8s %7s\n", "dev", "programs", "tests", "compile/s",
-              "instr/s", "evals/s", "cands/s", "MB/1000", "vs base", "ok", "solved");
+  std::printf("%-9s %9s %6s %12s %12s %12s %12s %10s %8s %8s %7s %10s\n", "dev", "programs", "tests", "compile/s",
+              "instr/s", "evals/s", "cands/s", "MB/1000", "vs base", "ok", "solved", "mJ/cand");
   std::stringstream ds(devices_text);
   for (std::string name; std::getline(ds, name, ',');) {
-    auto device = node::parse_device(name);
+    const bool warps = name == "cuda-warp";
+    auto device = node::parse_device(warps ? "cuda" : name);
     std::string why;
     if (!device || (*device == node::Device::Cuda && !node::cuda_available(&why))) {
-      std::printf("%-5s not measured: %s\n", name.c_str(), device ? why.c_str() : "unknown device");
+      std::printf("%-9s not measured: %s\n", name.c_str(), device ? why.c_str() : "unknown device");
       unmeasured.push_back({{"device", name}, {"reason", device ? why : "unknown device"}});
       continue;
     }
-    auto pipeline = node::make_pipeline(*device, config);
+    node::PipelineConfig device_config = config;
+    device_config.warp_per_program = warps;
+    auto pipeline = node::make_pipeline(*device, device_config);
+    std::optional<GpuEnergy> energy;
+    if (*device == node::Device::Cuda) {
+      energy.emplace();
+      if (!energy->available()) std::fprintf(stderr, "pipeline_bench: GPU energy not measured: %s\n", energy->why().c_str());
+    }
     for (u32 n : sizes) {
       std::fprintf(stderr, "pipeline_bench: %s, %u programs x %u tests...\n", name.c_str(), n, tests_count);
-      Row row = measure(*pipeline, all, n, tests, repeats);
+      Row row = measure(*pipeline, all, n, tests, repeats, energy && energy->available() ? &*energy : nullptr);
+      if (warps) row.device = "cuda-warp";
       row.baseline_rate = base.rate();
       // What is timed must be right: every program the baseline ran passed the same tests.
       for (u32 i = 0; i < std::min<u32>(n, base.programs); ++i)
@@ -297,10 +316,11 @@ int main(int argc, char** argv) {
           return 1;
         }
       u64 pairs = u64(n) * tests_count;
-      std::printf("%-5s %9u %6u %12.4g %12.4g %12.4g %12.4g %10.1f %7.1fx %8llu %7llu\n", row.device.c_str(), n,
+      const std::string mj = row.joules ? std::to_string(*row.joules * 1000.0 / n) : "-";
+      std::printf("%-9s %9u %6u %12.4g %12.4g %12.4g %12.4g %10.1f %7.1fx %8llu %7llu %10s\n", row.device.c_str(), n,
                   tests_count, n / row.compile, double(row.instructions) / row.execute, double(pairs) / row.execute,
                   n / row.total, double(row.memory_bytes) / 1e6 / (n / 1000.0), (n / row.total) / row.baseline_rate,
-                  (unsigned long long)row.ok, (unsigned long long)row.solved);
+                  (unsigned long long)row.ok, (unsigned long long)row.solved, mj.c_str());
       std::fflush(stdout);
       rows.push_back(row_json(row));
     }

@@ -29,10 +29,7 @@ void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
                              cudaGetErrorString(e));
 }
 
-// The execute kernel's variant (vm::launch_execute): one thread per pair until the warp per
-// program variant has been measured against it.
-constexpr bool kWarpPerProgram = false;
-constexpr u64 kWarpThreads = 32;  // that variant runs one warp per program
+constexpr u64 kWarpThreads = 32;  // PipelineConfig::warp_per_program runs one warp per program
 // Device memory left free for the CUDA runtime and the rest of the process.
 constexpr u64 kHeadroomBytes = u64(256) << 20;
 constexpr u64 kMiB = u64(1) << 20;
@@ -251,7 +248,7 @@ class CudaPipeline final : public Pipeline {
       vm::launch_check(b, t, scratch_.data, verify_threads, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[3], stream_));
-      vm::launch_execute(b, t, pair_results, config_.limits, scratch_.data, execute_threads, kWarpPerProgram, stream);
+      vm::launch_execute(b, t, pair_results, config_.limits, scratch_.data, execute_threads, config_.warp_per_program, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[4], stream_));
       vm::launch_score(b, t, pair_results, config_.reward, config_.limits.fuel, program_results, score_threads,
@@ -313,7 +310,7 @@ class CudaPipeline final : public Pipeline {
     resident_compile_ = resident("compile", compiler::compile_resident_threads(sms));
     resident_verify_ = resident("verify", vm::resident_threads(vm::ExecutorKernel::Check, sms));
     resident_execute_ =
-        resident("execute", vm::resident_threads(kWarpPerProgram ? vm::ExecutorKernel::ExecuteWarps
+        resident("execute", vm::resident_threads(config_.warp_per_program ? vm::ExecutorKernel::ExecuteWarps
                                                                  : vm::ExecutorKernel::ExecutePairs,
                                                  sms));
     resident_score_ = resident("score", vm::resident_threads(vm::ExecutorKernel::Score, sms));
@@ -364,7 +361,7 @@ class CudaPipeline final : public Pipeline {
     p.verify.slice = vm::verifier_scratch_bytes();
     p.verify.threads = std::min<u64>(n, resident_verify_);
     p.execute.slice = vm::machine_scratch_bytes(config_.limits);
-    p.execute.threads = std::min<u64>(kWarpPerProgram ? u64(n) * kWarpThreads : pairs, resident_execute_);
+    p.execute.threads = std::min<u64>(config_.warp_per_program ? u64(n) * kWarpThreads : pairs, resident_execute_);
     p.wanted = std::max({p.lex, p.compile.slice * p.compile.threads, p.execute.slice * p.execute.threads,
                          p.verify.slice});
     p.minimum = std::max({p.lex, p.compile.slice, p.verify.slice, p.execute.slice});

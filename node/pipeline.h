@@ -57,6 +57,10 @@ struct PipelineConfig {
   vm::RewardWeights reward;
   u32 threads = 0;          // CPU backend: worker threads, 0 = one per hardware thread
   bool keep_pairs = true;   // return the per-pair results (else only per-program ones)
+  // CUDA backend: run each program's tests on one warp (its lanes take the tests in turn) instead
+  // of one thread per (program, test) pair. Same results; which is faster is measured by
+  // bench/pipeline_bench (--warp-per-program). The CPU backend ignores it.
+  bool warp_per_program = false;
 };
 
 // Seconds per stage, measured by the backend (CUDA: events on its stream).

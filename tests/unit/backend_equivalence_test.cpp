@@ -111,6 +111,24 @@ TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
               (unsigned long long)pairs);
 }
 
+// One warp per program (PipelineConfig::warp_per_program) gives the same results as one thread
+// per pair.
+TEST(BackendEquivalence, WarpPerProgramGivesIdenticalResults) {
+  node::PipelineConfig config;
+  std::string why;
+  auto gpu = cuda_pipeline_or_skip_reason(config, &why);
+  if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
+  config.warp_per_program = true;
+  auto warps = node::make_pipeline(node::Device::Cuda, config);
+  u64 pairs = 0, passes = 0, traps = 0;
+  for (const RandomBatch& b : testing::random_batches(0x3a9, 1500, 40, config.limits)) {
+    run_both(*gpu, *warps, b.sources, *b.tests, &pairs, &passes, &traps);
+    if (HasFatalFailure()) return;
+  }
+  RandomBatch adversarial = testing::adversarial_batch();
+  run_both(*gpu, *warps, adversarial.sources, *adversarial.tests, &pairs, &passes, &traps);
+}
+
 // Results of a batch must not depend on what ran before on the same pipeline (buffers reused).
 TEST(BackendEquivalence, ReusedBuffersGiveTheSameResults) {
   node::PipelineConfig config;
