@@ -2,16 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "search/json_detail.h"
+
 namespace gs::search {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 // Splits text into lines (without their '\n'); the last line may be empty.
 std::vector<std::string_view> lines_of(std::string_view text) {
@@ -38,19 +33,19 @@ void parse_json_line(std::string_view line, u32 number, const std::string& path,
     source = &*it;
   }
   if (!source->is_string()) return fail("the candidate must be a JSON string");
-  out->candidates.push_back({source->get<std::string>(), number, std::string(trim(line))});
+  out->candidates.push_back({source->get<std::string>(), number, std::string(detail::trim(line))});
 }
 
 }  // namespace
 
 CandidateFile parse_candidates(std::string_view text, const std::string& path) {
   CandidateFile out;
-  std::string_view first = trim(text);
+  std::string_view first = detail::trim(text);
   out.json_lines = !first.empty() && (first[0] == '{' || first[0] == '"');
   std::vector<std::string_view> lines = lines_of(text);
   if (out.json_lines) {
     for (size_t k = 0; k < lines.size(); ++k)
-      if (!trim(lines[k]).empty()) parse_json_line(lines[k], u32(k + 1), path, &out);
+      if (!detail::trim(lines[k]).empty()) parse_json_line(lines[k], u32(k + 1), path, &out);
     return out;
   }
   size_t begin = 0;  // first line of the candidate being read
@@ -58,10 +53,10 @@ CandidateFile parse_candidates(std::string_view text, const std::string& path) {
     if (begin >= lines.size()) return;
     std::string source;
     for (size_t k = begin; k < end; ++k) source.append(lines[k]).append(k + 1 < lines.size() ? "\n" : "");
-    if (!trim(source).empty()) out.candidates.push_back({std::move(source), u32(begin + 1), {}});
+    if (!detail::trim(source).empty()) out.candidates.push_back({std::move(source), u32(begin + 1), {}});
   };
   for (size_t k = 0; k < lines.size(); ++k) {
-    if (trim(lines[k]) != "---") continue;
+    if (detail::trim(lines[k]) != "---") continue;
     flush(k);
     begin = k + 1;
   }

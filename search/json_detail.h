@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 #include "vm/value.h"
 
@@ -13,5 +14,13 @@ namespace gs::search::detail {
 bool value_from_json(const nlohmann::json& j, Type t, vm::Value* out, std::string* error);
 nlohmann::json json_of_value(const vm::Value& v);
 const char* describe(const nlohmann::json& j);
+
+// s without leading and trailing blanks (space, tab, CR, LF): JSON Lines readers' line test.
+inline std::string_view trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string_view::npos) return {};
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
 
 }  // namespace gs::search::detail

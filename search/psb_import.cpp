@@ -11,13 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
-
 // value_from_json takes 3.0 for an int (hand-written problem files may say so) and wraps an
 // integer beyond int64; in imported data either means the data or the signature is wrong.
 bool strictly_typed(const json& j, Type t, std::string* why) {
@@ -121,7 +114,7 @@ std::vector<Case> read_psb_cases(const PsbFile& file, const Signature& sig, std:
   for (u64 number = 1; start < text.size(); ++number) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view line = trim(text.substr(start, end - start));
+    std::string_view line = detail::trim(text.substr(start, end - start));
     start = end + 1;
     if (line.empty()) continue;
     Case c;

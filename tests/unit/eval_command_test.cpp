@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "jobs/command.h"
+#include "tests/unit/command_outcome.h"
 #include "search/candidates.h"
 
 namespace gs {
@@ -14,18 +15,9 @@ namespace {
 const std::string kExamples = std::string(GPUSYNTH_SOURCE_DIR) + "/docs/examples/eval/";
 const std::string kProblem = kExamples + "count-odds.json";
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = testing::CommandOutcome;
 
-Outcome eval(std::vector<std::string> args) {
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  int code = jobs::eval_command(args);
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {code, out, ::testing::internal::GetCapturedStderr()};
-}
+Outcome eval(const std::vector<std::string>& args) { return testing::run_command(jobs::eval_command, args); }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -34,11 +26,7 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string temp(const std::string& name, const std::string& content = {}) {
-  std::string path = ::testing::TempDir() + name;
-  if (!content.empty()) std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
+std::string temp(const std::string& name, const std::string& content = {}) { return testing::temp_file(name, content); }
 
 TEST(EvalCommand, FiltersTheExampleSamples) {
   std::string out = temp("passing.jsonl");

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "jobs/command.h"
+#include "tests/unit/command_outcome.h"
 #include "search/problem.h"
 #include "search/psb_import.h"
 
@@ -17,24 +18,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = testing::CommandOutcome;
 
-Outcome import_psb(std::vector<std::string> args) {
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  int code = jobs::import_psb_command(args);
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {code, out, ::testing::internal::GetCapturedStderr()};
-}
+Outcome import_psb(const std::vector<std::string>& args) { return testing::run_command(jobs::import_psb_command, args); }
 
-std::string temp(const std::string& name, const std::string& content) {
-  std::string path = ::testing::TempDir() + name;
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
+std::string temp(const std::string& name, const std::string& content = {}) { return testing::temp_file(name, content); }
 
 const char* kEverything = "fn solve(n: int, x: float, b: bool, s: str, xs: [int], fs: [float], bs: [bool], ss: [str]) -> (str, int)";
 

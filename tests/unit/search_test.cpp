@@ -6,6 +6,8 @@
 #include <fstream>
 
 #include "jobs/command.h"
+#include "tests/unit/command_outcome.h"
+#include "tests/unit/command_outcome.h"
 #include "node/search.h"
 #include "search/generator.h"
 #include "search/trace.h"
@@ -120,24 +122,11 @@ TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
     EXPECT_EQ(vm::status_name(r.program_status(i)), vm::status_name(vm::ProgramStatus::OK)) << x[i].source;
 }
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = testing::CommandOutcome;
 
-Outcome search_cli(std::vector<std::string> args) {
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  int code = jobs::search_command(args);
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {code, out, ::testing::internal::GetCapturedStderr()};
-}
+Outcome search_cli(const std::vector<std::string>& args) { return testing::run_command(jobs::search_command, args); }
 
-std::string temp(const std::string& name, const std::string& content) {
-  std::string path = ::testing::TempDir() + name;
-  std::ofstream(path, std::ios::binary) << content;
-  return path;
-}
+std::string temp(const std::string& name, const std::string& content = {}) { return testing::temp_file(name, content); }
 
 TEST(SearchCommand, SolvesFromACandidateFileAndReadsAConfigFile) {
   std::string candidates = temp("search_candidates.txt", std::string(kWrong) + "\n---\n" + kCorrect + "\n");
@@ -179,13 +168,7 @@ TEST(SearchCommand, UnsolvedSearchExitsOneAndShowsTheBest) {
   EXPECT_NE(o.out.find(kWrong), std::string::npos);
 }
 
-Outcome campaign_cli(std::vector<std::string> args) {
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  int code = jobs::campaign_command(args);
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {code, out, ::testing::internal::GetCapturedStderr()};
-}
+Outcome campaign_cli(const std::vector<std::string>& args) { return testing::run_command(jobs::campaign_command, args); }
 
 // A suite of two problems in a fresh folder.
 std::string small_suite(const std::string& name) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "jobs/command.h"
+#include "tests/unit/command_outcome.h"
 #include "search/rng.h"
 #include "search/trace.h"
 #include "vm/trap.h"
@@ -489,18 +490,9 @@ TEST(Trace, DamagedFilesAreClearErrors) {
 
 // ---- gpusynth trace ----------------------------------------------------------------------------
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
+using Outcome = testing::CommandOutcome;
 
-Outcome trace(std::vector<std::string> args) {
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  int code = jobs::trace_command(args);
-  std::string out = ::testing::internal::GetCapturedStdout();
-  return {code, out, ::testing::internal::GetCapturedStderr()};
-}
+Outcome trace(const std::vector<std::string>& args) { return testing::run_command(jobs::trace_command, args); }
 
 // A run directory with two problems, one solved at iteration 2.
 std::string example_run(const std::string& name) {

@@ -1,0 +1,33 @@
+// Running a `gpusynth` sub-command inside a test as a user runs it, with its exit status and
+// what it printed; and temporary files for its inputs.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace gs::testing {
+
+struct CommandOutcome {
+  int code;
+  std::string out, err;
+};
+
+inline CommandOutcome run_command(int (*command)(const std::vector<std::string>&), const std::vector<std::string>& args) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  int code = command(args);
+  std::string out = ::testing::internal::GetCapturedStdout();
+  return {code, out, ::testing::internal::GetCapturedStderr()};
+}
+
+// A file in the test's temporary folder holding `content` (written unless content is empty).
+inline std::string temp_file(const std::string& name, const std::string& content = {}) {
+  std::string path = ::testing::TempDir() + name;
+  if (!content.empty()) std::ofstream(path, std::ios::binary) << content;
+  return path;
+}
+
+}  // namespace gs::testing
