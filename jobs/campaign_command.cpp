@@ -20,6 +20,7 @@
 #include "jobs/search_options.h"
 #include "node/search_records.h"
 #include "search/trace.h"
+#include "vm/hash.h"
 
 namespace gs::jobs {
 
@@ -98,8 +99,7 @@ std::string summary_line(const Finished& f) {
 }
 
 u64 problem_seed(u64 seed, const std::string& name) {
-  u64 h = 14695981039346656037ull;
-  for (char c : name) h = (h ^ u8(c)) * 1099511628211ull;
+  const u64 h = vm::fnv1a64(reinterpret_cast<const u8*>(name.data()), name.size());
   return search::Rng(seed).derive(h).next_u64();
 }
 
@@ -190,10 +190,8 @@ int campaign_command(const std::vector<std::string>& args) {
         solved += f->second.solved;
         continue;
       }
-      search::GeneratorSettings settings = o.settings;
-      settings.seed = problem_seed(o.settings.seed, p.name);
       SearchOptions per_problem = o;
-      per_problem.settings = settings;
+      per_problem.settings.seed = problem_seed(o.settings.seed, p.name);
       std::unique_ptr<search::Generator> generator = make_generator(per_problem, p, &error);
       if (!generator) throw std::runtime_error(error);
       node::SearchRecords records(writer, p, generator->kind());

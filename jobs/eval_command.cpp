@@ -11,6 +11,7 @@
 #include "jobs/command.h"
 #include "jobs/options.h"
 #include "node/pipeline.h"
+#include "node/search.h"
 #include "search/candidates.h"
 #include "search/problem.h"
 
@@ -95,18 +96,14 @@ int eval_command(const std::vector<std::string>& args) {
   search::CandidateFile file = search::parse_candidates(*text, candidates_path);
   for (const std::string& e : file.errors) std::cerr << e << "\n";
 
-  std::vector<vm::TestSet::Case> cases;
-  auto add = [&](const std::vector<search::Case>& from) {
-    for (const search::Case& c : from) cases.push_back({c.inputs, c.outputs});
-  };
-  if (split != "test") add(problem->train);
-  if (split != "train") add(problem->test);
+  const node::Split which = split == "train" ? node::Split::Train : split == "test" ? node::Split::Test : node::Split::All;
   const search::Signature& sig = problem->signature;
   std::unique_ptr<node::Pipeline> pipeline;
   try {
-    vm::TestSet tests(sig.entry, sig.params, sig.results, cases, problem->float_tolerance);
+    const vm::TestSet tests = node::problem_tests(*problem, which);
+    const u32 cases = tests.view().test_count;
     pipeline = node::make_pipeline(*device, config);
-    std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases.size() << " " << split
+    std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases << " " << split
               << " cases of " << problem->name << ", on the " << pipeline->name() << "\n";
     if (!quiet) std::cout << "candidate\tline\tstatus\tpassed\terror\n";
     Tally tally;
@@ -151,7 +148,7 @@ int eval_command(const std::vector<std::string>& args) {
               << tally.by_status[u32(vm::ProgramStatus::BYTECODE_TOO_LARGE)] +
                      tally.by_status[u32(vm::ProgramStatus::INVALID_BYTECODE)]
               << " too large or invalid, " << tally.ran << " ran; " << passing.size() << " passed all "
-              << cases.size() << " " << split << " cases -> " << out_path << "\n";
+              << cases << " " << split << " cases -> " << out_path << "\n";
     std::cout << "pipeline (" << pipeline->name() << "): " << seconds << " s, "
               << (seconds > 0 ? double(file.candidates.size()) / seconds : 0) << " candidates/s\n";
   } catch (const std::exception& e) {

@@ -57,9 +57,15 @@ search::Program simplify(search::Program program, const search::Signature& signa
     BatchResults r;
     pipeline.run(sources, train, &r);
     std::optional<u32> best;
-    for (u32 i = 0; i < r.programs; ++i)
-      if (passes_all(r, i) && (!best || search::node_count(variants[i]) < search::node_count(variants[*best])))
+    u32 best_nodes = 0;
+    for (u32 i = 0; i < r.programs; ++i) {
+      if (!passes_all(r, i)) continue;
+      const u32 nodes = search::node_count(variants[i]);
+      if (!best || nodes < best_nodes) {
         best = i;
+        best_nodes = nodes;
+      }
+    }
     if (!best) break;
     program = std::move(variants[*best]);
   }

@@ -6,6 +6,7 @@
 // i * test_count + k of every per-pair array.
 #pragma once
 
+#include "vm/hash.h"
 #include "vm/hd.h"
 #include "vm/trap.h"
 
@@ -75,11 +76,7 @@ struct ProgramResults {
 
 // 64-bit FNV-1a over a program's bytecode container: equal hashes, (almost surely) equal
 // bytecode — what a search's records use to spot programs that compile alike.
-GS_HD inline u64 bytecode_hash(const u8* bytes, u32 size) {
-  u64 h = 14695981039346656037ull;
-  for (u32 k = 0; k < size; ++k) h = (h ^ bytes[k]) * 1099511628211ull;
-  return h;
-}
+GS_HD inline u64 bytecode_hash(const u8* bytes, u32 size) { return fnv1a64(bytes, size); }
 
 // The paper's reward: R = 10·[all tests pass] + 1·[valid bytecode] − λ·cost, with the cost the
 // mean fuel fraction a test used (instructions / fuel limit, in [0, 1]).

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "vm/bytecode.h"
+#include "vm/hash.h"
 #include "vm/heap.h"
 #include "vm/types.h"
 
@@ -34,9 +35,7 @@ struct TestSetView {
   const u64* expected_slots = nullptr;    // test_count × result_count
 };
 
-// 64-bit FNV-1a over words: the output hash.
-GS_HD inline u64 mix_word(u64 h, u64 word) { return (h ^ word) * 1099511628211ull; }
-inline constexpr u64 kHashSeed = 14695981039346656037ull;
+// The output hash: 64-bit FNV-1a (vm/hash.h) over the results' words.
 
 // Canonical bits of a float for hashing: every NaN hashes alike (value.h: all NaNs identical).
 GS_HD inline u64 float_key(u64 bits) {
