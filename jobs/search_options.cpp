@@ -9,11 +9,12 @@ namespace gs::jobs {
 po::options_description search_options(SearchOptions* o) {
   po::options_description d("Search");
   d.add_options()
-      ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp or external")
+      ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp, enumerate or external")
       ("selection", po::value(&o->selection)->default_value(o->selection), "GP parent selection: lexicase, downsampled (lexicase) or tournament")
       ("downsample", po::value(&o->settings.gp.downsample)->default_value(o->settings.gp.downsample), "downsampled lexicase: fraction of the train cases per generation")
       ("tournament-size", po::value(&o->settings.gp.tournament)->default_value(o->settings.gp.tournament), "tournament selection: individuals per tournament")
       ("crossover", po::value(&o->settings.gp.p_crossover)->default_value(o->settings.gp.p_crossover), "GP: probability of crossover (else mutation)")
+      ("max-size", po::value(&o->settings.enumerate.max_size)->default_value(o->settings.enumerate.max_size), "enumerate: largest expression (nodes)")
       ("candidates,c", po::value(&o->candidates_path), "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")
       ("batch,b", po::value(&o->search.batch)->default_value(o->search.batch), "candidates per iteration (the GP population)")
       ("budget", po::value(&o->search.budget.candidates)->default_value(o->search.budget.candidates), "most candidates to evaluate (0: no bound)")
@@ -35,8 +36,8 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     return false;
   }
   auto kind = search::parse_generator(o.generator);
-  if (!kind || *kind == search::GeneratorKind::Enumerate) {
-    *error = "--generator must be random, gp or external, not '" + o.generator + "'";
+  if (!kind) {
+    *error = "--generator must be random, gp, enumerate or external, not '" + o.generator + "'";
     return false;
   }
   if (!search::parse_selection(o.selection)) {
@@ -53,6 +54,10 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   }
   if ((*kind == search::GeneratorKind::External) != !o.candidates_path.empty()) {
     *error = "--candidates FILE goes with --generator external, and only with it";
+    return false;
+  }
+  if (o.settings.enumerate.max_size == 0) {
+    *error = "--max-size must be at least 1";
     return false;
   }
   if (o.search.batch == 0) {
@@ -88,9 +93,15 @@ std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const 
       for (search::Candidate& c : file.candidates) sources.push_back(std::move(c.source));
       return search::make_external_generator(std::move(sources));
     }
-    case search::GeneratorKind::Enumerate: break;
+    case search::GeneratorKind::Enumerate:
+      try {
+        return search::make_enumerate_generator(p, o.settings.enumerate);
+      } catch (const std::invalid_argument& e) {
+        *error = e.what();
+        return nullptr;
+      }
   }
-  *error = "the enumerate generator is not built yet";
+  *error = "unknown generator";
   return nullptr;
 }
 

@@ -27,7 +27,7 @@ struct SearchOptions {
   search::GeneratorSettings settings;
 };
 
-// --generator, --selection, --downsample, --tournament-size, --crossover, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
+// --generator, --selection, --downsample, --tournament-size, --crossover, --max-size, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);
 

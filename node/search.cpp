@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -23,6 +24,28 @@ vm::TestSet problem_tests(const search::Problem& p, Split split) {
 
 namespace {
 
+vm::Value zero_of(Type t) {
+  switch (t) {
+    case Type::Int: return vm::Value::of_int(0);
+    case Type::Float: return vm::Value::of_float(0);
+    case Type::Bool: return vm::Value::of_bool(false);
+    case Type::Str: return vm::Value::of_str("");
+    default: break;
+  }
+  if (is_array(t)) return vm::Value::of_array(element_of(t), {});
+  throw std::invalid_argument(std::string("a probe cannot return a ") + type_name(t));
+}
+
+// The train inputs with result type t: what probes run on. The expected outputs are zeros, so
+// probes' pass bits mean nothing; their output hashes are what the generator asked for.
+vm::TestSet probe_tests(const search::Problem& p, Type t) {
+  const std::vector<vm::Value> zero{zero_of(t)};
+  std::vector<vm::TestSet::Case> cases;
+  for (const search::Case& c : p.train) cases.push_back({c.inputs, zero});
+  const Type results[] = {t};
+  return vm::TestSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
+}
+
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -36,6 +59,7 @@ search::Evaluation evaluation_of(const BatchResults& r, i64 first_id) {
   e.tests_passed = r.tests_passed;
   e.reward = r.reward;
   e.pass = r.pass;
+  e.trap = r.trap;
   e.output_hash = r.output_hash;
   return e;
 }
@@ -82,6 +106,7 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
   if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
   if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
   const vm::TestSet train = problem_tests(problem, Split::Train);
+  std::map<Type, vm::TestSet> probes;  // by result type, made when first needed
   const auto start = Clock::now();
   SearchOutcome out;
   std::optional<search::Program> solution_tree;
@@ -100,16 +125,23 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
     std::vector<search::Proposal> proposals = generator.propose(u32(count), iteration);
     report.generate_seconds = seconds_since(t);
     if (proposals.empty()) break;  // the generator has run out
+    const std::optional<Type> probe = generator.probe_result();
+    const vm::TestSet* tests = &train;
+    if (probe) {
+      auto it = probes.find(*probe);
+      if (it == probes.end()) it = probes.emplace(*probe, probe_tests(problem, *probe)).first;
+      tests = &it->second;
+    }
     Sources sources;
     for (const search::Proposal& p : proposals) sources.add(p.source);
     BatchResults results;
-    pipeline.run(sources, train, &results);
+    pipeline.run(sources, *tests, &results);
     t = Clock::now();
     generator.observe(proposals, evaluation_of(results, report.first_id));
     report.select_seconds = seconds_since(t);
 
     std::optional<u32> solved_at;
-    for (u32 i = 0; i < results.programs; ++i) {
+    for (u32 i = 0; i < results.programs && !probe; ++i) {
       // Best: most train cases passed, then the highest reward (the reward counts only whether
       // all pass, so it alone would prefer a cheap program passing none).
       if (!have_best || results.tests_passed[i] > out.best_passed ||
@@ -131,6 +163,7 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
     report.best_passed = out.best_passed;
     report.train_cases = results.tests;
     report.solved = solved_at.has_value();
+    report.probes = probe.has_value();
     if (observer) observer->on_batch(report, proposals, results);
     if (solved_at) {
       out.solved = true;

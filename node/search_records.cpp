@@ -26,8 +26,9 @@ void SearchRecords::on_batch(const IterationReport& report, const std::vector<se
     row.status = results.program_status(i);
     row.trap = results.trap.empty() ? vm::kNotRun
                                     : search::dominant_trap({results.trap.data() + u64(i) * tests, tests});
-    row.tests_passed = results.tests_passed[i];
-    row.reward = results.reward[i];
+    // A probe is judged against nothing (its pass bits compare with placeholder outputs).
+    row.tests_passed = report.probes ? 0 : results.tests_passed[i];
+    row.reward = report.probes ? 0.f : results.reward[i];
     row.parents[0] = proposals[i].parents[0];
     row.parents[1] = proposals[i].parents[1];
   }

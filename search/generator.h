@@ -36,6 +36,7 @@ struct Evaluation {
   std::span<const u32> tests_passed;  // per program
   std::span<const float> reward;      // per program
   std::span<const u8> pass;           // programs × tests: 1 where the test passed
+  std::span<const u8> trap;           // programs × tests: vm::Trap, or vm::kNotRun
   std::span<const u64> output_hash;   // programs × tests
 };
 
@@ -48,6 +49,13 @@ class Generator {
   virtual std::vector<Proposal> propose(u32 count, u64 iteration) = 0;
   // The results of the proposals just made, in order.
   virtual void observe(std::span<const Proposal> proposals, const Evaluation& results) = 0;
+  // When the proposals just made are probes, the result type to run them with. A probe is a
+  // program the generator needs the outputs of (Evaluation::output_hash), not a candidate for
+  // the problem: its entry has the problem's name and parameters but another result type. The
+  // loop runs probes on the train inputs, counts them against the budget and records them, but
+  // never takes one for a solution. Enumeration probes sub-expressions of every type this way,
+  // so that telling programs apart by their values runs in the pipeline (on the GPU too).
+  virtual std::optional<Type> probe_result() const { return std::nullopt; }
 };
 
 enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };
@@ -70,12 +78,19 @@ struct GpSettings {
 // be near the small programs that solve problems.
 GeneratorConfig search_program_config();
 
+// Bottom-up enumeration (search/enumerate_generator.cpp).
+struct EnumerateSettings {
+  u32 max_size = 12;  // expression nodes; the enumeration ends after this size
+  bool choose = true;  // the conditional choose(c, a, b) as a production
+};
+
 // What every generator that builds programs needs: the random program generator's settings,
-// the seed, and for GP its settings.
+// the seed, and for GP and enumeration their settings.
 struct GeneratorSettings {
   GeneratorConfig programs = search_program_config();  // entry and signature set from the problem
   u64 seed = 1;
   GpSettings gp;
+  EnumerateSettings enumerate;
 };
 
 // Random programs with the problem's signature: candidate k of iteration t is a pure function
@@ -86,6 +101,16 @@ std::unique_ptr<Generator> make_random_generator(const Signature& signature, Gen
 // population from the last one's results — parents by the settings' selection over the pass
 // bits (lexicase) or the rewards (tournament), children by crossover or mutation.
 std::unique_ptr<Generator> make_gp_generator(const Signature& signature, GeneratorSettings settings);
+
+// Bottom-up enumeration with observational equivalence: every expression over the problem's
+// parameters, a few constants, the operators and builtins, smallest first; each size is built
+// only from smaller expressions that were told apart by their values on the train inputs (two
+// expressions with equal outputs on every train case are one), which is what keeps the space
+// small. Expressions of the problem's result type are candidates (`return e;`), those of other
+// types probes (probe_result()). Deterministic; the seed is not used. Only for problems with
+// one result (std::invalid_argument otherwise). The train cases' string outputs that recur
+// become constants too (docs/search.md).
+std::unique_ptr<Generator> make_enumerate_generator(const Problem& problem, EnumerateSettings settings);
 
 // Sources read from a file of candidates (search/candidates.h), proposed in file order until
 // they run out; the file's malformed entries are skipped (the caller has reported them).

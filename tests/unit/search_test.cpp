@@ -7,7 +7,6 @@
 
 #include "jobs/command.h"
 #include "tests/unit/command_outcome.h"
-#include "tests/unit/command_outcome.h"
 #include "node/search.h"
 #include "search/generator.h"
 #include "search/trace.h"

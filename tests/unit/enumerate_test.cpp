@@ -1,0 +1,215 @@
+// Bottom-up enumeration (search/enumerate_generator.cpp) through the search loop: every
+// proposal compiles, expressions that behave alike on the train inputs are enumerated once,
+// probes are never taken for solutions, small problems are solved, the enumeration ends, and
+// problems it cannot take are refused clearly.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "jobs/command.h"
+#include "node/search.h"
+#include "search/generator.h"
+#include "tests/unit/command_outcome.h"
+
+namespace gs {
+namespace {
+
+std::unique_ptr<node::Pipeline> cpu() { return node::make_pipeline(node::Device::Cpu, {}); }
+
+// A problem from a signature and a function that gives the expected JSON output for an input.
+template <typename F>
+search::Problem make_problem(const std::string& signature, const std::vector<nlohmann::json>& inputs, F expected) {
+  nlohmann::json j{{"name", "enumerate-test"}, {"signature", signature}, {"train", nlohmann::json::array()}};
+  for (const nlohmann::json& in : inputs) j["train"].push_back({{"inputs", in}, {"outputs", {expected(in)}}});
+  std::string error;
+  auto p = search::parse_problem(j.dump(), "enumerate-test.json", &error);
+  EXPECT_TRUE(p) << error;
+  return *p;
+}
+
+std::vector<nlohmann::json> int_pairs() {
+  std::vector<nlohmann::json> v;
+  for (int a = -3; a <= 3; ++a)
+    for (int b : {-5, 2, 7}) v.push_back({a, b});
+  return v;
+}
+
+// Runs the loop's protocol by hand, keeping every proposal and its result type.
+struct Proposed {
+  std::string source;
+  bool probe;
+  vm::ProgramStatus status;
+};
+std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSettings s, u32 batch, u32 most) {
+  auto g = search::make_enumerate_generator(p, s);
+  auto pipeline = cpu();
+  std::vector<Proposed> out;
+  for (u64 it = 0; out.size() < most; ++it) {
+    std::vector<search::Proposal> proposals = g->propose(batch, it);
+    if (proposals.empty()) break;
+    const std::optional<Type> probe = g->probe_result();
+    search::Problem as = p;
+    if (probe) as.signature.results = {*probe};
+    // A probe's expected outputs do not matter: reuse the problem's inputs with a zero output.
+    if (probe)
+      for (search::Case& c : as.train) c.outputs = {*probe == Type::Bool ? vm::Value::of_bool(false)
+                                                    : *probe == Type::Int ? vm::Value::of_int(0)
+                                                    : *probe == Type::Str ? vm::Value::of_str("")
+                                                    : is_array(*probe)    ? vm::Value::of_array(element_of(*probe), {})
+                                                                          : vm::Value::of_float(0)};
+    node::Sources sources;
+    for (const search::Proposal& q : proposals) sources.add(q.source);
+    node::BatchResults r;
+    pipeline->run(sources, node::problem_tests(as, node::Split::Train), &r);
+    search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash};
+    g->observe(proposals, e);
+    for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
+  }
+  return out;
+}
+
+TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
+  const std::vector<std::string> signatures = {"fn solve(a: int, b: int) -> int", "fn solve(s: str, n: int) -> str",
+                                               "fn solve(xs: [int]) -> bool", "fn solve(x: float, xs: [float]) -> float",
+                                               "fn solve(words: [str]) -> [str]"};
+  for (const std::string& sig : signatures) {
+    // Inputs of the signature's types, varied enough that expressions differ.
+    std::vector<nlohmann::json> inputs;
+    for (int k = 0; k < 6; ++k) {
+      nlohmann::json in = nlohmann::json::array();
+      if (sig.find("(a: int") != std::string::npos) in = nlohmann::json::array({k - 2, 3 * k + 1});
+      if (sig.find("(s: str") != std::string::npos) in = nlohmann::json::array({std::string(size_t(k), 'x') + "y z", k});
+      if (sig.find("(xs: [int]") != std::string::npos) in = nlohmann::json::array({std::vector<int>(size_t(k), k - 1)});
+      if (sig.find("(x: float") != std::string::npos) in = nlohmann::json::array({0.5 * k, std::vector<double>(size_t(k), 1.5)});
+      if (sig.find("(words") != std::string::npos) in = nlohmann::json::array({std::vector<std::string>(size_t(k), "ab")});
+      inputs.push_back(in);
+    }
+    search::Problem p = make_problem(sig, inputs, [&](const nlohmann::json&) -> nlohmann::json {
+      if (sig.ends_with("-> int")) return 0;
+      if (sig.ends_with("-> str")) return "";
+      if (sig.ends_with("-> bool")) return false;
+      if (sig.ends_with("-> float")) return 0.0;
+      return nlohmann::json::array();
+    });
+    std::vector<Proposed> all = enumerate(p, {}, 300, 6000);
+    ASSERT_GE(all.size(), 1000u) << sig;
+    std::set<std::string> seen;
+    u32 probes = 0, candidates = 0;
+    for (const Proposed& q : all) {
+      EXPECT_STREQ(vm::status_name(q.status), "ok") << sig << "\n" << q.source;
+      EXPECT_TRUE(seen.insert(q.source).second) << "proposed twice:\n" << q.source;
+      (q.probe ? probes : candidates) += 1;
+      if (!q.probe) EXPECT_NE(q.source.find(sig.substr(sig.find("->"))), std::string::npos) << q.source;
+    }
+    EXPECT_GT(probes, 0u) << sig;
+    EXPECT_GT(candidates, 0u) << sig;
+  }
+}
+
+TEST(Enumerate, ExpressionsThatBehaveAlikeAreEnumeratedOnce) {
+  // With a = 0 on every train case, the literal 0 behaves as `a` (enumerated first), so no
+  // expression is built on the literal; with a = 7 it is.
+  auto sources = [](int a) {
+    search::Problem p = make_problem("fn solve(a: int) -> int", {{a}, {a}}, [](const nlohmann::json&) { return 5; });
+    search::EnumerateSettings s;
+    s.max_size = 3;
+    std::string all;
+    for (const Proposed& q : enumerate(p, s, 1000, 100000)) all += q.source + "\n";
+    return all;
+  };
+  const std::string zero = sources(0), seven = sources(7);
+  EXPECT_EQ(zero.find("return -0;"), std::string::npos);
+  EXPECT_NE(zero.find("return -a;"), std::string::npos);
+  EXPECT_NE(seven.find("return -0;"), std::string::npos);
+  EXPECT_LT(zero.size(), seven.size());
+}
+
+TEST(Enumerate, SolvesSmallProblemsAndGeneralises) {
+  search::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
+    return in[0].get<int>() * in[1].get<int>() + 1;
+  });
+  p.test = p.train;
+  auto g = search::make_enumerate_generator(p, {});
+  node::SearchConfig config;
+  config.batch = 500;
+  node::SearchOutcome r = node::run_search(p, *g, *cpu(), config);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises);
+  EXPECT_NE(r.simplified.find("a * b"), std::string::npos) << r.simplified;
+}
+
+struct ProbeCounter final : node::SearchObserver {
+  u32 probe_batches = 0, candidate_batches = 0;
+  void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>&,
+                const node::BatchResults&) override {
+    (r.probes ? probe_batches : candidate_batches) += 1;
+    EXPECT_FALSE(r.probes && r.solved);
+  }
+  void on_solution(const node::SearchOutcome&) override {}
+};
+
+TEST(Enumerate, ProbesAreNeverSolutions) {
+  // Every int probe that returns 0 "passes" against a probe's placeholder outputs; the solution
+  // must still be the str expression.
+  std::vector<nlohmann::json> inputs;
+  for (int a : {0, 4, -9, 12}) inputs.push_back({a});
+  search::Problem p = make_problem("fn solve(a: int) -> str", inputs, [](const nlohmann::json& in) {
+    return std::to_string(in[0].get<int>());
+  });
+  auto g = search::make_enumerate_generator(p, {});
+  ProbeCounter seen;
+  node::SearchConfig config;
+  config.batch = 100;
+  node::SearchOutcome r = node::run_search(p, *g, *cpu(), config, &seen);
+  ASSERT_TRUE(r.solved);
+  EXPECT_NE(r.solution.find("-> str"), std::string::npos) << r.solution;
+  EXPECT_NE(r.solution.find("str(a)"), std::string::npos) << r.solution;
+  EXPECT_GT(seen.probe_batches, 0u);
+}
+
+TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
+  search::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
+    return in[0].get<int>() * in[0].get<int>() * in[1].get<int>() - 77;  // not within size 3
+  });
+  search::EnumerateSettings s;
+  s.max_size = 3;
+  node::SearchConfig config;
+  config.batch = 64;
+  config.budget.candidates = 1'000'000;
+  auto a = search::make_enumerate_generator(p, s), b = search::make_enumerate_generator(p, s);
+  node::SearchOutcome x = node::run_search(p, *a, *cpu(), config), y = node::run_search(p, *b, *cpu(), config);
+  EXPECT_FALSE(x.solved);
+  EXPECT_LT(x.candidates, 100'000u);  // ran out, not out of budget
+  EXPECT_EQ(x.candidates, y.candidates);
+  EXPECT_EQ(x.best_source, y.best_source);
+}
+
+TEST(Enumerate, RefusesProblemsWithSeveralResults) {
+  std::string error;
+  auto parsed = search::parse_problem(
+      R"json({"name": "pair", "signature": "fn solve(a: int) -> (int, int)", "train": [{"inputs": [1], "outputs": [1, 2]}]})json",
+      "enumerate-test.json", &error);
+  ASSERT_TRUE(parsed) << error;
+  const search::Problem& p = *parsed;
+  try {
+    search::make_enumerate_generator(p, {});
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("enumerate-test.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("one result"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Enumerate, CommandLine) {
+  const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/number-io.json";
+  auto ok = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "enumerate", "-d", "cpu", "-q"});
+  EXPECT_EQ(ok.code, jobs::kExitOk) << ok.err;
+  EXPECT_NE(ok.out.find("float(n)"), std::string::npos) << ok.out;
+  auto bad = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "enumerate", "--max-size", "0"});
+  EXPECT_EQ(bad.code, jobs::kExitUsage);
+  EXPECT_NE(bad.err.find("--max-size"), std::string::npos) << bad.err;
+}
+
+}  // namespace
+}  // namespace gs
