@@ -16,11 +16,15 @@ constexpr Command kCommands[] = {
     {"campaign", "search every problem of a suite, with records", campaign_command},
     {"import-psb", "turn PSB-style JSON Lines and a signature into a problem file", import_psb_command},
     {"trace", "summarise, list solutions of, or export a run's records", trace_command},
+    {"train-compiler", "train the neural compiler on random programs (needs libtorch)", train_compiler_command},
 };
 
 void usage(std::ostream& out) {
   out << "usage: gpusynth COMMAND [options]    (gpusynth COMMAND --help for its options)\n\ncommands:\n";
-  for (const Command& c : kCommands) out << "  " << c.name << std::string(12 - std::string(c.name).size(), ' ') << c.summary << "\n";
+  for (const Command& c : kCommands) {
+    std::string name = c.name;
+    out << "  " << name << std::string(name.size() < 16 ? 16 - name.size() : 1, ' ') << c.summary << "\n";
+  }
   out << "\ndocs: docs/cli.md, docs/language.md, docs/bytecode.md\n";
 }
 

@@ -1,7 +1,8 @@
 // gpusynth trace summary|solutions|export RUN
 //
 // Offline look at a run's records (docs/trace-format.md): RUN is a run directory (its
-// records.h5, or its records-*.h5 of a cluster run) or one records file. Warnings about a
+// records.h5, or the records.rank-K.h5 files of a distributed campaign that has not joined them
+// yet) or one records file. Warnings about a
 // record cut short by a crash go to stderr; what could be read is still shown.
 #include <charconv>
 #include <cstdio>
@@ -23,7 +24,8 @@ const char* const kUsage =
     "usage: gpusynth trace summary RUN\n"
     "       gpusynth trace solutions RUN\n"
     "       gpusynth trace export RUN --format csv|jsonl [--problem NAME] [-o FILE]\n"
-    "RUN is a run directory (its records.h5 or records-*.h5) or one records file.\n"
+    "RUN is a run directory (its records.h5, or its ranks' records.rank-K.h5 before they are joined)\n"
+    "or one records file.\n"
     "summary: per problem the candidates recorded, iterations, best reward, whether and when it was\n"
     "solved and whether the solution generalises. solutions: each solution's source. export: the\n"
     "candidate rows as CSV or JSON Lines.";
@@ -35,7 +37,7 @@ std::optional<std::vector<search::TraceReader>> open_run(const std::string& run)
   if (std::filesystem::is_directory(run, ec)) {
     files = search::records_files(run);
     if (files.empty()) {
-      std::cerr << "gpusynth trace: " << run << ": no records file (records.h5 or records-*.h5) in this directory\n";
+      std::cerr << "gpusynth trace: " << run << ": no records file (records.h5 or records.rank-K.h5) in this directory\n";
       return std::nullopt;
     }
   } else if (std::filesystem::exists(run, ec)) {

@@ -290,6 +290,9 @@ class CudaPipeline final : public Pipeline {
   // Device, stack limit, occupancies, stream and events: everything that does not depend on a
   // batch.
   void set_up() {
+    int count = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&count));
+    CUDA_CHECK(cudaSetDevice(int(config_.gpu % u32(count))));
     CUDA_CHECK(cudaGetDevice(&device_));
     int multiprocessors = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device_));

@@ -61,6 +61,9 @@ struct PipelineConfig {
   // of one thread per (program, test) pair. Same results; which is faster is measured by
   // bench/pipeline_bench (--warp-per-program). The CPU backend ignores it.
   bool warp_per_program = false;
+  // CUDA backend: which of the visible GPUs, modulo their number — a distributed campaign gives
+  // each rank its rank among the ranks on its node, so that they spread over the node's GPUs.
+  u32 gpu = 0;
 };
 
 // Seconds per stage, measured by the backend (CUDA: events on its stream).

@@ -36,8 +36,8 @@ vm::Value zero_of(Type t) {
   throw std::invalid_argument(std::string("a probe cannot return a ") + type_name(t));
 }
 
-// The train inputs with result type t: what probes run on. The expected outputs are zeros, so
-// probes' pass bits mean nothing; their output hashes are what the generator asked for.
+}  // namespace
+
 vm::TestSet probe_tests(const search::Problem& p, Type t) {
   const std::vector<vm::Value> zero{zero_of(t)};
   std::vector<vm::TestSet::Case> cases;
@@ -45,6 +45,8 @@ vm::TestSet probe_tests(const search::Problem& p, Type t) {
   const Type results[] = {t};
   return vm::TestSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
 }
+
+namespace {
 
 using Clock = std::chrono::steady_clock;
 
@@ -164,7 +166,13 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
     report.train_cases = results.tests;
     report.solved = solved_at.has_value();
     report.probes = probe.has_value();
-    if (observer) observer->on_batch(report, proposals, results);
+    if (observer) {
+      observer->on_batch(report, proposals, results);
+      if (observer->stop_requested()) {
+        out.stopped = true;
+        break;
+      }
+    }
     if (solved_at) {
       out.solved = true;
       out.solution_id = report.first_id + i64(*solved_at);

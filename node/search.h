@@ -20,6 +20,10 @@ enum class Split { Train, Test, All };
 // The problem's cases of a split as a test set (std::invalid_argument when a value does not
 // have the signature's type — load_problem has checked that already).
 vm::TestSet problem_tests(const search::Problem& p, Split split);
+// The train inputs with result type t: what a generator's probes (search::Generator::
+// probe_result) run on. The expected outputs are zeros, so probes' pass bits mean nothing; their
+// output hashes are what the generator asked for. std::invalid_argument for a tuple type.
+vm::TestSet probe_tests(const search::Problem& p, Type t);
 
 // When to stop: whichever bound is reached first (0 = no bound; at least one must be set).
 struct SearchBudget {
@@ -67,6 +71,9 @@ struct SearchOutcome {
   std::string solution, simplified;
   u32 test_passed = 0, test_cases = 0;
   bool generalises = false;
+  // The observer asked to stop (SearchObserver::stop_requested) before the budget was spent or
+  // a solution was taken: nothing above is final, and solved stays false.
+  bool stopped = false;
 };
 
 // Sees everything the loop evaluates: for records (search/trace.h) and progress displays.
@@ -77,6 +84,10 @@ class SearchObserver {
   virtual void on_batch(const IterationReport& report, const std::vector<search::Proposal>& proposals,
                         const BatchResults& results) = 0;
   virtual void on_solution(const SearchOutcome& outcome) = 0;
+  // Asked once after every batch, after on_batch: true ends the search there, unfinished
+  // (SearchOutcome::stopped) — a campaign stopping on SIGTERM. A distributed campaign's rank 0
+  // also answers the other ranks here, between its own batches.
+  virtual bool stop_requested() { return false; }
 };
 
 // Runs the loop until the problem is solved or the budget is spent. The pipeline must keep

@@ -11,8 +11,12 @@ packages=(
   libgtest-dev                   # tests
   libbenchmark-dev               # bench/
   libhdf5-dev                    # run records (search/trace.h, docs/trace-format.md)
+  libopenmpi-dev openmpi-bin     # distributed campaigns: cluster/ (GPUSYNTH_MPI), mpirun for tests/cluster
+  slurm-wlm munge                # slurmctld, slurmd, sbatch/srun and munged: tests/slurm runs slurm/ on a local Slurm
   python3-h5py                   # reading records without project code: tests, scripts/plot_trace.py
   python3-matplotlib             # scripts/plot_trace.py
+  libtorch-dev                   # the neural compiler: neural/ (GPUSYNTH_TORCH, on in the release preset; CPU only)
+  libopenblas0-openmp            # a fast BLAS for Debian's libtorch: the default reference libblas trains ~13x slower
 )
 
 missing=()

@@ -3,7 +3,8 @@
 
     scripts/plot_trace.py RUN [-o DIR]
 
-RUN is a run directory (its records.h5, or records-*.h5 of a cluster run) or one records file.
+RUN is a run directory (its records.h5, or the records.rank-K.h5 files of a distributed campaign
+that has not joined them yet) or one records file.
 Writes two PNG files into DIR (default: RUN, or the file's directory):
 
   solve_rate.png   fraction of problems solved against candidates evaluated per problem
@@ -38,9 +39,15 @@ PHASES = ["generate_seconds", "compile_seconds", "execute_seconds", "score_secon
 
 def records_files(run):
     if os.path.isdir(run):
-        files = sorted(glob.glob(os.path.join(run, "records.h5")) + glob.glob(os.path.join(run, "records-*.h5")))
+        # records.h5 when there is one; otherwise the rank files of a distributed campaign that
+        # has not joined them yet, in rank order (as search::records_files).
+        files = glob.glob(os.path.join(run, "records.h5"))
         if not files:
-            fail(f"{run}: no records file (records.h5 or records-*.h5) in this directory")
+            ranks = glob.glob(os.path.join(run, "records.rank-*.h5"))
+            files = sorted((f for f in ranks if os.path.basename(f)[13:-3].isdigit()),
+                           key=lambda f: int(os.path.basename(f)[13:-3]))
+        if not files:
+            fail(f"{run}: no records file (records.h5 or records.rank-K.h5) in this directory")
         return files
     if not os.path.exists(run):
         fail(f"{run}: no such run directory or records file")

@@ -101,9 +101,14 @@ struct RunAttributes {
 
 inline constexpr u32 kTraceFormatVersion = 1;
 
-// "records.h5", or "records-rank3.h5" for one rank of a cluster run.
+// "records.h5", the run's records; or "records.rank-3.h5", what rank 3 of a distributed campaign
+// writes until rank 0 joins the ranks' files into records.h5 (cluster/records_join.h).
 std::string records_file_name(std::optional<u32> rank = std::nullopt);
-// The records files of a run directory (records.h5 and records-*.h5), sorted; empty when none.
+// The rank files (records.rank-K.h5) of a run directory, in rank order; empty when none.
+std::vector<std::string> rank_records_files(const std::string& run_dir);
+// What a reader of a run directory reads: its records.h5 when there is one (a one-process run,
+// or a distributed campaign that finished and joined its ranks' files), otherwise the rank files
+// of a distributed campaign still running or stopped; empty when there is neither.
 std::vector<std::string> records_files(const std::string& run_dir);
 
 // The trap that stopped most of a program's tests (the lowest code on a tie), vm::Trap::NONE

@@ -159,7 +159,7 @@ TraceReader TraceReader::open(const std::string& path) {
   impl->path = path;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    impl->fail("is a directory; a records file is RUN/" + records_file_name() + " (or one records-*.h5 per rank)");
+    impl->fail("is a directory; a records file is RUN/" + records_file_name() + " (or RUN/records.rank-K.h5 for rank K of a distributed campaign)");
   if (!std::filesystem::exists(path, ec)) impl->fail("no such file");
   htri_t hdf5 = h5::is_hdf5(path);
   if (hdf5 <= 0) {

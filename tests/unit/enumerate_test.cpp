@@ -49,19 +49,10 @@ std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSetti
     std::vector<search::Proposal> proposals = g->propose(batch, it);
     if (proposals.empty()) break;
     const std::optional<Type> probe = g->probe_result();
-    search::Problem as = p;
-    if (probe) as.signature.results = {*probe};
-    // A probe's expected outputs do not matter: reuse the problem's inputs with a zero output.
-    if (probe)
-      for (search::Case& c : as.train) c.outputs = {*probe == Type::Bool ? vm::Value::of_bool(false)
-                                                    : *probe == Type::Int ? vm::Value::of_int(0)
-                                                    : *probe == Type::Str ? vm::Value::of_str("")
-                                                    : is_array(*probe)    ? vm::Value::of_array(element_of(*probe), {})
-                                                                          : vm::Value::of_float(0)};
     node::Sources sources;
     for (const search::Proposal& q : proposals) sources.add(q.source);
     node::BatchResults r;
-    pipeline->run(sources, node::problem_tests(as, node::Split::Train), &r);
+    pipeline->run(sources, probe ? node::probe_tests(p, *probe) : node::problem_tests(p, node::Split::Train), &r);
     search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash};
     g->observe(proposals, e);
     for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
@@ -100,7 +91,9 @@ TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
       EXPECT_STREQ(vm::status_name(q.status), "ok") << sig << "\n" << q.source;
       EXPECT_TRUE(seen.insert(q.source).second) << "proposed twice:\n" << q.source;
       (q.probe ? probes : candidates) += 1;
-      if (!q.probe) EXPECT_NE(q.source.find(sig.substr(sig.find("->"))), std::string::npos) << q.source;
+      if (!q.probe) {
+        EXPECT_NE(q.source.find(sig.substr(sig.find("->"))), std::string::npos) << q.source;
+      }
     }
     EXPECT_GT(probes, 0u) << sig;
     EXPECT_GT(candidates, 0u) << sig;

@@ -66,6 +66,44 @@ TEST(Search, ExternalCandidatesSolveAtTheRightCandidate) {
   EXPECT_EQ(seen.solutions, 1);
 }
 
+// Asks the loop to stop after a number of batches (a campaign's SIGTERM).
+struct StopAfter final : node::SearchObserver {
+  u64 batches_left;
+  u64 seen = 0;
+  int solutions = 0;
+  explicit StopAfter(u64 n) : batches_left(n) {}
+  void on_batch(const node::IterationReport&, const std::vector<search::Proposal>&, const node::BatchResults&) override {
+    ++seen;
+  }
+  void on_solution(const node::SearchOutcome&) override { ++solutions; }
+  bool stop_requested() override { return seen >= batches_left; }
+};
+
+TEST(Search, AStopRequestEndsTheSearchUnfinishedEvenInTheSolvingBatch) {
+  search::Problem p = count_odds();
+  std::vector<std::string> sources(23, kWrong);
+  sources.push_back(kCorrect);  // in the third batch of 10
+  for (u64 stop_after : {1u, 3u}) {
+    auto generator = search::make_external_generator(sources);
+    node::SearchConfig config;
+    config.batch = 10;
+    StopAfter observer(stop_after);
+    node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config, &observer);
+    EXPECT_TRUE(r.stopped) << stop_after;
+    EXPECT_FALSE(r.solved) << stop_after;  // a solution in the last batch is not taken: the re-run finds it again
+    EXPECT_EQ(r.iterations, stop_after);
+    EXPECT_EQ(observer.seen, stop_after);
+    EXPECT_EQ(observer.solutions, 0);
+  }
+  auto generator = search::make_external_generator(sources);
+  node::SearchConfig config;
+  config.batch = 10;
+  StopAfter never(100);
+  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config, &never);
+  EXPECT_FALSE(r.stopped);
+  EXPECT_TRUE(r.solved);
+}
+
 TEST(Search, StopsWhenTheGeneratorRunsOut) {
   search::Problem p = count_odds();
   auto generator = search::make_external_generator(std::vector<std::string>(7, kWrong));
@@ -234,6 +272,30 @@ TEST(CampaignCommand, EndToEndResumeAndSameSeedSameRecords) {
     ASSERT_EQ(sx.size(), sy.size());
     for (size_t k = 0; k < sx.size(); ++k) EXPECT_EQ(sx[k].simplified_source, sy[k].simplified_source);
   }
+}
+
+TEST(CampaignCommand, AProblemTheGeneratorRefusesIsSkippedAndTheRestSearched) {
+  namespace fs = std::filesystem;
+  const std::string suite = small_suite("campaign_skip_suite");
+  // Two results: enumeration cannot search it (it makes single expressions).
+  fs::copy_file(std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/replace-space-with-newline.json",
+                fs::path(suite) / "replace-space-with-newline.json");
+  const std::string out = ::testing::TempDir() + "campaign_skip";
+  fs::remove_all(out);
+  const std::vector<std::string> args = {"--suite", suite, "--out", out, "-g", "enumerate", "--budget", "2000", "-d", "cpu", "-q"};
+  Outcome o = campaign_cli(args);
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("replace-space-with-newline       skipped"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(1 skipped: the generator cannot search them)"), std::string::npos) << o.out;
+  EXPECT_EQ(lines_of(out + "/campaign.jsonl"), 3u);
+  std::ifstream in(out + "/campaign.jsonl");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"skipped\":"), std::string::npos) << text;
+  // Skipped is done: a re-run does not try it again.
+  o = campaign_cli(args);
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.err.find("3 already done"), std::string::npos) << o.err;
+  EXPECT_NE(o.out.find("replace-space-with-newline       skipped"), std::string::npos) << o.out;
 }
 
 TEST(CampaignCommand, BadSuitesAreUsageErrors) {

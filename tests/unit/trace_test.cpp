@@ -228,7 +228,7 @@ TEST(Trace, EveryFieldRoundTrips) {
 
 TEST(Trace, HelpersAndNames) {
   EXPECT_EQ(search::records_file_name(), "records.h5");
-  EXPECT_EQ(search::records_file_name(3u), "records-rank3.h5");
+  EXPECT_EQ(search::records_file_name(3u), "records.rank-3.h5");
   EXPECT_EQ(vm::bytecode_hash(nullptr, 0), 0xcbf29ce484222325ull);
   const u8 a[] = {'a'};
   EXPECT_EQ(vm::bytecode_hash(a, 1), 0xaf63dc4c8601ec8cull);  // the published FNV-1a 64 test vector
@@ -239,13 +239,15 @@ TEST(Trace, HelpersAndNames) {
   const u8 t3[] = {vm::kNotRun, vm::kNotRun};
   EXPECT_EQ(search::dominant_trap(t3), vm::kNotRun);
   std::string dir = fresh_dir("names");
-  std::ofstream(dir + "/records-rank1.h5") << "x";
-  std::ofstream(dir + "/records.h5") << "x";
+  std::ofstream(dir + "/records.rank-1.h5") << "x";
   std::ofstream(dir + "/other.h5") << "x";
-  std::vector<std::string> files = search::records_files(dir);
-  ASSERT_EQ(files.size(), 2u);
-  EXPECT_EQ(fs::path(files[0]).filename(), "records-rank1.h5");
-  EXPECT_EQ(fs::path(files[1]).filename(), "records.h5");
+  std::vector<std::string> files = search::records_files(dir);  // no records.h5: the rank files
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(fs::path(files[0]).filename(), "records.rank-1.h5");
+  std::ofstream(dir + "/records.h5") << "x";
+  files = search::records_files(dir);  // the joined file, when there is one
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_EQ(fs::path(files[0]).filename(), "records.h5");
   EXPECT_TRUE(search::records_files(dir + "/none").empty());
 }
 
@@ -583,8 +585,8 @@ TEST(TraceCommand, SeveralRankFiles) {
   }
   Outcome r = trace({"summary", dir});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("records-rank0.h5:p0\t1\t1\t1\tno\t-\t-\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("records-rank1.h5:p1\t1\t1\t1\tyes\titeration 0 after 1 candidates\t-\n"), std::string::npos)
+  EXPECT_NE(r.out.find("records.rank-0.h5:p0\t1\t1\t1\tno\t-\t-\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("records.rank-1.h5:p1\t1\t1\t1\tyes\titeration 0 after 1 candidates\t-\n"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("1/2 problems solved"), std::string::npos);
 }

@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Distributed `gpusynth campaign` with real MPI ranks (docs/cluster.md). One case per call:
+#
+#   campaign_test.sh CASE GPUSYNTH MPIRUN WORKDIR
+#
+#   reference       one process, the whole suite: what every other case must reproduce
+#   same-results    mpirun -np 2 and -np 3 --oversubscribe give the reference's results and records
+#   sigterm-mpirun  SIGTERM to mpirun mid-campaign, then the same command again
+#   sigterm-ranks   SIGTERM to every rank (what Slurm does), exit status 3, then again
+#   sigkill-rank    SIGKILL to one rank (mpirun ends the job), then again
+#   one-sigterm     SIGTERM to a one-process campaign, exit status 3, then again
+#   bad-input       an unreadable suite, a run directory of another suite, another seed
+#
+# "The same results": campaign.jsonl holds each problem once, with the reference's solved,
+# generalises, candidates and test counts (seconds differ), and `gpusynth trace summary RUN/`
+# prints exactly the reference's table (rows per problem, iterations, rewards, solutions), so the
+# joined records have every candidate row once. Every command runs under `timeout`: a hang fails.
+set -uo pipefail
+
+case_name=$1
+gpusynth=$2
+mpirun=$3
+base=$4
+work=$base/$case_name
+here=$(cd "$(dirname "$0")" && pwd)
+problems=$(cd "$here/../../problems/psb1" && pwd)
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# mpirun passes SIGTERM on to its ranks only after this many seconds, and SIGKILLs them as many
+# seconds later: the ranks need a moment to finish their batches (docs/cluster.md).
+export OMPI_MCA_odls_base_sigkill_timeout=5
+
+suite=$work/suite
+# Four quick problems, some solved within the budget, some not: a few seconds each.
+options=(--suite "$suite" --budget 12000 --batch 200 --threads 1 -d cpu --seed 1 -q)
+
+fail() {
+  echo "FAIL ($case_name): $*" >&2
+  exit 1
+}
+
+python=""
+for p in python3 /usr/bin/python3; do
+  if "$p" -c 'import h5py' >/dev/null 2>&1; then python=$p; break; fi
+done
+
+make_suite() {
+  mkdir -p "$suite"
+  for p in count-odds negative-to-zero small-or-large smallest; do cp "$problems/$p.json" "$suite/"; done
+}
+
+# campaign RUN [launcher words...]: runs the campaign to the end (status 0 required).
+campaign() {
+  local run=$1
+  shift
+  timeout 300 "$@" "$gpusynth" campaign "${options[@]}" --out "$run" >"$run.out" 2>"$run.err" </dev/null
+  local status=$?
+  [ $status -eq 0 ] || { cat "$run.out" "$run.err" >&2; fail "campaign into $run exited with $status"; }
+}
+
+# The results of a run directory, one line per problem, in name order, seconds left out.
+results() {
+  python3 - "$1/campaign.jsonl" <<'EOF'
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+names = [r["problem"] for r in rows]
+dupes = sorted({n for n in names if names.count(n) > 1})
+if dupes:
+    print("DUPLICATED", *dupes)
+for r in sorted(rows, key=lambda r: r["problem"]):
+    print(r["problem"], r["solved"], r["generalises"], r["candidates"], r["test_passed"], r["test_cases"])
+EOF
+}
+
+# same_as_reference RUN: campaign.jsonl and `gpusynth trace summary RUN` match the reference's.
+same_as_reference() {
+  local run=$1 ref=$base/reference/reference
+  [ -f "$ref/campaign.jsonl" ] || fail "no reference run (the cluster.reference test makes it)"
+  diff <(results "$ref") <(results "$run") >&2 || fail "$run/campaign.jsonl differs from the reference"
+  timeout 60 "$gpusynth" trace summary "$ref" >"$work/ref.summary" 2>&1 || fail "trace summary of the reference"
+  timeout 60 "$gpusynth" trace summary "$run" >"$run.summary" 2>"$run.summary.err" ||
+    { cat "$run.summary.err" >&2; fail "gpusynth trace summary $run"; }
+  diff "$work/ref.summary" "$run.summary" >&2 || fail "the joined records of $run differ from the reference's"
+  if [ -n "$python" ]; then
+    "$python" - "$run" <<'EOF' || fail "h5py reads $run/records.h5 wrongly"
+import h5py, json, sys
+run = sys.argv[1]
+done = {r["problem"]: r for r in map(json.loads, open(run + "/campaign.jsonl"))}
+with h5py.File(run + "/records.h5", "r", locking=False) as f:
+    assert sorted(f["problems"]) == sorted(done), (sorted(f["problems"]), sorted(done))
+    for name, p in f["problems"].items():
+        ids = p["candidates/id"][:]
+        # every candidate recorded once (--record-every 1): ids 0..n-1, n = candidates evaluated
+        assert list(ids) == list(range(done[name]["candidates"])), (name, len(ids), done[name]["candidates"])
+        assert p["iterations/cumulative_candidates"][-1] == done[name]["candidates"], name
+print("h5py: records.h5 holds", len(done), "problems, every candidate once")
+EOF
+  fi
+}
+
+# The ranks of an mpirun (its child processes), by process id.
+ranks_of() { ps -o pid= --ppid "$1" | tr -d ' '; }
+
+# wait_for_first_line RUN PID: until RUN/campaign.jsonl has a line (a problem finished, so the
+# ranks are searching the others) or the job ended; at most 120 s.
+wait_for_first_line() {
+  for _ in $(seq 1200); do
+    [ -s "$1/campaign.jsonl" ] && return 0
+    kill -0 "$2" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# interrupted RUN: the stop left some problems to do, and campaign.jsonl lists each done one once.
+check_interrupted() {
+  local run=$1 lines
+  lines=$(grep -c . "$run/campaign.jsonl" 2>/dev/null || echo 0)
+  [ "$lines" -lt 4 ] || fail "every problem had finished before the signal: nothing was interrupted (make the budget larger)"
+  results "$run" | grep -q DUPLICATED && fail "campaign.jsonl of the interrupted run lists a problem twice"
+  echo "interrupted with $lines/4 problems finished"
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+make_suite
+
+case $case_name in
+  reference)
+    campaign "$work/reference"
+    [ -f "$work/reference/records.h5" ] || fail "a one-process run must write records.h5"
+    ls "$work/reference" | grep -q 'records.rank-' && fail "a one-process run wrote rank files"
+    grep -q "solved" "$work/reference.out" || fail "no final table"
+    results "$work/reference"
+    ;;
+
+  same-results)
+    for n in 2 3; do
+      run=$work/np$n
+      campaign "$run" "$mpirun" -np "$n"
+      for ((r = 0; r < n; r++)); do [ -f "$run/records.rank-$r.h5" ] || fail "no records.rank-$r.h5 after -np $n"; done
+      grep -q "joined from $n files" "$run.out" || { cat "$run.out"; fail "-np $n: no joined records"; }
+      grep -Eq "^coordinator: [1-9][0-9]* messages in, [1-9][0-9]* out" "$run.out" || fail "-np $n: no coordinator cost line"
+      grep -q "solved .*/4 problems" "$run.out" || fail "-np $n: no final table"
+      same_as_reference "$run"
+      if [ -n "$python" ]; then
+        # The work was shared: more than one rank searched problems.
+        "$python" - "$run" "$n" <<'EOF' || fail "-np $n: one rank did all the work"
+import h5py, sys
+run, n = sys.argv[1], int(sys.argv[2])
+busy = [r for r in range(n) if len(h5py.File(f"{run}/records.rank-{r}.h5", "r", locking=False)["problems"]) > 0]
+print("ranks that searched:", busy)
+assert len(busy) >= 2
+EOF
+      fi
+      echo "-np $n: same results as one process"
+    done
+    ;;
+
+  sigterm-mpirun | sigterm-ranks | sigkill-rank)
+    run=$work/run
+    timeout 300 "$mpirun" -np 2 "$gpusynth" campaign "${options[@]}" --out "$run" >"$run.out" 2>"$run.err" </dev/null &
+    job=$!
+    wait_for_first_line "$run" "$job" || fail "no problem finished within 120 s"
+    mpirun_pid=$(ps -o pid= --ppid $job | tr -d ' ' | head -1)
+    kill -0 "$job" 2>/dev/null || { cat "$run.err"; fail "the campaign ended before the signal"; }
+    case $case_name in
+      sigterm-mpirun) kill -TERM "$mpirun_pid" ;;
+      sigterm-ranks) kill -TERM $(ranks_of "$mpirun_pid") ;;
+      sigkill-rank) kill -KILL $(ranks_of "$mpirun_pid" | tail -1) ;;
+    esac
+    signalled=$(date +%s)
+    wait $job
+    status=$?
+    took=$(($(date +%s) - signalled))
+    cat "$run.err" >&2
+    echo "the job ended $took s after the signal, exit status $status"
+    [ $status -ne 124 ] || fail "the job did not end within its timeout after the signal"
+    [ $status -ne 0 ] || fail "an interrupted campaign exited with 0"
+    [ $took -le 30 ] || fail "the job took $took s to stop"
+    if [ "$case_name" = sigterm-ranks ]; then
+      [ $status -eq 3 ] || fail "SIGTERM to the ranks: exit status $status, not 3"
+    fi
+    if [ "$case_name" != sigkill-rank ]; then
+      grep -q "stopped by SIGTERM" "$run.err" || fail "rank 0 did not report the stop"
+    fi
+    check_interrupted "$run"
+    ls "$run"/records.rank-*.h5 >/dev/null || fail "no rank records files"
+    # The same command again resumes and finishes.
+    campaign "$run" "$mpirun" -np 2
+    grep -q "already done" "$run.err" || fail "the re-run did not resume"
+    same_as_reference "$run"
+    ;;
+
+  one-sigterm)
+    run=$work/run
+    timeout 300 "$gpusynth" campaign "${options[@]}" --out "$run" >"$run.out" 2>"$run.err" </dev/null &
+    job=$!
+    wait_for_first_line "$run" "$job" || fail "no problem finished within 120 s"
+    pid=$(ps -o pid= --ppid $job | tr -d ' ' | head -1)
+    kill -TERM "$pid"
+    wait $job
+    status=$?
+    cat "$run.err" >&2
+    [ $status -eq 3 ] || fail "exit status $status, not 3"
+    grep -q "stopped by SIGTERM" "$run.err" || fail "no stop message"
+    check_interrupted "$run"
+    ls "$run" | grep -q 'records.rank-' && fail "a one-process run wrote rank files"
+    campaign "$run"
+    same_as_reference "$run"
+    ;;
+
+  bad-input)
+    # expect_usage WHAT PATTERN COMMAND...: exit status 2 and PATTERN on stderr.
+    expect_usage() {
+      local what=$1 pattern=$2
+      shift 2
+      timeout 120 "$@" >"$work/bad.out" 2>"$work/bad.err"
+      local status=$?
+      [ $status -eq 2 ] || { cat "$work/bad.err" >&2; fail "$what: exit status $status, not 2"; }
+      grep -q -- "$pattern" "$work/bad.err" || { cat "$work/bad.err" >&2; fail "$what: no message '$pattern'"; }
+      echo "$what: exit 2, '$(grep -m1 -- "$pattern" "$work/bad.err")'"
+    }
+    small=(--budget 400 --batch 200 --threads 1 -d cpu -q)
+    expect_usage "missing suite" "not a directory of problem files" \
+      "$mpirun" -np 2 "$gpusynth" campaign --suite "$work/none" --out "$work/r1" "${small[@]}"
+    # Only rank 1 cannot read the suite: it says so itself, and nothing runs.
+    mkdir -p "$work/half"
+    expect_usage "a rank that cannot read the suite" "^gpusynth campaign (rank 1 of 2 on .*): /nonexistent: not a directory" \
+      "$mpirun" -np 2 bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then s=/nonexistent; else s=$0; fi; exec "$1" campaign --suite "$s" --out "$2" "${@:3}"' \
+      "$suite" "$gpusynth" "$work/half" "${small[@]}"
+    [ -s "$work/half/campaign.jsonl" ] && fail "a campaign ran although rank 1 could not start"
+    # A run directory made for another suite.
+    mkdir -p "$work/other"
+    echo '{"problem":"not-in-this-suite","solved":false,"candidates":1,"seconds":0,"test_passed":0,"test_cases":0,"generalises":false}' >"$work/other/campaign.jsonl"
+    expect_usage "run directory of another suite" "belongs to another suite" \
+      "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/other" "${small[@]}"
+    expect_usage "run directory of another suite, one process" "belongs to another suite" \
+      "$gpusynth" campaign --suite "$suite" --out "$work/other" "${small[@]}"
+    # Another seed than the records were written with.
+    timeout 120 "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/seeded" "${small[@]}" --seed 1 >/dev/null 2>&1 ||
+      fail "a small campaign failed"
+    rm "$work/seeded/campaign.jsonl"
+    expect_usage "another seed" "a resumed run must use the same seed" \
+      "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/seeded" "${small[@]}" --seed 8
+    expect_usage "a bad option" "unrecognised option" \
+      "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/r2" --no-such-option
+    [ "$(grep -c "unrecognised option" "$work/bad.err")" -eq 1 ] || fail "the usage error was printed more than once"
+    ;;
+
+  *) fail "unknown case" ;;
+esac
+echo "PASS ($case_name)"

@@ -1,0 +1,194 @@
+// cluster/ without MPI: the in-process work queue, the stop flag, and joining ranks' records
+// files into RUN/records.h5. The MPI queue is tested by campaign_test.sh with real ranks.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "cluster/records_join.h"
+#include "cluster/stop_signal.h"
+#include "cluster/work_queue.h"
+#include "search/trace.h"
+
+namespace gs::cluster {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fresh_dir(const std::string& name) {
+  fs::path dir = fs::path(GPUSYNTH_BINARY_DIR) / "tests" / "cluster" / "scratch" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+const search::RunInfo kRun{42, "seed = 42\n", "gpusynth campaign", "host-a", "cpu"};
+
+search::ProblemInfo problem(const std::string& name) { return {name, "fn solve(n: int) -> int", 3, 2, name + ".json"}; }
+
+// Records `iterations` iterations of `candidates` rows each of a problem into a records file.
+void record(const std::string& path, const std::string& name, u32 iterations, u32 candidates, bool solve = false,
+            const search::RunInfo& run = kRun) {
+  search::TraceWriter w = search::TraceWriter::create_or_resume(path, run, {});
+  w.begin_problem(problem(name));
+  for (u32 it = 0; it < iterations; ++it) {
+    std::vector<search::CandidateRecord> rows(candidates);
+    for (u32 i = 0; i < candidates; ++i) {
+      rows[i].id = i64(it) * candidates + i;
+      rows[i].iteration = it;
+      rows[i].index = i;
+      rows[i].source = "fn solve(n: int) -> int { return " + std::to_string(rows[i].id) + "; }";
+      rows[i].reward = float(rows[i].id);
+    }
+    w.add_candidates(rows);
+    search::IterationRecord row;
+    row.iteration = it;
+    row.candidates_evaluated = candidates;
+    w.add_iteration(row);
+    w.flush();
+  }
+  if (solve) {
+    search::SolutionRecord s;
+    s.candidate_id = i64(iterations) * candidates - 1;
+    s.iteration = iterations - 1;
+    s.source = "fn solve(n: int) -> int { return n; }";
+    w.add_solution(s);
+  }
+  w.close();
+}
+
+TEST(RankFiles, NamesAndListing) {
+  EXPECT_EQ(search::records_file_name(0), "records.rank-0.h5");
+  EXPECT_EQ(search::records_file_name(12), "records.rank-12.h5");
+  std::string dir = fresh_dir("listing");
+  for (const char* name : {"records.rank-10.h5", "records.rank-2.h5", "records.h5", "records.rank-x.h5",
+                           "records-rank1.h5", "records.rank-3.h5.joining"})
+    std::ofstream(dir + "/" + name) << "x";
+  std::vector<std::string> files = search::rank_records_files(dir);
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(fs::path(files[0]).filename(), "records.rank-2.h5");  // by rank, not by name
+  EXPECT_EQ(fs::path(files[1]).filename(), "records.rank-10.h5");
+  // A reader of RUN/ reads the joined records.h5 when it is there, the rank files otherwise.
+  ASSERT_EQ(search::records_files(dir).size(), 1u);
+  EXPECT_EQ(fs::path(search::records_files(dir)[0]).filename(), "records.h5");
+  fs::remove(dir + "/records.h5");
+  EXPECT_EQ(search::records_files(dir), files);
+  EXPECT_TRUE(search::rank_records_files(dir + "/missing").empty());
+}
+
+TEST(JoinRecords, EachProblemOnceFromItsMostCompleteFile) {
+  std::string dir = fresh_dir("join");
+  // "a" was interrupted on rank 0 after 2 iterations and searched again, whole, on rank 1.
+  record(dir + "/" + search::records_file_name(0), "a", 2, 5);
+  record(dir + "/" + search::records_file_name(0), "b", 3, 4, true);
+  record(dir + "/" + search::records_file_name(1), "a", 4, 5, true);
+  // An earlier one-process session recorded "c" straight into records.h5.
+  record(dir + "/records.h5", "c", 1, 7);
+  JoinReport report = join_records(dir, kRun);
+  EXPECT_EQ(report.sources, 3u);
+  EXPECT_EQ(report.problems, 3u);
+  EXPECT_TRUE(report.warnings.empty()) << report.warnings[0];
+
+  search::TraceReader joined = search::TraceReader::open(dir + "/records.h5");
+  EXPECT_TRUE(joined.warnings().empty());
+  ASSERT_EQ(joined.problems().size(), 3u);
+  EXPECT_EQ(joined.candidate_count("a"), 20u);
+  EXPECT_EQ(joined.iterations("a").size(), 4u);
+  EXPECT_EQ(joined.solutions("a").size(), 1u);
+  EXPECT_EQ(joined.candidate_count("b"), 12u);
+  EXPECT_EQ(joined.solutions("b").size(), 1u);
+  EXPECT_EQ(joined.candidate_count("c"), 7u);
+  std::vector<search::CandidateRecord> a = joined.candidates("a");
+  for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i].id, i64(i));  // no row twice
+  EXPECT_EQ(a.back().source, "fn solve(n: int) -> int { return 19; }");
+  EXPECT_EQ(joined.attributes().run.seed, 42u);
+  EXPECT_FALSE(fs::exists(dir + "/records.h5.joining"));
+}
+
+TEST(JoinRecords, IsIdempotentAndTheResultResumes) {
+  std::string dir = fresh_dir("join_again");
+  record(dir + "/" + search::records_file_name(0), "a", 2, 3);
+  record(dir + "/" + search::records_file_name(1), "b", 1, 3);
+  join_records(dir, kRun);
+  JoinReport again = join_records(dir, kRun);  // the old records.h5 is a source too now
+  EXPECT_EQ(again.sources, 3u);
+  EXPECT_EQ(again.problems, 2u);
+  EXPECT_EQ(search::TraceReader::open(dir + "/records.h5").candidate_count("a"), 6u);
+  // A one-process run goes on from the joined file: its writer resumes it.
+  record(dir + "/records.h5", "a", 3, 3);
+  search::TraceReader r = search::TraceReader::open(dir + "/records.h5");
+  EXPECT_EQ(r.candidate_count("a"), 9u);
+  EXPECT_EQ(r.iterations("a").size(), 3u);
+}
+
+TEST(JoinRecords, RefusesAnotherRunsFiles) {
+  std::string dir = fresh_dir("join_seed");
+  search::RunInfo other = kRun;
+  other.seed = 7;
+  record(dir + "/" + search::records_file_name(0), "a", 1, 1);
+  record(dir + "/" + search::records_file_name(1), "b", 1, 1, false, other);
+  try {
+    join_records(dir, kRun);
+    FAIL() << "joined files of two seeds";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("records.rank-1.h5: was written with seed 7, not 42"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir + "/records.h5"));
+}
+
+TEST(JoinRecords, LeavesOutAnUnreadableFileWithAWarning) {
+  std::string dir = fresh_dir("join_bad");
+  record(dir + "/" + search::records_file_name(0), "a", 1, 2);
+  std::ofstream(dir + "/" + search::records_file_name(1), std::ios::binary) << "not HDF5";
+  JoinReport report = join_records(dir, kRun);
+  EXPECT_EQ(report.problems, 1u);
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_NE(report.warnings[0].find("records.rank-1.h5"), std::string::npos) << report.warnings[0];
+}
+
+TEST(LocalWorkQueue, HandsOutInOrderAndStopsOnTheSignal) {
+  reset_stop_flag();
+  std::unique_ptr<WorkQueue> q = make_local_work_queue({});
+  EXPECT_EQ(q->ranks(), 1u);
+  EXPECT_TRUE(q->coordinates());
+  EXPECT_TRUE(q->agree(true, 1).ok());
+  EXPECT_FALSE(q->agree(false, 1).ok());
+  std::vector<ProblemResult> results;
+  q->start({4, 1, 7}, [&](const ProblemResult& r) { results.push_back(r); });
+  EXPECT_EQ(q->next(), 4u);
+  q->finished({4, 9, "four"});
+  EXPECT_FALSE(q->poll());
+  EXPECT_EQ(q->next(), 1u);
+  raise_stop_flag();  // SIGTERM while problem 1 is searched
+  EXPECT_TRUE(q->poll());
+  EXPECT_EQ(q->next(), std::nullopt);
+  EXPECT_TRUE(q->finish().stopped);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].problem, 4u);
+  EXPECT_EQ(results[0].rank, 0u);
+  EXPECT_EQ(results[0].summary, "four");
+  reset_stop_flag();
+}
+
+TEST(LocalWorkQueue, ARealSigtermSetsTheFlagOnce) {
+  reset_stop_flag();
+  std::unique_ptr<WorkQueue> q = make_local_work_queue({});
+  q->start({0}, [](const ProblemResult&) {});
+  ASSERT_EQ(raise(SIGTERM), 0);  // the handler, not the default action: we are still here
+  EXPECT_TRUE(stop_signalled());
+  EXPECT_TRUE(q->poll());
+  reset_stop_flag();
+}
+
+TEST(WorkQueue, OneProcessIsNotDistributed) {
+  if (launched_by_mpi()) GTEST_SKIP() << "this test itself was started by an MPI launcher";
+  reset_stop_flag();
+  std::unique_ptr<WorkQueue> q = make_work_queue({});
+  EXPECT_EQ(q->ranks(), 1u);
+  EXPECT_EQ(q->where(), "");
+}
+
+}  // namespace
+}  // namespace gs::cluster
