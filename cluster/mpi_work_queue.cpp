@@ -225,15 +225,19 @@ class MpiWorkQueue final : public WorkQueue {
               " s after the stop");
   }
 
-  // A barrier that gives up after the grace period (a rank that died is mpirun's to handle).
+  // A barrier before MPI_Finalize. At a normal end it waits as long as rank 0 takes to join the
+  // records and print the table (a worker that left would only wait in MPI_Finalize instead).
+  // After a stop it waits at most the grace period and then aborts the job: finalising with the
+  // barrier still pending crashes Open MPI, and a rank that stopped must not exit alone.
   void leave_together() {
     MPI_Request barrier = MPI_REQUEST_NULL;
-    if (MPI_Ibarrier(comm_, &barrier) != MPI_SUCCESS) return;
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(options_.grace_seconds));
-    for (int done = 0; !done && Clock::now() < deadline;) {
-      if (MPI_Test(&barrier, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) return;
-      if (!done) std::this_thread::sleep_for(kProbeInterval);
+    MPI_CHECK(MPI_Ibarrier(comm_, &barrier));
+    std::optional<Clock::time_point> deadline;
+    for (int done = 0;;) {
+      MPI_CHECK(MPI_Test(&barrier, &done, MPI_STATUS_IGNORE));
+      if (done) return;
+      watch_deadline(&deadline, "the other ranks to leave");
+      std::this_thread::sleep_for(kProbeInterval);
     }
   }
 

@@ -149,7 +149,7 @@ void check_sum(Collective& c, u64 kind) {
     std::vector<T> data = rank_buffer<T>(c.rank(), count, kind);
     c.all_reduce_sum(data.data(), count);
     const std::vector<T> expected = rank_order_sum<T>(c.size(), count, kind);
-    EXPECT_EQ(std::memcmp(data.data(), expected.data(), count * sizeof(T)), 0)
+    EXPECT_TRUE(count == 0 || std::memcmp(data.data(), expected.data(), count * sizeof(T)) == 0)
         << "not bit-identical to the sum in rank order";
     EXPECT_TRUE(same_as_rank0(c, data.data(), count * sizeof(T))) << "differs from rank 0's sum";
   }
