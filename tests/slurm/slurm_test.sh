@@ -147,19 +147,7 @@ check_complete() {
     [ "$(grep -c "^$p	" "$work/summary.txt")" -eq 1 ] || fail "the trace summary does not show $p once"
   done
   [ -s "$work/summary.err" ] && { cat "$work/summary.err" >&2; fail "gpusynth trace summary warned"; }
-  "$python" - "$run" <<'EOF' || fail "h5py reads $run/records.h5 wrongly"
-import h5py, json, sys
-run = sys.argv[1]
-done = {r["problem"]: r for r in map(json.loads, open(run + "/campaign.jsonl"))}
-with h5py.File(run + "/records.h5", "r", locking=False) as f:
-    assert sorted(f["problems"]) == sorted(done), (sorted(f["problems"]), sorted(done))
-    for name, p in f["problems"].items():
-        ids = p["candidates/id"][:]
-        # every candidate recorded once (--record-every 1): ids 0..n-1, n = candidates evaluated
-        assert list(ids) == list(range(done[name]["candidates"])), (name, len(ids), done[name]["candidates"])
-        assert p["iterations/cumulative_candidates"][-1] == done[name]["candidates"], name
-print("h5py: records.h5 holds", len(done), "problems, every candidate once")
-EOF
+  "$python" "$here/../cluster/check_records.py" "$run" || fail "h5py reads $run/records.h5 wrongly"
 }
 
 # wait_for_first_result JOB: until campaign.jsonl has a line (so the ranks are on the other
