@@ -28,5 +28,7 @@ int trace_command(const std::vector<std::string>& args);
 int search_command(const std::vector<std::string>& args);
 int campaign_command(const std::vector<std::string>& args);
 int train_compiler_command(const std::vector<std::string>& args);  // needs GPUSYNTH_TORCH
+int selfplay_command(const std::vector<std::string>& args);        // needs GPUSYNTH_TORCH
+int eval_compiler_command(const std::vector<std::string>& args);   // needs GPUSYNTH_TORCH
 
 }  // namespace gs::jobs

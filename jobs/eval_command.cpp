@@ -9,6 +9,7 @@
 
 #include "compiler/compiler.h"
 #include "jobs/command.h"
+#include "jobs/compile_options.h"
 #include "jobs/options.h"
 #include "node/pipeline.h"
 #include "node/search.h"
@@ -42,6 +43,19 @@ std::string first_error(const node::BatchResults& r, u32 i, std::string_view sou
 struct Tally {
   u64 ran = 0, passing = 0, by_status[vm::kProgramStatusCount] = {};
   double pipeline_seconds = 0;
+  node::NeuralCounts neural;  // summed over the batches
+  double route_seconds = 0, neural_seconds = 0, check_seconds = 0;
+
+  void add(const node::BatchResults& r) {
+    pipeline_seconds += r.times.total;
+    neural.routed += r.neural.routed;
+    neural.accepted += r.neural.accepted;
+    neural.samples += r.neural.samples;
+    neural.valid += r.neural.valid;
+    route_seconds += r.times.route;
+    neural_seconds += r.times.neural;
+    check_seconds += r.times.check;
+  }
 };
 
 }  // namespace
@@ -62,6 +76,7 @@ int eval_command(const std::vector<std::string>& args) {
       ("threads", po::value(&config.threads)->default_value(0), "CPU worker threads (0: all cores)")
       ("quiet,q", "print only the summary");
   // The defaults shown are the pipeline's (node::batch_limits()), smaller than `run`'s.
+  visible.add(compile_mode_options(&config.neural));
   visible.add(run_limit_options(&config.limits)).add(compile_limit_options(&config.compile));
   po::variables_map vm;
   bool help;
@@ -86,6 +101,10 @@ int eval_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   std::string error;
+  if (!check_compile_mode_options(config.neural, &error)) {
+    std::cerr << "gpusynth eval: " << error << "\n";
+    return kExitUsage;
+  }
   auto problem = search::load_problem(problem_path, &error);
   if (!problem) {
     std::cerr << error << "\n";
@@ -115,7 +134,7 @@ int eval_command(const std::vector<std::string>& args) {
       for (size_t c = first; c < end; ++c) sources.add(file.candidates[c].source);
       node::BatchResults r;
       pipeline->run(sources, tests, &r);
-      tally.pipeline_seconds += r.times.total;
+      tally.add(r);
       for (u32 i = 0; i < r.programs; ++i) {
         const search::Candidate& c = file.candidates[first + i];
         vm::ProgramStatus s = r.program_status(i);
@@ -151,6 +170,11 @@ int eval_command(const std::vector<std::string>& args) {
               << cases << " " << split << " cases -> " << out_path << "\n";
     std::cout << "pipeline (" << pipeline->name() << "): " << seconds << " s, "
               << (seconds > 0 ? double(file.candidates.size()) / seconds : 0) << " candidates/s\n";
+    if (config.neural.mode != node::CompileMode::Traditional)
+      std::cout << node::compile_mode_name(config.neural.mode) << " compilation: " << tally.neural.routed
+                << " programs to the model, " << tally.neural.accepted << " ran its bytecode; " << tally.neural.samples
+                << " samples, " << tally.neural.valid << " valid; model " << tally.neural_seconds << " s, router "
+                << tally.route_seconds << " s, checks " << tally.check_seconds << " s\n";
   } catch (const std::exception& e) {
     std::cerr << "gpusynth eval: " << e.what() << "\n";
     return kExitUsage;

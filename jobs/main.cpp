@@ -17,6 +17,9 @@ constexpr Command kCommands[] = {
     {"import-psb", "turn PSB-style JSON Lines and a signature into a problem file", import_psb_command},
     {"trace", "summarise, list solutions of, or export a run's records", trace_command},
     {"train-compiler", "train the neural compiler on random programs (needs libtorch)", train_compiler_command},
+    {"selfplay", "fine-tune the neural compiler by RL on verified, cheaper bytecode (needs libtorch)", selfplay_command},
+    {"eval-compiler", "measure a neural compiler checkpoint by sampling and verification (needs libtorch)",
+     eval_compiler_command},
 };
 
 void usage(std::ostream& out) {

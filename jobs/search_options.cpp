@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "jobs/compile_options.h"
 #include "search/candidates.h"
 
 namespace gs::jobs {
@@ -26,6 +27,7 @@ po::options_description search_options(SearchOptions* o) {
       ("threads", po::value(&o->pipeline.threads)->default_value(0), "CPU worker threads (0: all cores)")
       ("config", po::value(&o->config_path), "ini file of these options (key = value); the command line overrides it")
       ("quiet,q", po::bool_switch(&o->quiet), "no progress lines");
+  d.add(compile_mode_options(&o->pipeline.neural));
   d.add(run_limit_options(&o->pipeline.limits)).add(compile_limit_options(&o->pipeline.compile));
   return d;
 }
@@ -64,6 +66,7 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = "--batch must be at least 1";
     return false;
   }
+  if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
   const node::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
     *error = "give a budget: --budget, --iterations or --seconds";
@@ -109,6 +112,9 @@ void print_outcome(std::ostream& out, const search::Problem& p, const node::Sear
   out << p.name << ": " << (r.solved ? "solved" : "not solved") << " after " << r.candidates << " candidates in "
       << r.iterations << " iterations, " << r.seconds << " s ("
       << (r.seconds > 0 ? double(r.candidates) / r.seconds : 0) << " candidates/s)\n";
+  if (r.neural.samples > 0)
+    out << "neural compiler: " << r.neural.routed << " candidates sent to the model, " << r.neural.accepted
+        << " ran its bytecode; " << r.neural.samples << " samples, " << r.neural.valid << " valid\n";
   if (!r.solved) {
     out << "best: " << r.best_passed << "/" << p.train.size() << " train cases, reward " << r.best_reward << "\n"
         << r.best_source << "\n";

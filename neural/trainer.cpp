@@ -114,8 +114,6 @@ bool Trainer::save(const std::string& path, CheckpointMeta meta, std::string* er
 
 // ---- the train-compiler run -------------------------------------------------------------------
 
-namespace {
-
 bool pick_device(const std::string& name, torch::Device* device, std::string* error) {
   if (name == "cpu") {
     *device = torch::Device(torch::kCPU);
@@ -134,6 +132,8 @@ bool pick_device(const std::string& name, torch::Device* device, std::string* er
   *error = "--device must be cpu or cuda, not '" + name + "'";
   return false;
 }
+
+namespace {
 
 std::string options_problem(const TrainOptions& o) {
   if (o.out_dir.empty()) return "--out DIR is required";

@@ -27,6 +27,9 @@ struct EvalStats {
   double loss = 0, token_accuracy = 0;  // teacher-forced, as in training
 };
 
+// "cpu" or "cuda" as a torch device; false with *error when it is neither or CUDA cannot be had.
+bool pick_device(const std::string& name, torch::Device* device, std::string* error);
+
 class Trainer {
  public:
   // A fresh model of `config`.

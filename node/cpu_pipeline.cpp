@@ -2,92 +2,85 @@
 
 #include <chrono>
 
-#include "compiler/cpu_batch_compiler.h"
-#include "vm/cpu_executor.h"
-
 namespace gs::node {
-
-namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-class CpuPipeline final : public Pipeline {
- public:
-  explicit CpuPipeline(const PipelineConfig& c)
-      : config_(c), pool_(c.threads), compiler_(pool_, c.compile), executor_(pool_, c.limits) {}
+CpuPipeline::CpuPipeline(const PipelineConfig& c)
+    : config_(c), pool_(c.threads), compiler_(pool_, c.compile), executor_(pool_, c.limits) {}
 
-  const char* name() const override { return "cpu"; }
+vm::BytecodeBatch CpuPipeline::prepare(const Sources& sources, const vm::TestSetView& t, BatchResults* out) {
+  const u32 n = sources.count();
+  const u64 pairs = u64(n) * t.test_count;
+  out->programs = n;
+  out->tests = t.test_count;
+  out->times = StageTimes{};
+  out->neural = NeuralCounts{};
 
-  void run(const Sources& sources, const vm::TestSet& tests, BatchResults* out) override {
-    auto start = std::chrono::steady_clock::now();
-    const u32 n = sources.count();
-    const vm::TestSetView& t = tests.view();
-    const u64 pairs = u64(n) * t.test_count;
-    out->programs = n;
-    out->tests = t.test_count;
+  offsets_.resize(n + 1);
+  offsets_[0] = 0;
+  for (u32 i = 0; i < n; ++i)
+    offsets_[i + 1] = offsets_[i] + vm::bytecode_slot_bytes(u32(std::min<u64>(
+                                        sources.offsets[i + 1] - sources.offsets[i], 0xffffffffu)));
+  bytecode_.resize(offsets_[n] / 8);
+  out->status.assign(n, 0);
+  out->bytecode_bytes.assign(n, 0);
+  entry_.assign(n, 0);
+  out->diagnostic_count.assign(n, 0);
+  out->diagnostics.assign(u64(n) * compiler::kBatchDiagnostics, compiler::Diagnostic{});
+  out->tests_passed.assign(n, 0);
+  out->instructions.assign(n, 0);
+  out->reward.assign(n, 0);
+  out->bytecode_hash.assign(n, 0);
+  out->trap.assign(pairs, 0);
+  out->pass.assign(pairs, 0);
+  out->pair_instructions.assign(pairs, 0);
+  out->output_hash.assign(pairs, 0);
+  return {n, reinterpret_cast<u8*>(bytecode_.data()), offsets_.data(), out->bytecode_bytes.data(),
+          out->status.data(), entry_.data()};
+}
 
-    offsets_.resize(n + 1);
-    offsets_[0] = 0;
-    for (u32 i = 0; i < n; ++i)
-      offsets_[i + 1] = offsets_[i] + vm::bytecode_slot_bytes(u32(std::min<u64>(
-                                          sources.offsets[i + 1] - sources.offsets[i], 0xffffffffu)));
-    bytecode_.resize(offsets_[n] / 8);
-    out->status.assign(n, 0);
-    out->bytecode_bytes.assign(n, 0);
-    entry_.assign(n, 0);
-    out->diagnostic_count.assign(n, 0);
-    out->diagnostics.assign(u64(n) * compiler::kBatchDiagnostics, compiler::Diagnostic{});
-    out->tests_passed.assign(n, 0);
-    out->instructions.assign(n, 0);
-    out->reward.assign(n, 0);
-    out->bytecode_hash.assign(n, 0);
-    out->trap.assign(pairs, 0);
-    out->pass.assign(pairs, 0);
-    out->pair_instructions.assign(pairs, 0);
-    out->output_hash.assign(pairs, 0);
+void CpuPipeline::compile(const Sources& sources, vm::BytecodeBatch& b, BatchResults* out) {
+  auto t0 = std::chrono::steady_clock::now();
+  compiler::CompileResults cr{out->diagnostics.data(), out->diagnostic_count.data()};
+  compiler_.compile(sources.view(), b, cr);
+  out->times.compile += seconds_since(t0);
+}
 
-    vm::BytecodeBatch b{n, reinterpret_cast<u8*>(bytecode_.data()), offsets_.data(), out->bytecode_bytes.data(),
-                        out->status.data(), entry_.data()};
-    compiler::CompileResults cr{out->diagnostics.data(), out->diagnostic_count.data()};
-    vm::PairResults pr{out->trap.data(), out->pass.data(), out->pair_instructions.data(), out->output_hash.data()};
-    vm::ProgramResults programs{out->tests_passed.data(), out->instructions.data(), out->reward.data(),
-                                 out->bytecode_hash.data()};
-
-    auto t0 = std::chrono::steady_clock::now();
-    compiler_.compile(sources.view(), b, cr);
-    out->times.compile = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    executor_.check(b, t);
-    out->times.verify = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    executor_.execute(b, t, pr);
-    out->times.execute = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    executor_.score(b, t, pr, config_.reward, programs);
-    out->times.score = seconds_since(t0);
-    if (!config_.keep_pairs) {
-      out->trap.clear();
-      out->pass.clear();
-      out->pair_instructions.clear();
-      out->output_hash.clear();
-    }
-    out->memory_bytes = bytecode_.size() * 8 + offsets_.size() * 8 + pairs * 14 + u64(n) * 64 +
-                        u64(pool_.size()) * (u64(config_.limits.heap_bytes) + config_.limits.stack_slots * 8);
-    out->times.total = seconds_since(start);
+void CpuPipeline::finish(vm::BytecodeBatch& b, const vm::TestSetView& t, BatchResults* out,
+                         std::chrono::steady_clock::time_point start) {
+  const u64 pairs = u64(b.count) * t.test_count;
+  vm::PairResults pr{out->trap.data(), out->pass.data(), out->pair_instructions.data(), out->output_hash.data()};
+  vm::ProgramResults programs{out->tests_passed.data(), out->instructions.data(), out->reward.data(),
+                              out->bytecode_hash.data()};
+  auto t0 = std::chrono::steady_clock::now();
+  executor_.check(b, t);
+  out->times.verify += seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  executor_.execute(b, t, pr);
+  out->times.execute += seconds_since(t0);
+  t0 = std::chrono::steady_clock::now();
+  executor_.score(b, t, pr, config_.reward, programs);
+  out->times.score += seconds_since(t0);
+  if (!config_.keep_pairs) {
+    out->trap.clear();
+    out->pass.clear();
+    out->pair_instructions.clear();
+    out->output_hash.clear();
   }
+  out->memory_bytes = bytecode_.size() * 8 + offsets_.size() * 8 + pairs * 14 + u64(b.count) * 64 +
+                      u64(pool_.size()) * (u64(config_.limits.heap_bytes) + config_.limits.stack_slots * 8);
+  out->times.total = seconds_since(start);
+}
 
- private:
-  PipelineConfig config_;
-  vm::ThreadPool pool_;
-  compiler::CpuBatchCompiler compiler_;
-  vm::CpuExecutor executor_;
-  std::vector<u64> bytecode_, offsets_;
-  std::vector<u32> entry_;
-};
-
-}  // namespace
+void CpuPipeline::run(const Sources& sources, const vm::TestSet& tests, BatchResults* out) {
+  auto start = std::chrono::steady_clock::now();
+  vm::BytecodeBatch b = prepare(sources, tests.view(), out);
+  compile(sources, b, out);
+  finish(b, tests.view(), out, start);
+}
 
 std::unique_ptr<Pipeline> make_cpu_pipeline(const PipelineConfig& config) {
   return std::make_unique<CpuPipeline>(config);

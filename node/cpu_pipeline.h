@@ -1,13 +1,46 @@
 // The CPU backend of node/pipeline.h: each stage over one thread pool, results written straight
-// into the host vectors of BatchResults (the batch views point at them).
+// into the host vectors of BatchResults (the batch views point at them). The neural and hybrid
+// compile modes (node/neural_pipeline.h) reuse it, replacing only the compile stage.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <vector>
 
+#include "compiler/cpu_batch_compiler.h"
 #include "node/pipeline.h"
+#include "vm/cpu_executor.h"
 
 namespace gs::node {
 
+class CpuPipeline : public Pipeline {
+ public:
+  explicit CpuPipeline(const PipelineConfig& c);
+  const char* name() const override { return "cpu"; }
+  void run(const Sources& sources, const vm::TestSet& tests, BatchResults* out) override;
+
+ protected:
+  // Sizes *out and the bytecode slots for the batch (every program's status 0 = OK, no code).
+  vm::BytecodeBatch prepare(const Sources& sources, const vm::TestSetView& t, BatchResults* out);
+  // The traditional compile stage into b.
+  void compile(const Sources& sources, vm::BytecodeBatch& b, BatchResults* out);
+  // Verify, execute and score b; then the memory estimate and the total time since `start`.
+  void finish(vm::BytecodeBatch& b, const vm::TestSetView& t, BatchResults* out,
+              std::chrono::steady_clock::time_point start);
+
+  PipelineConfig config_;
+  vm::ThreadPool pool_;
+  compiler::CpuBatchCompiler compiler_;
+  vm::CpuExecutor executor_;
+
+ private:
+  std::vector<u64> bytecode_, offsets_;
+  std::vector<u32> entry_;
+};
+
 std::unique_ptr<Pipeline> make_cpu_pipeline(const PipelineConfig& config);
+
+// Seconds since t.
+double seconds_since(std::chrono::steady_clock::time_point t);
 
 }  // namespace gs::node

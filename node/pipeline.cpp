@@ -3,6 +3,9 @@
 #include <stdexcept>
 
 #include "node/cpu_pipeline.h"
+#if GPUSYNTH_HAVE_TORCH
+#include "node/neural_pipeline.h"
+#endif
 #if GPUSYNTH_HAVE_CUDA
 #include "node/cuda_pipeline.h"
 #endif
@@ -25,6 +28,22 @@ const char* device_name(Device d) {
   return "?";
 }
 
+std::optional<CompileMode> parse_compile_mode(std::string_view text) {
+  if (text == "traditional") return CompileMode::Traditional;
+  if (text == "neural") return CompileMode::Neural;
+  if (text == "hybrid") return CompileMode::Hybrid;
+  return std::nullopt;
+}
+
+const char* compile_mode_name(CompileMode m) {
+  switch (m) {
+    case CompileMode::Traditional: return "traditional";
+    case CompileMode::Neural: return "neural";
+    case CompileMode::Hybrid: return "hybrid";
+  }
+  return "?";
+}
+
 bool cuda_available(std::string* why) {
 #if GPUSYNTH_HAVE_CUDA
   return cuda_device_count(why) > 0;
@@ -38,6 +57,18 @@ std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) 
   if (config.limits.fuel >= (u64(1) << 32))
     throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) + ")");
   std::string why;
+  if (config.neural.mode != CompileMode::Traditional) {
+    const std::string mode = std::string("--compile ") + compile_mode_name(config.neural.mode);
+#if GPUSYNTH_HAVE_TORCH
+    if (d == Device::Cuda)
+      throw std::runtime_error(mode + " runs on the CPU backend in this version; use --device cpu (the model itself "
+                                      "may run on a GPU: --model-device cuda)");
+    return make_neural_pipeline(config);
+#else
+    throw std::runtime_error(mode + ": this build has no libtorch, so no neural compiler (configure with "
+                                    "-DGPUSYNTH_TORCH=ON, docs/neural.md)");
+#endif
+  }
   if (d == Device::Cpu || (d == Device::Auto && !cuda_available(&why))) return make_cpu_pipeline(config);
   if (!cuda_available(&why)) throw std::runtime_error("--device cuda: " + why);
 #if GPUSYNTH_HAVE_CUDA

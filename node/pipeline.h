@@ -51,6 +51,31 @@ inline vm::Limits batch_limits() {
   return l;
 }
 
+// How sources become bytecode (docs/neural.md "Hybrid compilation"):
+//   traditional  the compiler (compiler/), on the pipeline's backend;
+//   neural       the neural compiler alone: of its K samples the first the bytecode verifier
+//                accepts is run — correct only with the probability the model has (p(c));
+//   hybrid       the router sends a program to the neural compiler first, and a sample is used
+//                only when it behaves exactly as the traditional compiler's bytecode on the
+//                batch's tests and on random inputs; otherwise the traditional bytecode is run.
+//                So a hybrid batch passes and fails exactly the tests a traditional one does.
+// neural and hybrid need a build with libtorch and run on the CPU backend.
+enum class CompileMode { Traditional, Neural, Hybrid };
+std::optional<CompileMode> parse_compile_mode(std::string_view text);  // "traditional", "neural", "hybrid"
+const char* compile_mode_name(CompileMode m);
+
+struct NeuralCompileConfig {
+  CompileMode mode = CompileMode::Traditional;
+  std::string checkpoint;  // the neural compiler (train-compiler or selfplay)
+  std::string router;      // a router file (eval-compiler --router-out); empty: every program goes neural
+  u32 samples = 4;         // K per program
+  double temperature = 0.8;
+  double top_p = 0.95;
+  u64 seed = 1;
+  u32 random_inputs = 8;  // hybrid: random inputs of the differential check, besides the tests
+  std::string device = "cpu";  // where the model runs
+};
+
 struct PipelineConfig {
   vm::Limits limits = batch_limits();  // fuel must stay below 2^32 (per-pair counts are u32)
   compiler::CompileLimits compile;
@@ -64,6 +89,7 @@ struct PipelineConfig {
   // CUDA backend: which of the visible GPUs, modulo their number — a distributed campaign gives
   // each rank its rank among the ranks on its node, so that they spread over the node's GPUs.
   u32 gpu = 0;
+  NeuralCompileConfig neural;
 };
 
 // Seconds per stage, measured by the backend (CUDA: events on its stream).
@@ -74,7 +100,18 @@ struct StageTimes {
   double execute = 0;
   double score = 0;
   double download = 0;  // results back to the host (CUDA only)
+  double route = 0;     // hybrid: the router's features and scores
+  double neural = 0;    // neural and hybrid: sampling and decoding the model's candidates
+  double check = 0;     // hybrid: running candidates against the traditional bytecode
   double total = 0;
+};
+
+// What the neural compiler did in a batch (all zero in traditional mode).
+struct NeuralCounts {
+  u32 routed = 0;    // programs sent to the neural compiler
+  u32 accepted = 0;  // of those, run with a neural sample's bytecode
+  u64 samples = 0;   // candidates decoded
+  u64 valid = 0;     // candidates the bytecode verifier accepted
 };
 
 struct BatchResults {
@@ -95,6 +132,7 @@ struct BatchResults {
   std::vector<u32> pair_instructions;
   std::vector<u64> output_hash;
   StageTimes times;
+  NeuralCounts neural;
   u64 memory_bytes = 0;  // what the backend holds for this batch (device memory for CUDA)
 
   vm::ProgramStatus program_status(u32 i) const { return static_cast<vm::ProgramStatus>(status[i]); }

@@ -157,6 +157,10 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
     }
     out.iterations = iteration + 1;
     out.candidates += results.programs;
+    out.neural.routed += results.neural.routed;
+    out.neural.accepted += results.neural.accepted;
+    out.neural.samples += results.neural.samples;
+    out.neural.valid += results.neural.valid;
     report.candidates = results.programs;
     report.total_candidates = out.candidates;
     report.stages = results.times;

@@ -71,6 +71,8 @@ struct SearchOutcome {
   std::string solution, simplified;
   u32 test_passed = 0, test_cases = 0;
   bool generalises = false;
+  // Neural and hybrid compilation: what the model did, over every batch (node/pipeline.h).
+  NeuralCounts neural;
   // The observer asked to stop (SearchObserver::stop_requested) before the budget was spent or
   // a solution was taken: nothing above is final, and solved stays false.
   bool stopped = false;

@@ -1,0 +1,187 @@
+// The neural and hybrid compile modes of the pipeline (node/neural_pipeline.h): the hybrid
+// passes and fails exactly the tests the traditional compiler's bytecode does, whatever the
+// model — a freshly initialised one (through the real checkpoint path), one that answers with
+// another program's bytecode, one that is right only in its second sample — while the neural
+// mode alone does show the wrong model's mistakes (so the comparison can fail).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "compiler/compiler.h"
+#include "neural/train_compiler.h"
+#include "node/neural_pipeline.h"
+#include "tests/unit/random_batches.h"
+
+namespace gs::node {
+namespace {
+
+// A model stand-in: for source i it offers the traditional bytecode of the sources chosen by
+// `pick(i, k)` for sample k (or nothing when pick returns -1).
+class ScriptedModel final : public neural::NeuralCompiler {
+ public:
+  using Pick = std::function<i64(size_t source, u32 sample, size_t count)>;
+  explicit ScriptedModel(Pick pick) : pick_(std::move(pick)) {}
+  const neural::ModelConfig& config() const override { return config_; }
+  std::vector<neural::Candidates> compile(const std::vector<std::string_view>& sources,
+                                          const neural::CompileSampling& s) override {
+    std::vector<neural::Candidates> out(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i)
+      for (u32 k = 0; k < s.samples; ++k) {
+        i64 j = pick_(i, k, sources.size());
+        if (j < 0) {
+          out[i].samples.push_back({{}, "scripted: nothing"});
+          continue;
+        }
+        compiler::Output o = compiler::compile(sources[size_t(j)]);
+        out[i].samples.push_back(o.ok() ? neural::DecodedBytecode{o.bytecode, ""}
+                                        : neural::DecodedBytecode{{}, "scripted: compile error"});
+      }
+    return out;
+  }
+
+ private:
+  Pick pick_;
+  neural::ModelConfig config_;
+};
+
+PipelineConfig config_for(CompileMode mode) {
+  PipelineConfig c;
+  c.threads = 2;
+  c.neural.mode = mode;
+  c.neural.samples = 2;
+  c.neural.random_inputs = 6;
+  return c;
+}
+
+// Pass bits, traps, output hashes and statuses of a against b.
+void expect_same_verdicts(const BatchResults& a, const BatchResults& b, const std::string& what) {
+  ASSERT_EQ(a.programs, b.programs);
+  EXPECT_EQ(a.status, b.status) << what;
+  EXPECT_EQ(a.tests_passed, b.tests_passed) << what;
+  EXPECT_EQ(a.pass, b.pass) << what;
+  EXPECT_EQ(a.trap, b.trap) << what;
+  EXPECT_EQ(a.output_hash, b.output_hash) << what;
+}
+
+std::vector<testing::RandomBatch> batches() {
+  return testing::random_batches(20261122, 60, 6, batch_limits());
+}
+
+TEST(Hybrid, WrongModelNeverChangesAVerdict) {
+  auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
+  // Every sample is the bytecode of the next program of the batch: valid, mostly wrong.
+  auto next = [](size_t i, u32, size_t n) { return i64((i + 1) % n); };
+  auto hybrid = make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(next), {});
+  auto neural = make_neural_pipeline(config_for(CompileMode::Neural), std::make_unique<ScriptedModel>(next), {});
+  u32 differences = 0, routed = 0;
+  for (const testing::RandomBatch& b : batches()) {
+    if (b.sources.count() < 2) continue;
+    BatchResults want, got, alone;
+    traditional->run(b.sources, *b.tests, &want);
+    hybrid->run(b.sources, *b.tests, &got);
+    neural->run(b.sources, *b.tests, &alone);
+    expect_same_verdicts(got, want, "hybrid with a wrong model");
+    routed += got.neural.routed;
+    differences += alone.pass != want.pass || alone.output_hash != want.output_hash;
+  }
+  EXPECT_GT(routed, 0u);
+  EXPECT_GT(differences, 0u) << "the neural mode alone should show the wrong model's mistakes";
+}
+
+TEST(Hybrid, AcceptsTheRightSampleAndKeepsVerdicts) {
+  auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
+  // Sample 0 is another program's bytecode, sample 1 the program's own.
+  auto second = [](size_t i, u32 k, size_t n) { return i64(k == 0 ? (i + 1) % n : i); };
+  auto hybrid = make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(second), {});
+  u32 ok = 0, accepted = 0;
+  for (const testing::RandomBatch& b : batches()) {
+    BatchResults want, got;
+    traditional->run(b.sources, *b.tests, &want);
+    hybrid->run(b.sources, *b.tests, &got);
+    expect_same_verdicts(got, want, "hybrid with a right second sample");
+    for (u8 s : want.status) ok += s == u8(vm::ProgramStatus::OK);
+    accepted += got.neural.accepted;
+    EXPECT_EQ(got.neural.samples, 2u * got.neural.routed);
+  }
+  EXPECT_EQ(accepted, ok) << "every program the compiler accepts has a right sample";
+}
+
+TEST(Hybrid, RouterAndNeuralMode) {
+  const testing::RandomBatch b = testing::adversarial_batch();
+  // A router fitted on failures only sends nothing to the model.
+  std::vector<neural::RouteExample> failures(8);
+  for (size_t i = 0; i < failures.size(); ++i) failures[i].features[0] = double(i);
+  auto self = [](size_t i, u32, size_t) { return i64(i); };
+  auto hybrid = make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(self),
+                                     neural::Router::fit(failures));
+  BatchResults got;
+  hybrid->run(b.sources, *b.tests, &got);
+  EXPECT_EQ(got.neural.routed, 0u);
+  // The neural mode with a faithful model runs what the compiler would; a model with nothing
+  // to offer leaves every program without bytecode.
+  auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
+  auto faithful = make_neural_pipeline(config_for(CompileMode::Neural), std::make_unique<ScriptedModel>(self), {});
+  auto empty = make_neural_pipeline(config_for(CompileMode::Neural),
+                                    std::make_unique<ScriptedModel>([](size_t, u32, size_t) { return i64(-1); }), {});
+  BatchResults want, alone, none;
+  traditional->run(b.sources, *b.tests, &want);
+  faithful->run(b.sources, *b.tests, &alone);
+  empty->run(b.sources, *b.tests, &none);
+  for (u32 i = 0; i < want.programs; ++i) {
+    if (want.program_status(i) == vm::ProgramStatus::OK) {
+      EXPECT_EQ(alone.tests_passed[i], want.tests_passed[i]) << i;
+    }
+    EXPECT_EQ(none.program_status(i), vm::ProgramStatus::INVALID_BYTECODE) << i;
+  }
+}
+
+TEST(Hybrid, UntrainedCheckpointThroughTheCommandPath) {
+  // A freshly initialised model (one training step) saved as a real checkpoint.
+  std::string dir = (std::filesystem::temp_directory_path() / "gpusynth-hybrid-test").string();
+  std::filesystem::remove_all(dir);
+  neural::TrainOptions o;
+  o.out_dir = dir;
+  o.model.d_model = 32;
+  o.model.heads = 2;
+  o.model.encoder_layers = o.model.decoder_layers = 1;
+  o.model.ff = 64;
+  o.model.max_source = 200;
+  o.model.max_bytecode = 64;
+  o.steps = 1;
+  o.batch = 2;
+  o.eval_every = 0;
+  o.levels = 1;
+  std::ostringstream log;
+  std::string error;
+  ASSERT_EQ(neural::train_compiler(o, log, &error), neural::TrainResult::Ok) << error;
+
+  PipelineConfig c = config_for(CompileMode::Hybrid);
+  c.neural.checkpoint = dir + "/checkpoint.pt";
+  auto hybrid = make_pipeline(Device::Cpu, c);
+  auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
+  for (const testing::RandomBatch& b : batches()) {
+    BatchResults want, got;
+    traditional->run(b.sources, *b.tests, &want);
+    hybrid->run(b.sources, *b.tests, &got);
+    expect_same_verdicts(got, want, "hybrid with an untrained model");
+  }
+  // Bad input: a missing checkpoint, a router that is not one, a mode without a model.
+  c.neural.checkpoint = dir + "/missing.pt";
+  EXPECT_THROW(make_pipeline(Device::Cpu, c), std::runtime_error);
+  c.neural.checkpoint = dir + "/checkpoint.pt";
+  c.neural.router = dir + "/progress.tsv";
+  try {
+    make_pipeline(Device::Cpu, c);
+    ADD_FAILURE() << "a bad router file was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("progress.tsv:1"), std::string::npos) << e.what();
+  }
+  c.neural.router.clear();
+  c.neural.checkpoint.clear();
+  EXPECT_THROW(make_pipeline(Device::Cpu, c), std::runtime_error);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gs::node
