@@ -18,23 +18,14 @@
 #include "neural/train_compiler.h"
 #include "neural/trainer.h"
 #include "vm/program.h"
+#include "tests/neural/tiny_model.h"
 
 namespace gs::neural {
 namespace {
 
 const torch::Device kCpu(torch::kCPU);
 
-ModelConfig tiny_config() {
-  ModelConfig c;
-  c.d_model = 64;
-  c.heads = 4;
-  c.encoder_layers = 1;
-  c.decoder_layers = 1;
-  c.ff = 128;
-  c.max_source = 96;
-  c.max_bytecode = 96;
-  return c;
-}
+using testing::tiny_config;
 
 std::vector<Example> tiny_set(u32 n) {
   PairMaker maker(11, 96, 96);

@@ -16,6 +16,7 @@
 #include "neural/neural_compiler.h"
 #include "neural/policy_gradient.h"
 #include "neural/trainer.h"
+#include "tests/neural/tiny_model.h"
 
 namespace gs::neural {
 namespace {
@@ -23,17 +24,7 @@ namespace {
 const torch::Device kCpu(torch::kCPU);
 constexpr u64 kSeed = 1;
 
-ModelConfig tiny_config() {
-  ModelConfig c;
-  c.d_model = 64;
-  c.heads = 4;
-  c.encoder_layers = 1;
-  c.decoder_layers = 1;
-  c.ff = 128;
-  c.max_source = 96;
-  c.max_bytecode = 96;
-  return c;
-}
+using testing::tiny_config;
 
 // The programs selfplay draws first with seed kSeed and one level (program i is make(Train, i, 0)).
 std::vector<Example> first_programs(u32 n) {
