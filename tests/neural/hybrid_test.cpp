@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <sstream>
 
 #include "compiler/compiler.h"
-#include "neural/train_compiler.h"
 #include "node/neural_pipeline.h"
+#include "tests/neural/support.h"
 #include "tests/unit/random_batches.h"
 
 namespace gs::node {
@@ -138,23 +137,15 @@ TEST(Hybrid, RouterAndNeuralMode) {
 
 TEST(Hybrid, UntrainedCheckpointThroughTheCommandPath) {
   // A freshly initialised model (one training step) saved as a real checkpoint.
-  std::string dir = (std::filesystem::temp_directory_path() / "gpusynth-hybrid-test").string();
-  std::filesystem::remove_all(dir);
-  neural::TrainOptions o;
-  o.out_dir = dir;
-  o.model.d_model = 32;
-  o.model.heads = 2;
-  o.model.encoder_layers = o.model.decoder_layers = 1;
-  o.model.ff = 64;
-  o.model.max_source = 200;
-  o.model.max_bytecode = 64;
-  o.steps = 1;
-  o.batch = 2;
-  o.eval_every = 0;
-  o.levels = 1;
-  std::ostringstream log;
-  std::string error;
-  ASSERT_EQ(neural::train_compiler(o, log, &error), neural::TrainResult::Ok) << error;
+  std::string dir = neural::testing::temp_dir("hybrid"), error;
+  neural::ModelConfig small;
+  small.d_model = 32;
+  small.heads = 2;
+  small.encoder_layers = small.decoder_layers = 1;
+  small.ff = 64;
+  small.max_source = 200;
+  small.max_bytecode = 64;
+  ASSERT_TRUE(neural::testing::write_untrained_checkpoint(dir, small, 1, &error)) << error;
 
   PipelineConfig c = config_for(CompileMode::Hybrid);
   c.neural.checkpoint = dir + "/checkpoint.pt";

@@ -18,7 +18,7 @@
 #include "neural/train_compiler.h"
 #include "neural/trainer.h"
 #include "vm/program.h"
-#include "tests/neural/tiny_model.h"
+#include "tests/neural/support.h"
 
 namespace gs::neural {
 namespace {
@@ -34,13 +34,7 @@ std::vector<Example> tiny_set(u32 n) {
   return set;
 }
 
-std::string temp_dir(const std::string& name) {
-  auto dir =
-      std::filesystem::temp_directory_path() / ("gpusynth_neural_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+using testing::temp_dir;
 
 TEST(Model, ShapesAndCausality) {
   torch::manual_seed(0);

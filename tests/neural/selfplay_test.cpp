@@ -16,7 +16,7 @@
 #include "neural/neural_compiler.h"
 #include "neural/policy_gradient.h"
 #include "neural/trainer.h"
-#include "tests/neural/tiny_model.h"
+#include "tests/neural/support.h"
 
 namespace gs::neural {
 namespace {
@@ -34,13 +34,7 @@ std::vector<Example> first_programs(u32 n) {
   return set;
 }
 
-std::filesystem::path temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("gpusynth_selfplay_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+using testing::temp_dir;
 
 std::string weights_line(const std::string& log, const std::string& prefix) {
   std::smatch m;

@@ -20,8 +20,8 @@
 #include "neural/estimates.h"
 #include "neural/router.h"
 #include "neural/source_tokenizer.h"
-#include "neural/train_compiler.h"
 #include "search/rng.h"
+#include "tests/neural/support.h"
 
 namespace gs::neural {
 namespace {
@@ -42,12 +42,7 @@ Reference reference_of(const std::string& source, u32 inputs = 16) {
   return std::move(*r);
 }
 
-std::string temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("gpusynth_verify_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+using testing::temp_dir;
 
 // ---- Verifier ---------------------------------------------------------------------------------
 
@@ -334,17 +329,12 @@ TEST(NeuralRouter, HistoryRoundTripAndMalformedFiles) {
 
 TEST(NeuralEvaluateCompiler, RunsOnATinyCheckpointAndRejectsBadInput) {
   std::string dir = temp_dir("eval"), error;
-  TrainOptions t;
-  t.out_dir = dir;
-  t.model.d_model = 32;
-  t.model.heads = 2;
-  t.model.encoder_layers = t.model.decoder_layers = 1;
-  t.model.ff = 64;
-  t.steps = 1;
-  t.batch = 2;
-  t.eval_every = 0;
-  std::ostringstream train_log;
-  ASSERT_EQ(train_compiler(t, train_log, &error), TrainResult::Ok) << error;
+  ModelConfig small;
+  small.d_model = 32;
+  small.heads = 2;
+  small.encoder_layers = small.decoder_layers = 1;
+  small.ff = 64;
+  ASSERT_TRUE(testing::write_untrained_checkpoint(dir, small, kCurriculumLevels, &error)) << error;
 
   EvaluationOptions o;
   o.checkpoint = dir + "/checkpoint.pt";
