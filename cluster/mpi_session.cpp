@@ -2,7 +2,6 @@
 #include "cluster/mpi_session.h"
 
 #include <mpi.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -10,8 +9,11 @@
 #include <stdexcept>
 
 #include "cluster/mpi_check.h"
+#include "vm/host.h"
 
 namespace gs::cluster {
+
+using vm::host_name;
 
 namespace {
 
@@ -97,11 +99,5 @@ void mpi_check(int rc, const char* call, const char* file, int line) {
 }
 
 }  // namespace detail
-
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
-}
 
 }  // namespace gs::cluster

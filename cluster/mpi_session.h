@@ -51,7 +51,4 @@ class WorldComm {
   std::string host_;
 };
 
-// This machine's name, as MPI messages give it.
-std::string host_name();
-
 }  // namespace gs::cluster

@@ -14,7 +14,6 @@
 // SIGTERM stops every rank at its next batch boundary: finished problems are in
 // campaign.jsonl, every rank's records are flushed, and the exit status is kExitInterrupted.
 // Re-running the same command resumes.
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -36,6 +35,7 @@
 #include "node/search_records.h"
 #include "search/trace.h"
 #include "vm/hash.h"
+#include "vm/host.h"
 
 namespace gs::jobs {
 
@@ -134,12 +134,6 @@ std::string summary_line(const Finished& f) {
 u64 problem_seed(u64 seed, const std::string& name) {
   const u64 h = vm::fnv1a64(reinterpret_cast<const u8*>(name.data()), name.size());
   return search::Rng(seed).derive(h).next_u64();
-}
-
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
 }
 
 void print_table(const std::vector<Finished>& rows) {
@@ -398,7 +392,7 @@ int campaign_command(const std::vector<std::string>& args) {
       info.config_text = effective_config(vm);
       info.command_line = "gpusynth campaign";
       for (const std::string& a : args) info.command_line += " " + a;
-      info.hosts = host_name();
+      info.hosts = gs::vm::host_name();
       info.devices = pipeline->name();
       writer = search::TraceWriter::create_or_resume((fs::path(run_dir) / records_name).string(), info, sampling);
     } catch (const std::exception& e) {

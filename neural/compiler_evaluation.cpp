@@ -1,7 +1,6 @@
 #include "neural/compiler_evaluation.h"
 
 #include <torch/utils.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -19,8 +18,12 @@
 #include "neural/neural_compiler.h"
 #include "neural/router.h"
 #include "neural/verification.h"
+#include "vm/host.h"
 
 namespace gs::neural {
+
+using vm::host_name;
+using vm::seconds_since;
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -30,19 +33,10 @@ constexpr u32 kPassAtKs[] = {1, 2, 4, 8, 16};
 constexpr u32 kChunk = 16;                     // programs sampled between two progress lines
 constexpr double kMinTraditionalSeconds = 0.2;  // one timed pass of the (µs-fast) traditional compiler
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 std::string format(const char* spec, double x) {
   char text[64];
   std::snprintf(text, sizeof text, spec, x);
   return text;
-}
-
-// gethostname, as cluster::host_name does; cluster/ is above neural/ in the layering.
-std::string host_name() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return name;
 }
 
 std::string options_problem(const EvaluationOptions& o) {

@@ -19,8 +19,11 @@
 #include "neural/policy_gradient.h"
 #include "neural/trainer.h"
 #include "vm/hash.h"
+#include "vm/host.h"
 
 namespace gs::neural {
+
+using vm::seconds_since;
 namespace {
 
 // Sampling streams: training step s on rank r uses s * size + r; evaluation this one, so that the
@@ -170,10 +173,6 @@ std::string progress_row(const char* kind, u64 step, const PolicyStats& stats) {
   out << kind << "\t" << step << "\t" << s.reward << "\t" << s.correct << "\t" << s.valid << "\t"
       << s.programs_correct << "\t" << s.cheaper << "\t" << s.best_ratio << "\n";
   return out.str();
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 // One rank's run. Every method that calls a collective is called by every rank at the same

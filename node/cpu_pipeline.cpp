@@ -1,12 +1,11 @@
 #include "node/cpu_pipeline.h"
 
 #include <chrono>
+#include "vm/host.h"
 
 namespace gs::node {
 
-double seconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
+using vm::seconds_since;
 
 CpuPipeline::CpuPipeline(const PipelineConfig& c)
     : config_(c), pool_(c.threads), compiler_(pool_, c.compile), executor_(pool_, c.limits) {}

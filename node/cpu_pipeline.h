@@ -40,7 +40,4 @@ class CpuPipeline : public Pipeline {
 
 std::unique_ptr<Pipeline> make_cpu_pipeline(const PipelineConfig& config);
 
-// Seconds since t.
-double seconds_since(std::chrono::steady_clock::time_point t);
-
 }  // namespace gs::node

@@ -15,6 +15,7 @@
 #include "compiler/cuda_batch_compiler.h"
 #include "compiler/cuda_batch_lexer.h"
 #include "vm/cuda_executor.h"
+#include "vm/host.h"
 
 // Any failed CUDA call becomes std::runtime_error naming the call, its file:line and the error.
 #define CUDA_CHECK(call) ::gs::node::check_cuda((call), #call, __FILE__, __LINE__)
@@ -187,7 +188,7 @@ class CudaPipeline final : public Pipeline {
     if (n == 0) {
       fill_results(nullptr, ResultLayout{}, 0, 0, out);
       out->memory_bytes = device_bytes();
-      out->times.total = seconds_since(start);
+      out->times.total = vm::seconds_since(start);
       return;
     }
 
@@ -271,15 +272,11 @@ class CudaPipeline final : public Pipeline {
     out->times.score = seconds_between(4, 5);
     out->times.download = seconds_between(5, 6);
     out->memory_bytes = device_bytes();
-    out->times.total = seconds_since(start);
+    out->times.total = vm::seconds_since(start);
   }
 
  private:
   static constexpr int kEvents = 7;  // before upload, after upload and after each later stage
-
-  static double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  }
 
   double seconds_between(int from, int to) const {
     float ms = 0;

@@ -8,8 +8,11 @@
 #include "neural/router.h"
 #include "neural/verification.h"
 #include "node/cpu_pipeline.h"
+#include "vm/host.h"
 
 namespace gs::node {
+
+using vm::seconds_since;
 namespace {
 
 // Candidates in the batch layout, for running them on the batch's tests.

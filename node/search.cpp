@@ -8,8 +8,11 @@
 #include <stdexcept>
 
 #include "search/simplify.h"
+#include "vm/host.h"
 
 namespace gs::node {
+
+using vm::seconds_since;
 
 vm::TestSet problem_tests(const search::Problem& p, Split split) {
   std::vector<vm::TestSet::Case> cases;
@@ -50,7 +53,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 search::Evaluation evaluation_of(const BatchResults& r, i64 first_id) {
   search::Evaluation e;

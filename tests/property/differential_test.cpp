@@ -25,9 +25,12 @@
 #include "search/syntax.h"
 #include "tests/reference/evaluator.h"
 #include "vm/runner.h"
+#include "vm/host.h"
 
 namespace gs {
 namespace {
+
+using gs::vm::seconds_since;
 
 constexpr u64 kDefaultPrograms = 10000;
 constexpr u64 kDefaultSeed = 0x5eed2025;
@@ -139,10 +142,6 @@ struct Tally {
   u64 outcomes[vm::kTrapCount] = {};
   double generate_s = 0, compile_s = 0, vm_s = 0, reference_s = 0;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 void print_coverage(const reference::Coverage& c, const Tally& t) {
   std::printf("[differential] %" PRIu64 " programs, %" PRIu64 " runs, %" PRIu64 " failures\n", t.programs,
