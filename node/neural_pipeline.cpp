@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include "neural/neural_compiler.h"
@@ -13,11 +14,13 @@
 namespace gs::node {
 
 using vm::seconds_since;
+
 namespace {
 
-// Candidates in the batch layout, for running them on the batch's tests.
+// Candidates in the batch layout (8-aligned slots), for running them on the batch's tests.
 struct CandidateBatch {
-  std::vector<u64> bytes, offsets{0};
+  std::vector<u64> bytes;
+  std::vector<u64> offsets{0};  // in bytes
   std::vector<u32> sizes, entry;
   std::vector<u8> status;
   std::vector<u32> program;  // the program each candidate is for
@@ -29,15 +32,14 @@ struct CandidateBatch {
   void add(u32 of, const neural::DecodedBytecode& c) {
     const u64 words = (c.bytecode.size() + 7) / 8;
     bytes.resize(bytes.size() + words, 0);
-    std::memcpy(reinterpret_cast<u8*>(bytes.data() + offsets.back()), c.bytecode.data(), c.bytecode.size());
-    offsets.push_back(offsets.back() + words);
+    std::memcpy(reinterpret_cast<u8*>(bytes.data()) + offsets.back(), c.bytecode.data(), c.bytecode.size());
+    offsets.push_back(offsets.back() + words * 8);
     sizes.push_back(u32(c.bytecode.size()));
     program.push_back(of);
     candidate.push_back(&c);
   }
   u32 count() const { return u32(sizes.size()); }
   vm::BytecodeBatch view() {
-    for (u64& o : offsets) o *= 8;  // words -> bytes, once, just before the batch is used
     status.assign(count(), u8(vm::ProgramStatus::OK));
     entry.assign(count(), 0);
     return {count(), reinterpret_cast<u8*>(bytes.data()), offsets.data(), sizes.data(), status.data(), entry.data()};
@@ -172,8 +174,13 @@ class NeuralPipeline final : public CpuPipeline {
     vm::PairResults ref{reference_trap_.data(), pass.data(), instructions.data(), reference_.data()};
     executor_.execute(b, t, ref);
 
-    const std::string entry(t.entry, t.entry_len);
+    neural::ReferenceOptions ro;
+    ro.entry = std::string(t.entry, t.entry_len);
+    ro.random_inputs = config_.neural.random_inputs;
+    ro.seed = config_.neural.seed;
+    ro.limits = config_.limits;
     std::vector<u8> done(b.count, 0);
+    std::vector<std::optional<neural::Reference>> references(b.count);  // made when first needed
     for (u32 c = 0; c < cb.count(); ++c) {
       const u32 i = cb.program[c];
       if (done[i] || cb.status[c] != u8(vm::ProgramStatus::OK) || b.status[i] != u8(vm::ProgramStatus::OK)) continue;
@@ -183,16 +190,14 @@ class NeuralPipeline final : public CpuPipeline {
         same = cb.trap[q] == reference_trap_[p] && cb.output_hash[q] == reference_[p];
       }
       if (!same) continue;
-      std::string error;
-      neural::ReferenceOptions ro;
-      ro.entry = entry;
-      ro.random_inputs = config_.neural.random_inputs;
-      ro.seed = config_.neural.seed;
-      ro.stream = i;
-      ro.limits = config_.limits;
-      auto reference = neural::make_reference({b.bytes + b.offsets[i], b.sizes[i]}, ro, {}, &error);
-      if (!reference || verifier_.check(*reference, cb.candidate[c]->bytecode).verdict != neural::Verdict::Correct)
-        continue;
+      std::optional<neural::Reference>& reference = references[i];
+      if (!reference) {
+        std::string error;
+        ro.stream = i;
+        reference = neural::make_reference({b.bytes + b.offsets[i], b.sizes[i]}, ro, {}, &error);
+        if (!reference) continue;  // the traditional bytecode passed check(): not expected
+      }
+      if (verifier_.check(*reference, cb.candidate[c]->bytecode).verdict != neural::Verdict::Correct) continue;
       if (place(b, i, cb.candidate[c]->bytecode)) {
         done[i] = 1;
         out->neural.accepted++;
