@@ -12,6 +12,7 @@ po::options_description search_options(SearchOptions* o) {
   d.add_options()
       ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp, enumerate or external")
       ("selection", po::value(&o->selection)->default_value(o->selection), "GP parent selection: lexicase, downsampled (lexicase) or tournament")
+      ("case-scores", po::value(&o->case_scores)->default_value(o->case_scores), "what lexicase compares per case: error (graded: how far the output is from the expected one) or pass")
       ("downsample", po::value(&o->settings.gp.downsample)->default_value(o->settings.gp.downsample), "downsampled lexicase: fraction of the train cases per generation")
       ("tournament-size", po::value(&o->settings.gp.tournament)->default_value(o->settings.gp.tournament), "tournament selection: individuals per tournament")
       ("crossover", po::value(&o->settings.gp.p_crossover)->default_value(o->settings.gp.p_crossover), "GP: probability of crossover (else mutation)")
@@ -44,6 +45,10 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   }
   if (!search::parse_selection(o.selection)) {
     *error = "--selection must be lexicase, downsampled or tournament, not '" + o.selection + "'";
+    return false;
+  }
+  if (!search::parse_case_scores(o.case_scores)) {
+    *error = "--case-scores must be error or pass, not '" + o.case_scores + "'";
     return false;
   }
   if (!(o.settings.gp.downsample > 0 && o.settings.gp.downsample <= 1)) {
@@ -82,6 +87,7 @@ std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const 
     case search::GeneratorKind::Gp: {
       search::GeneratorSettings settings = o.settings;
       settings.gp.selection = *search::parse_selection(o.selection);
+      settings.gp.scores = *search::parse_case_scores(o.case_scores);
       return search::make_gp_generator(p.signature, settings);
     }
     case search::GeneratorKind::External: {

@@ -18,6 +18,7 @@ struct SearchOptions {
   std::string problem_path;     // search
   std::string generator = "gp";
   std::string selection = "lexicase";
+  std::string case_scores = "error";
   std::string candidates_path;  // --generator external
   std::string device = "auto";
   std::string config_path;
@@ -27,7 +28,7 @@ struct SearchOptions {
   search::GeneratorSettings settings;
 };
 
-// --generator, --selection, --downsample, --tournament-size, --crossover, --max-size, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
+// --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);
 

@@ -80,7 +80,7 @@ InputLayout input_layout(const Sources& s, const vm::TestSet& t) {
 struct ResultLayout {
   u64 status, sizes, diagnostic_count, diagnostics, tests_passed, instructions, reward, bytecode_hash;
   u64 programs_end;
-  u64 trap, pass, pair_instructions, output_hash;
+  u64 trap, pass, pair_instructions, output_hash, error;
   u64 pairs_end;
   u64 entry;
   u64 tokens, token_count, lex_diagnostics, lex_diagnostic_count, lex_fallback;
@@ -104,6 +104,7 @@ ResultLayout result_layout(const compiler::SourceBatch& s, u64 pairs) {
   l.pass = p.add<u8>(pairs);
   l.pair_instructions = p.add<u32>(pairs);
   l.output_hash = p.add<u64>(pairs);
+  l.error = p.add<float>(pairs);
   l.pairs_end = p.bytes();
   l.entry = p.add<u32>(programs);
   l.tokens = p.add<compiler::Token>(programs == 0 ? 0 : compiler::token_capacity(s));
@@ -216,7 +217,8 @@ class CudaPipeline final : public Pipeline {
     compiler::CompileResults diagnostics{at<compiler::Diagnostic>(d_res, res.diagnostics),
                                          at<u32>(d_res, res.diagnostic_count)};
     vm::PairResults pair_results{at<u8>(d_res, res.trap), at<u8>(d_res, res.pass),
-                                 at<u32>(d_res, res.pair_instructions), at<u64>(d_res, res.output_hash)};
+                                 at<u32>(d_res, res.pair_instructions), at<u64>(d_res, res.output_hash),
+                                 at<float>(d_res, res.error)};
     vm::ProgramResults program_results{at<u32>(d_res, res.tests_passed), at<u64>(d_res, res.instructions),
                                        at<float>(d_res, res.reward),
                                        at<u64>(d_res, res.bytecode_hash)};
@@ -441,6 +443,7 @@ class CudaPipeline final : public Pipeline {
     copy_out(out->pass, down + res.pass, pairs);
     copy_out(out->pair_instructions, down + res.pair_instructions, pairs);
     copy_out(out->output_hash, down + res.output_hash, pairs);
+    copy_out(out->error, down + res.error, pairs);
   }
 
   void release_device() {

@@ -28,6 +28,7 @@ struct CandidateBatch {
   std::vector<u8> trap, pass;
   std::vector<u32> instructions;
   std::vector<u64> output_hash;
+  std::vector<float> error;
 
   void add(u32 of, const neural::DecodedBytecode& c) {
     const u64 words = (c.bytecode.size() + 7) / 8;
@@ -50,7 +51,8 @@ struct CandidateBatch {
     pass.assign(n, 0);
     instructions.assign(n, 0);
     output_hash.assign(n, 0);
-    return {trap.data(), pass.data(), instructions.data(), output_hash.data()};
+    error.assign(n, 0);
+    return {trap.data(), pass.data(), instructions.data(), output_hash.data(), error.data()};
   }
 };
 
@@ -171,7 +173,8 @@ class NeuralPipeline final : public CpuPipeline {
     reference_trap_.assign(u64(b.count) * t.test_count, 0);
     std::vector<u8> pass(reference_.size());
     std::vector<u32> instructions(reference_.size());
-    vm::PairResults ref{reference_trap_.data(), pass.data(), instructions.data(), reference_.data()};
+    std::vector<float> error(reference_.size());
+    vm::PairResults ref{reference_trap_.data(), pass.data(), instructions.data(), reference_.data(), error.data()};
     executor_.execute(b, t, ref);
 
     neural::ReferenceOptions ro;

@@ -131,6 +131,7 @@ struct BatchResults {
   std::vector<u8> pass;
   std::vector<u32> pair_instructions;
   std::vector<u64> output_hash;
+  std::vector<float> error;  // graded error of the outputs (vm/output_error.h): 0 on a pass, +inf on a trap
   StageTimes times;
   NeuralCounts neural;
   u64 memory_bytes = 0;  // what the backend holds for this batch (device memory for CUDA)

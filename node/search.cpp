@@ -65,6 +65,7 @@ search::Evaluation evaluation_of(const BatchResults& r, i64 first_id) {
   e.pass = r.pass;
   e.trap = r.trap;
   e.output_hash = r.output_hash;
+  e.error = r.error;
   return e;
 }
 

@@ -38,6 +38,7 @@ struct Evaluation {
   std::span<const u8> pass;           // programs × tests: 1 where the test passed
   std::span<const u8> trap;           // programs × tests: vm::Trap, or vm::kNotRun
   std::span<const u64> output_hash;   // programs × tests
+  std::span<const float> error;       // programs × tests: graded error (vm/output_error.h), 0 on a pass
 };
 
 class Generator {
@@ -62,11 +63,19 @@ enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };
 const char* selection_name(Selection s);  // "lexicase", "downsampled", "tournament"
 std::optional<Selection> parse_selection(std::string_view name);
 
+// What lexicase compares on a case: the graded error of the outputs (vm/output_error.h: how far
+// a wrong answer is from the right one), or only whether the case passed. Errors let lexicase
+// prefer the nearer of two failing programs — the signal GP needs while no program passes a case.
+enum class CaseScores : u8 { Error, Pass };
+const char* case_scores_name(CaseScores s);  // "error", "pass"
+std::optional<CaseScores> parse_case_scores(std::string_view name);
+
 // Genetic programming (search/selection.h, search/variation.h).
 struct GpSettings {
   Selection selection = Selection::Lexicase;
   double downsample = 0.25;  // DownsampledLexicase: the fraction of cases each generation
   u32 tournament = 7;        // Tournament: its size
+  CaseScores scores = CaseScores::Error;  // lexicase and down-sampled lexicase
   double p_crossover = 0.5;  // else mutation
   u32 max_nodes = 1000;      // offspring size limits
   u32 max_depth = 40;
@@ -98,8 +107,8 @@ struct GeneratorSettings {
 std::unique_ptr<Generator> make_random_generator(const Signature& signature, GeneratorSettings settings);
 
 // Genetic programming: iteration 0 is random programs; each later iteration breeds a new
-// population from the last one's results — parents by the settings' selection over the pass
-// bits (lexicase) or the rewards (tournament), children by crossover or mutation.
+// population from the last one's results — parents by the settings' selection over the cases'
+// errors or pass bits (lexicase) or the rewards (tournament), children by crossover or mutation.
 std::unique_ptr<Generator> make_gp_generator(const Signature& signature, GeneratorSettings settings);
 
 // Bottom-up enumeration with observational equivalence: every expression over the problem's

@@ -25,6 +25,14 @@ std::optional<Selection> parse_selection(std::string_view name) {
   return std::nullopt;
 }
 
+const char* case_scores_name(CaseScores s) { return s == CaseScores::Error ? "error" : "pass"; }
+
+std::optional<CaseScores> parse_case_scores(std::string_view name) {
+  for (CaseScores s : {CaseScores::Error, CaseScores::Pass})
+    if (name == case_scores_name(s)) return s;
+  return std::nullopt;
+}
+
 namespace {
 
 class GpGenerator final : public Generator {
@@ -70,7 +78,7 @@ class GpGenerator final : public Generator {
       population_.push_back(*p.tree);
     }
     first_id_ = e.first_id;
-    scores_ = pass_scores(e.pass);
+    scores_ = gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
     reward_.assign(e.reward.begin(), e.reward.end());
     cases_ = e.tests;
   }

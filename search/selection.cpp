@@ -145,6 +145,12 @@ std::vector<float> pass_scores(std::span<const u8> pass) {
   return out;
 }
 
+std::vector<float> error_scores(std::span<const float> error) {
+  std::vector<float> out(error.size());
+  for (size_t k = 0; k < error.size(); ++k) out[k] = -error[k];
+  return out;
+}
+
 std::vector<u32> lexicase_select(const ScoreMatrix& scores, u32 n, Rng& rng) {
   check_shape(scores, n, "lexicase_select");
   std::vector<u32> cases(scores.cases);

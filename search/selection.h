@@ -6,7 +6,7 @@
 // individuals best on it; the survivors after the last case (or the one left) are drawn from
 // uniformly. A specialist that alone solves a hard case is thus picked whenever that case comes
 // first. Scores are per (individual, case), higher is better: pass bits (0/1, from the batch
-// pipeline's `pass`) or any graded score. No epsilon: equal means equal.
+// pipeline's `pass`) or negated graded errors (its `error`). No epsilon: equal means equal.
 //
 // Every function takes the caller's Rng (search/rng.h) and makes n selections in one call: the
 // same seed, stream and inputs give the same indices.
@@ -31,6 +31,10 @@ struct ScoreMatrix {
 
 // Pass bits (programs × tests, as node::BatchResults::pass) as scores 0 / 1.
 std::vector<float> pass_scores(std::span<const u8> pass);
+
+// Graded errors (programs × tests, as node::BatchResults::error; lower is better, +inf for a
+// trap) as scores: their negation.
+std::vector<float> error_scores(std::span<const float> error);
 
 // n lexicase selections (indices of individuals) over all cases. With no cases every
 // individual survives, so selection is uniform. Throws std::invalid_argument when the matrix

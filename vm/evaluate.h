@@ -5,6 +5,7 @@
 
 #include "vm/batch.h"
 #include "vm/interpreter.h"
+#include "vm/output_error.h"
 #include "vm/test_set.h"
 #include "vm/verifier.h"
 
@@ -52,6 +53,7 @@ GS_HD inline void evaluate_pair(const BytecodeBatch& b, u32 i, const TestSetView
   out.pass[pair] = 0;
   out.instructions[pair] = 0;
   out.output_hash[pair] = 0;
+  out.error[pair] = kNoOutputError;
   if (b.status[i] != u8(ProgramStatus::OK)) {
     out.trap[pair] = kNotRun;
     return;
@@ -81,6 +83,8 @@ GS_HD inline void evaluate_pair(const BytecodeBatch& b, u32 i, const TestSetView
     if (match == Match::BAD_REFERENCE) trap = Trap::BAD_REFERENCE;
     out.pass[pair] = match == Match::PASS;
     out.output_hash[pair] = hash;
+    if (match == Match::PASS) out.error[pair] = 0.0f;
+    if (match == Match::FAIL) out.error[pair] = output_error(t, k, m);
   }
   out.trap[pair] = u8(trap);
 }

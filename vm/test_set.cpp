@@ -1,7 +1,10 @@
 #include "vm/test_set.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
+#include "vm/output_error.h"
 #include "vm/place.h"
 #include "vm/value.h"
 
@@ -104,6 +107,58 @@ bool values_match(const Value& actual, const Value& expected, double tolerance) 
   for (size_t k = 0; k < actual.items.size(); ++k)
     if (!values_match(actual.items[k], expected.items[k], tolerance)) return false;
   return true;
+}
+
+namespace {
+
+// Levenshtein distance by the whole (n + 1) × (m + 1) table; when either string is longer than the
+// device's cap, the same bound the device takes (vm/output_error.h).
+u32 reference_edit_distance(const std::string& a, const std::string& b) {
+  const std::string& shorter = a.size() <= b.size() ? a : b;
+  const std::string& longer = a.size() <= b.size() ? b : a;
+  if (longer.size() > kEditDistanceMaxLength) {
+    u32 d = u32(longer.size() - shorter.size());
+    for (size_t k = 0; k < shorter.size(); ++k) d += shorter[k] != longer[k];
+    return d;
+  }
+  std::vector<std::vector<u32>> d(a.size() + 1, std::vector<u32>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = u32(i);
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = u32(j);
+  for (size_t i = 1; i <= a.size(); ++i)
+    for (size_t j = 1; j <= b.size(); ++j)
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+  return d[a.size()][b.size()];
+}
+
+float reference_scalar_error(const Value& a, const Value& e, double tolerance) {
+  switch (e.type) {
+    case Type::Float:
+      if (values_match(a, e, tolerance)) return 0.0f;
+      if (std::isnan(a.f) || std::isnan(e.f)) return INFINITY;
+      return float(std::fabs(a.f - e.f));
+    case Type::Str: return float(reference_edit_distance(a.s, e.s));
+    case Type::Bool: return a.i == e.i ? 0.0f : 1.0f;
+    default: return float(std::fabs(double(a.i) - double(e.i)));
+  }
+}
+
+}  // namespace
+
+float values_error(std::span<const Value> actual, std::span<const Value> expected, double tolerance) {
+  if (actual.size() != expected.size()) return INFINITY;
+  float error = 0.0f;
+  for (size_t r = 0; r < expected.size(); ++r) {
+    const Value &a = actual[r], &e = expected[r];
+    if (!is_array(e.type)) {
+      error += reference_scalar_error(a, e, tolerance);
+      continue;
+    }
+    size_t common = std::min(a.items.size(), e.items.size());
+    for (size_t k = 0; k < common; ++k) error += reference_scalar_error(a.items[k], e.items[k], tolerance);
+    size_t extra = std::max(a.items.size(), e.items.size()) - common;
+    error += float(extra) * kItemCountError;
+  }
+  return error;
 }
 
 namespace {

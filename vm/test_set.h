@@ -76,12 +76,18 @@ GS_HD inline Match match_scalar(Type t, Heap& heap, u64 actual, Heap& want, u64 
   return actual == expected ? Match::PASS : Match::FAIL;
 }
 
-// Compares the results an execution left in m.stack[0 .. result_count) with test `test`'s
-// expected results. *hash receives the hash of the actual results (0 on BAD_REFERENCE).
-GS_HD inline Match compare_outputs(const TestSetView& t, u32 test, Machine& m, u64* hash) {
+// Test `test`'s expected results' heap image, as a (read-only) heap.
+GS_HD inline Heap expected_image(const TestSetView& t, u32 test) {
   Heap want;
   want.base = reinterpret_cast<u8*>(const_cast<u64*>(t.expected_heap + t.expected_offsets[test]));
   want.capacity = want.used = (t.expected_offsets[test + 1] - t.expected_offsets[test]) * 8;
+  return want;
+}
+
+// Compares the results an execution left in m.stack[0 .. result_count) with test `test`'s
+// expected results. *hash receives the hash of the actual results (0 on BAD_REFERENCE).
+GS_HD inline Match compare_outputs(const TestSetView& t, u32 test, Machine& m, u64* hash) {
+  Heap want = expected_image(t, test);
   const u64* expected = t.expected_slots + u64(test) * t.result_count;
   Heap& heap = m.heap;
   u64 h = kHashSeed;
@@ -163,6 +169,10 @@ class TestSet {
 // The host reference for compare_outputs on decoded values: same types, ints, bools and strings
 // equal, floats within tolerance (NaN matches NaN), arrays element by element.
 bool values_match(const Value& actual, const Value& expected, double tolerance);
+
+// The host reference for output_error (vm/output_error.h) on decoded values: the sum over the
+// results of each one's error, +inf when the counts differ.
+float values_error(std::span<const Value> actual, std::span<const Value> expected, double tolerance);
 
 // The host reference for the output hash compare_outputs computes.
 u64 output_hash(std::span<const Value> results);

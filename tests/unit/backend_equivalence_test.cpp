@@ -58,6 +58,7 @@ void expect_identical(const node::BatchResults& cpu, const node::BatchResults& g
   expect_same(cpu.pass, gpu.pass, "pass", tests);
   expect_same(cpu.pair_instructions, gpu.pair_instructions, "pair_instructions", tests);
   expect_same(cpu.output_hash, gpu.output_hash, "output_hash", tests);
+  expect_same(cpu.error, gpu.error, "error", tests);
 }
 
 void run_both(node::Pipeline& cpu, node::Pipeline& gpu, const node::Sources& sources, const vm::TestSet& tests,

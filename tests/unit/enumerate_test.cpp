@@ -53,7 +53,7 @@ std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSetti
     for (const search::Proposal& q : proposals) sources.add(q.source);
     node::BatchResults r;
     pipeline->run(sources, probe ? node::probe_tests(p, *probe) : node::problem_tests(p, node::Split::Train), &r);
-    search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash};
+    search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
     g->observe(proposals, e);
     for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
   }

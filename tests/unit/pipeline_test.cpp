@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <stdexcept>
 
 #include "node/pipeline.h"
 #include "tests/unit/random_batches.h"
+#include "vm/output_error.h"
 #include "vm/thread_pool.h"
 
 namespace gs {
@@ -55,6 +57,7 @@ void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r,
       if (want != vm::ProgramStatus::OK) {
         EXPECT_EQ(r.trap[pair], vm::kNotRun);
         EXPECT_EQ(r.pass[pair], 0);
+        EXPECT_EQ(r.error[pair], vm::kNoOutputError);
         continue;
       }
       vm::Outcome o = runner.run(*program, u32(entry), b.inputs[k]);
@@ -65,6 +68,10 @@ void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r,
       EXPECT_EQ(o.instructions, r.pair_instructions[pair]) << "test " << k;
       EXPECT_EQ(u8(pass), r.pass[pair]) << "test " << k;
       EXPECT_EQ(o.trap == vm::Trap::NONE ? vm::output_hash(o.results) : 0, r.output_hash[pair]) << "test " << k;
+      const float error = o.trap != vm::Trap::NONE ? vm::kNoOutputError
+                          : pass                   ? 0.0f
+                                                   : vm::values_error(o.results, b.outputs[k], b.tests->view().float_tolerance);
+      EXPECT_EQ(error, r.error[pair]) << "test " << k;
       passed += pass;
       instructions += o.instructions;
     }
@@ -134,6 +141,75 @@ TEST(CpuPipeline, TrapsStayWithTheirProgram) {
       EXPECT_EQ(alone.output_hash[k], r.output_hash[i * 6 + k]);
       EXPECT_EQ(alone.pair_instructions[k], r.pair_instructions[i * 6 + k]);
     }
+  }
+}
+
+// Graded errors (vm/output_error.h) of every result type, strings long enough for both the exact
+// edit distance and its bound above kEditDistanceMaxLength, arrays of other lengths, NaN floats:
+// the pipeline's against vm::values_error on the Runner's results.
+TEST(CpuPipeline, GradedErrorsMatchTheReference) {
+  RandomBatch b;
+  b.params = {Type::Str, Type::IntArray, Type::Float, Type::Bool};
+  b.results = {Type::Str, Type::IntArray, Type::Float, Type::Bool};
+  for (const char* s : {
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (s, xs, x, b); }",
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) "
+           "{ return (reverse(s), reverse(xs), x * 2.0, !b); }",
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) "
+           "{ return (s + \"ab\", push(xs, 7), sqrt(x), b); }",
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) "
+           "{ return (slice(s, 1, len(s)), slice(xs, 0, len(xs) / 2), 0.0 / 0.0, true); }",
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (\"\", [], 1e300, false); }",
+       })
+    b.sources.add(s);
+  search::Rng rng(0xe7707);
+  auto text = [&](u32 n) {
+    std::string s;
+    for (u32 k = 0; k < n; ++k) s += char('a' + rng.below(4));
+    return s;
+  };
+  for (u32 k = 0; k < 24; ++k) {
+    const u32 n = k % 3 == 0 ? 140 + rng.below(160) : rng.below(60);  // a third above the cap
+    std::vector<vm::Value> xs, want_xs;
+    for (u32 j = rng.below(6); j > 0; --j) xs.push_back(vm::Value::of_int(i64(rng.below(2000)) - 1000));
+    for (u32 j = rng.below(6); j > 0; --j) want_xs.push_back(vm::Value::of_int(i64(rng.below(2000)) - 1000));
+    const double x = k % 5 == 0 ? -4.0 : double(rng.below(1000)) / 7.0;
+    b.inputs.push_back({vm::Value::of_str(text(n)), vm::Value::of_array(Type::Int, xs), vm::Value::of_float(x),
+                        vm::Value::of_bool(rng.below(2))});
+    std::string want = b.inputs.back()[0].s;
+    if (!want.empty() && k % 2 == 0) want[rng.below(u32(want.size()))] = 'z';
+    b.outputs.push_back({vm::Value::of_str(k % 4 == 1 ? text(n + 3) : want), vm::Value::of_array(Type::Int, want_xs),
+                         vm::Value::of_float(k % 7 == 3 ? std::nan("") : x + 1.0), vm::Value::of_bool(k % 2)});
+  }
+  b.make_tests();
+  node::PipelineConfig config;
+  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
+  node::BatchResults r;
+  pipeline->run(b.sources, *b.tests, &r);
+  expect_matches_reference(b, r, config.limits);
+  u32 finite = 0, infinite = 0;
+  for (float e : r.error) (std::isinf(e) ? infinite : finite) += 1;
+  EXPECT_GT(finite, r.error.size() / 2);
+  EXPECT_GT(infinite, 0u);  // NaN against a number
+
+  // Known distances, and the bound above the cap.
+  auto str_error = [](const std::string& a, const std::string& e) {
+    std::vector<vm::Value> x{vm::Value::of_str(a)}, y{vm::Value::of_str(e)};
+    return vm::values_error(x, y, 0);
+  };
+  EXPECT_EQ(str_error("kitten", "sitting"), 3.0f);
+  EXPECT_EQ(str_error("", "abc"), 3.0f);
+  EXPECT_EQ(str_error("flaw", "lawn"), 2.0f);
+  std::string alternating;
+  for (u32 k = 0; k < 100; ++k) alternating += "ab";
+  EXPECT_EQ(str_error(alternating, "b" + alternating), 201.0f);  // the bound (every byte shifted), not 1
+  EXPECT_EQ(str_error(alternating.substr(0, 127), "b" + alternating.substr(0, 127)), 1.0f);  // exact
+  EXPECT_EQ(str_error("abc", alternating), 197.0f + 1.0f);  // one string above the cap: the bound
+  for (u32 k = 0; k < 200; ++k) {
+    std::string a = text(rng.below(150)), e = text(rng.below(150));
+    EXPECT_EQ(str_error(a, e), float(vm::edit_distance(reinterpret_cast<const u8*>(a.data()), u32(a.size()),
+                                                       reinterpret_cast<const u8*>(e.data()), u32(e.size()))))
+        << a << " / " << e;
   }
 }
 

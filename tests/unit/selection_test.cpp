@@ -210,5 +210,30 @@ TEST(Selection, PassBitsBecomeScores) {
   EXPECT_EQ(pass_scores(pass), (std::vector<float>{1, 0, 0, 1}));
 }
 
+// On graded errors lexicase keeps the nearer of two programs that both fail a case — what pass
+// bits cannot tell apart — and a trap (+inf) loses to any finite error.
+TEST(Selection, ErrorsRankFailingIndividuals) {
+  const float inf = INFINITY;
+  // Three individuals, two cases; none passes case 1, individual 1 comes nearest on it; on case
+  // 0, individual 2 traps.
+  const std::vector<float> error = {0, 50,  //
+                                    0, 3,   //
+                                    inf, 9};
+  const std::vector<float> scores = error_scores(error);
+  EXPECT_EQ(scores, (std::vector<float>{-0.0f, -50, -0.0f, -3, -inf, -9}));
+  Rng rng(7);
+  for (u32 pick : lexicase_select(ScoreMatrix{3, 2, scores}, 200, rng)) EXPECT_EQ(pick, 1u);
+  // The same population on pass bits: individuals 0 and 1 tie on every case.
+  const std::vector<u8> pass = {1, 0, 1, 0, 0, 0};
+  const std::vector<float> bits = pass_scores(pass);
+  u32 zero = 0, one = 0;
+  for (u32 pick : lexicase_select(ScoreMatrix{3, 2, bits}, 200, rng)) {
+    EXPECT_NE(pick, 2u);
+    (pick == 0 ? zero : one) += 1;
+  }
+  EXPECT_GT(zero, 50u);
+  EXPECT_GT(one, 50u);
+}
+
 }  // namespace
 }  // namespace gs::search
