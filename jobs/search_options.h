@@ -18,7 +18,7 @@ struct SearchOptions {
   std::string problem_path;     // search
   std::string generator = "gp";
   std::string selection = "lexicase";
-  std::string case_scores = "error";
+  std::string case_scores = "pass";
   std::string candidates_path;  // --generator external
   std::string device = "auto";
   std::string config_path;

@@ -75,7 +75,7 @@ struct GpSettings {
   Selection selection = Selection::Lexicase;
   double downsample = 0.25;  // DownsampledLexicase: the fraction of cases each generation
   u32 tournament = 7;        // Tournament: its size
-  CaseScores scores = CaseScores::Error;  // lexicase and down-sampled lexicase
+  CaseScores scores = CaseScores::Pass;  // lexicase and down-sampled lexicase (docs/results.md)
   double p_crossover = 0.5;  // else mutation
   u32 max_nodes = 1000;      // offspring size limits
   u32 max_depth = 40;
