@@ -385,9 +385,9 @@ int campaign_command(const std::vector<std::string>& args) {
   const std::string records_name = distributed ? search::records_file_name(queue->rank()) : search::records_file_name();
   if (ready) {
     try {
-      node::PipelineConfig pipeline_config = o.pipeline;
-      pipeline_config.gpu = queue->node_rank();  // the ranks of a node spread over its GPUs
-      pipeline = node::make_pipeline(*node::parse_device(o.device), pipeline_config);
+      node::PipelineConfig config = pipeline_config(o);
+      config.gpu = queue->node_rank();  // the ranks of a node spread over its GPUs
+      pipeline = node::make_pipeline(*node::parse_device(o.device), config);
       info.seed = o.settings.seed;
       info.config_text = effective_config(vm);
       info.command_line = "gpusynth campaign";

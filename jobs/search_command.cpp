@@ -74,7 +74,7 @@ int search_command(const std::vector<std::string>& args) {
       std::cerr << "gpusynth search: " << error << "\n";
       return kExitUsage;
     }
-    auto pipeline = node::make_pipeline(*node::parse_device(o.device), o.pipeline);
+    auto pipeline = node::make_pipeline(*node::parse_device(o.device), pipeline_config(o));
     std::cerr << "gpusynth search: " << problem->name << " (" << problem->train.size() << " train, "
               << problem->test.size() << " test cases), generator " << o.generator << ", batch " << o.search.batch
               << ", seed " << o.settings.seed << ", on the " << pipeline->name() << "\n";

@@ -80,6 +80,13 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   return true;
 }
 
+node::PipelineConfig pipeline_config(const SearchOptions& o) {
+  node::PipelineConfig c = o.pipeline;
+  c.grade = search::parse_generator(o.generator) == search::GeneratorKind::Gp &&
+            search::parse_case_scores(o.case_scores) == search::CaseScores::Error;
+  return c;
+}
+
 std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const search::Problem& p,
                                                   std::string* error) {
   switch (*search::parse_generator(o.generator)) {

@@ -32,6 +32,10 @@ struct SearchOptions {
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);
 
+// The pipeline's configuration for these options: o.pipeline, grading errors when GP's lexicase
+// compares them (--case-scores error).
+node::PipelineConfig pipeline_config(const SearchOptions& o);
+
 // False with a message when the options do not fit together.
 bool check_search_options(const SearchOptions& o, std::string* error);
 

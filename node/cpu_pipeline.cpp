@@ -37,7 +37,7 @@ vm::BytecodeBatch CpuPipeline::prepare(const Sources& sources, const vm::TestSet
   out->pass.assign(pairs, 0);
   out->pair_instructions.assign(pairs, 0);
   out->output_hash.assign(pairs, 0);
-  out->error.assign(pairs, 0);
+  out->error.assign(config_.grade ? pairs : 0, 0);
   return {n, reinterpret_cast<u8*>(bytecode_.data()), offsets_.data(), out->bytecode_bytes.data(),
           out->status.data(), entry_.data()};
 }
@@ -53,7 +53,7 @@ void CpuPipeline::finish(vm::BytecodeBatch& b, const vm::TestSetView& t, BatchRe
                          std::chrono::steady_clock::time_point start) {
   const u64 pairs = u64(b.count) * t.test_count;
   vm::PairResults pr{out->trap.data(), out->pass.data(), out->pair_instructions.data(), out->output_hash.data(),
-                     out->error.data()};
+                     config_.grade ? out->error.data() : nullptr};
   vm::ProgramResults programs{out->tests_passed.data(), out->instructions.data(), out->reward.data(),
                               out->bytecode_hash.data()};
   auto t0 = std::chrono::steady_clock::now();
@@ -72,7 +72,7 @@ void CpuPipeline::finish(vm::BytecodeBatch& b, const vm::TestSetView& t, BatchRe
     out->output_hash.clear();
     out->error.clear();
   }
-  out->memory_bytes = bytecode_.size() * 8 + offsets_.size() * 8 + pairs * 18 + u64(b.count) * 64 +
+  out->memory_bytes = bytecode_.size() * 8 + offsets_.size() * 8 + pairs * (config_.grade ? 18 : 14) + u64(b.count) * 64 +
                       u64(pool_.size()) * (u64(config_.limits.heap_bytes) + config_.limits.stack_slots * 8);
   out->times.total = seconds_since(start);
 }

@@ -87,7 +87,7 @@ struct ResultLayout {
   u64 bytes;
 };
 
-ResultLayout result_layout(const compiler::SourceBatch& s, u64 pairs) {
+ResultLayout result_layout(const compiler::SourceBatch& s, u64 pairs, bool grade) {
   const u32 programs = s.count;
   Packer p;
   ResultLayout l;
@@ -104,7 +104,7 @@ ResultLayout result_layout(const compiler::SourceBatch& s, u64 pairs) {
   l.pass = p.add<u8>(pairs);
   l.pair_instructions = p.add<u32>(pairs);
   l.output_hash = p.add<u64>(pairs);
-  l.error = p.add<float>(pairs);
+  l.error = p.add<float>(grade ? pairs : 0);
   l.pairs_end = p.bytes();
   l.entry = p.add<u32>(programs);
   l.tokens = p.add<compiler::Token>(programs == 0 ? 0 : compiler::token_capacity(s));
@@ -187,14 +187,14 @@ class CudaPipeline final : public Pipeline {
     out->tests = host_tests.test_count;
     out->times = StageTimes{};
     if (n == 0) {
-      fill_results(nullptr, ResultLayout{}, 0, 0, out);
+      fill_results(nullptr, ResultLayout{}, 0, 0, false, out);
       out->memory_bytes = device_bytes();
       out->times.total = vm::seconds_since(start);
       return;
     }
 
     const InputLayout in = input_layout(sources, tests);
-    const ResultLayout res = result_layout(sources.view(), pairs);
+    const ResultLayout res = result_layout(sources.view(), pairs, config_.grade);
     reserve_pinned(upload_, in.bytes);
     const u64 bytecode_bytes = stage_inputs(sources, tests, in);
     const u64 download_bytes = config_.keep_pairs ? res.pairs_end : res.programs_end;
@@ -218,7 +218,7 @@ class CudaPipeline final : public Pipeline {
                                          at<u32>(d_res, res.diagnostic_count)};
     vm::PairResults pair_results{at<u8>(d_res, res.trap), at<u8>(d_res, res.pass),
                                  at<u32>(d_res, res.pair_instructions), at<u64>(d_res, res.output_hash),
-                                 at<float>(d_res, res.error)};
+                                 config_.grade ? at<float>(d_res, res.error) : nullptr};
     vm::ProgramResults program_results{at<u32>(d_res, res.tests_passed), at<u64>(d_res, res.instructions),
                                        at<float>(d_res, res.reward),
                                        at<u64>(d_res, res.bytecode_hash)};
@@ -266,7 +266,7 @@ class CudaPipeline final : public Pipeline {
       throw;
     }
 
-    fill_results(download_.data, res, n, config_.keep_pairs ? pairs : 0, out);
+    fill_results(download_.data, res, n, config_.keep_pairs ? pairs : 0, config_.grade, out);
     out->times.upload = seconds_between(0, 1);
     out->times.compile = seconds_between(1, 2);
     out->times.verify = seconds_between(2, 3);
@@ -429,8 +429,9 @@ class CudaPipeline final : public Pipeline {
   u64 device_bytes() const { return inputs_.capacity + bytecode_.capacity + results_.capacity + scratch_.capacity; }
 
   // Fills out's vectors, sized as the CPU backend sizes them, from the downloaded results
-  // (pairs: the per-pair results to copy, 0 when they are not kept).
-  static void fill_results(const u8* down, const ResultLayout& res, u32 n, u64 pairs, BatchResults* out) {
+  // (pairs: the per-pair results to copy, 0 when they are not kept; grade: whether the errors
+  // were computed).
+  static void fill_results(const u8* down, const ResultLayout& res, u32 n, u64 pairs, bool grade, BatchResults* out) {
     copy_out(out->status, down + res.status, n);
     copy_out(out->bytecode_bytes, down + res.sizes, n);
     copy_out(out->diagnostic_count, down + res.diagnostic_count, n);
@@ -443,7 +444,7 @@ class CudaPipeline final : public Pipeline {
     copy_out(out->pass, down + res.pass, pairs);
     copy_out(out->pair_instructions, down + res.pair_instructions, pairs);
     copy_out(out->output_hash, down + res.output_hash, pairs);
-    copy_out(out->error, down + res.error, pairs);
+    copy_out(out->error, down + res.error, grade ? pairs : 0);
   }
 
   void release_device() {

@@ -28,7 +28,6 @@ struct CandidateBatch {
   std::vector<u8> trap, pass;
   std::vector<u32> instructions;
   std::vector<u64> output_hash;
-  std::vector<float> error;
 
   void add(u32 of, const neural::DecodedBytecode& c) {
     const u64 words = (c.bytecode.size() + 7) / 8;
@@ -51,8 +50,7 @@ struct CandidateBatch {
     pass.assign(n, 0);
     instructions.assign(n, 0);
     output_hash.assign(n, 0);
-    error.assign(n, 0);
-    return {trap.data(), pass.data(), instructions.data(), output_hash.data(), error.data()};
+    return {trap.data(), pass.data(), instructions.data(), output_hash.data()};
   }
 };
 
@@ -173,8 +171,7 @@ class NeuralPipeline final : public CpuPipeline {
     reference_trap_.assign(u64(b.count) * t.test_count, 0);
     std::vector<u8> pass(reference_.size());
     std::vector<u32> instructions(reference_.size());
-    std::vector<float> error(reference_.size());
-    vm::PairResults ref{reference_trap_.data(), pass.data(), instructions.data(), reference_.data(), error.data()};
+    vm::PairResults ref{reference_trap_.data(), pass.data(), instructions.data(), reference_.data()};
     executor_.execute(b, t, ref);
 
     neural::ReferenceOptions ro;

@@ -82,6 +82,10 @@ struct PipelineConfig {
   vm::RewardWeights reward;
   u32 threads = 0;          // CPU backend: worker threads, 0 = one per hardware thread
   bool keep_pairs = true;   // return the per-pair results (else only per-program ones)
+  // Also compute each pair's graded error (BatchResults::error, vm/output_error.h), which lexicase
+  // on errors needs; else `error` stays empty. Off by default: for a failing pair with string
+  // results it costs up to 128 × 128 steps of edit distance.
+  bool grade = false;
   // CUDA backend: run each program's tests on one warp (its lanes take the tests in turn) instead
   // of one thread per (program, test) pair. Same results; which is faster is measured by
   // bench/pipeline_bench (--warp-per-program). The CPU backend ignores it.
@@ -131,7 +135,7 @@ struct BatchResults {
   std::vector<u8> pass;
   std::vector<u32> pair_instructions;
   std::vector<u64> output_hash;
-  std::vector<float> error;  // graded error of the outputs (vm/output_error.h): 0 on a pass, +inf on a trap
+  std::vector<float> error;  // graded error (vm/output_error.h): 0 on a pass, +inf on a trap; empty unless grade
   StageTimes times;
   NeuralCounts neural;
   u64 memory_bytes = 0;  // what the backend holds for this batch (device memory for CUDA)

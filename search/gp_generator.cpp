@@ -78,6 +78,8 @@ class GpGenerator final : public Generator {
       population_.push_back(*p.tree);
     }
     first_id_ = e.first_id;
+    if (gp_.scores == CaseScores::Error && e.error.size() != e.pass.size())
+      throw std::logic_error("GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
     scores_ = gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
     reward_.assign(e.reward.begin(), e.reward.end());
     cases_ = e.tests;

@@ -64,7 +64,8 @@ struct PairResults {
   u8* pass = nullptr;          // 1 when the outputs matched the expected ones
   u32* instructions = nullptr; // bytecode instructions executed
   u64* output_hash = nullptr;  // hash of the outputs (docs/pipeline.md), 0 on a trap
-  float* error = nullptr;      // graded error of the outputs (vm/output_error.h), +inf on a trap
+  float* error = nullptr;      // graded error of the outputs (vm/output_error.h), +inf on a trap;
+                               // nullptr: not computed
 };
 
 // Per program, reduced over its tests.

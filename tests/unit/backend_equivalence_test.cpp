@@ -76,6 +76,7 @@ void run_both(node::Pipeline& cpu, node::Pipeline& gpu, const node::Sources& sou
 
 TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
   node::PipelineConfig config;
+  config.grade = true;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
@@ -98,6 +99,7 @@ TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
 // More pairs than the device runs at once, and the device buffers grown between batches.
 TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
   node::PipelineConfig config;
+  config.grade = true;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
@@ -116,6 +118,7 @@ TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
 // per pair.
 TEST(BackendEquivalence, WarpPerProgramGivesIdenticalResults) {
   node::PipelineConfig config;
+  config.grade = true;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;

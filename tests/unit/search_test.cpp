@@ -186,6 +186,7 @@ TEST(SearchCommand, BadOptionsAreUsageErrors) {
            {{"-p", kProblem, "--budget", "0"}, "give a budget"},
            {{"-p", kProblem, "--batch", "0"}, "--batch must be"},
            {{"-p", kProblem, "--device", "tpu"}, "--device must be"},
+           {{"-p", kProblem, "--case-scores", "close"}, "--case-scores must be error or pass"},
            {{"-p", "/nonexistent/p.json"}, "/nonexistent/p.json"},
            {{"-p", kProblem, "--config", "/nonexistent/c.ini"}, "/nonexistent/c.ini"},
            {{"-p", kProblem, "--config", temp("bad.ini", "colour = blue\n")}, "bad.ini"},
@@ -195,6 +196,17 @@ TEST(SearchCommand, BadOptionsAreUsageErrors) {
     EXPECT_EQ(o.code, 2) << message;
     EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
   }
+}
+
+// GP lexicase on errors gets its graded errors from the pipeline the command makes, generation
+// after generation (without them GP refuses: the error names PipelineConfig::grade).
+TEST(SearchCommand, LexicaseOnErrorsRunsGenerations) {
+  Outcome o = search_cli({"-p", kProblem, "-g", "gp", "--case-scores", "error", "--budget", "1500", "--batch", "300",
+                          "--device", "cpu", "-q"});
+  EXPECT_TRUE(o.code == 0 || o.code == 1) << o.err;
+  EXPECT_EQ(o.err.find("PipelineConfig::grade"), std::string::npos) << o.err;
+  EXPECT_TRUE(o.out.find("solved after") != std::string::npos || o.out.find("in 5 iterations") != std::string::npos)
+      << o.out;
 }
 
 TEST(SearchCommand, UnsolvedSearchExitsOneAndShowsTheBest) {
