@@ -49,7 +49,7 @@ class LocalWorkQueue final : public WorkQueue {
   Ending finish() override { return {stopping()}; }
 
   QueueStats stats() const override { return {}; }
-  void set_grace(double seconds) override { options_.grace_seconds = seconds; }
+  void set_options(const QueueOptions& options) override { options_ = options; }
   void abort(int) override {}
 
  private:

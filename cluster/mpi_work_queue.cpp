@@ -5,15 +5,22 @@
 // thread. Why: every MPI call then stays on one thread (MPI_THREAD_FUNNELED, which every MPI
 // provides at full speed, where MPI_THREAD_MULTIPLE is optional and slower in Open MPI), and
 // the campaign's summary file and progress lines are written by the same thread as before,
-// with no locks. The cost is latency: a worker that asks for work while rank 0 is judging a
-// batch waits until that batch ends — a fraction of a second against problems that take
-// seconds to minutes. Rank 0 also answers at once whenever it is not searching.
+// with no locks. The cost is latency, which prefetching hides: a worker holds
+// QueueOptions::prefetch problems beyond the one it searches, and each RESULT it sends also
+// asks for one more, so its next problem is already there when it finishes one, however long
+// rank 0 takes to answer. So rank 0 need not answer often: it serves at most every
+// QueueOptions::serve_interval between its batches (a probe costs it microseconds, and a GPU
+// batch can take less than a millisecond), and at once whenever it is not searching.
 //
 // Messages (all MPI_BYTE on a duplicate of MPI_COMM_WORLD; every send is non-blocking, so no
 // rank ever blocks in a send to a rank that is busy searching):
-//   worker -> 0: REQUEST (give me a problem), RESULT (u32 problem + summary bytes),
+//   worker -> 0: REQUEST (u32 n: give me n problems; a worker's first message),
+//                RESULT (u32 problem + summary bytes; also asks for one more problem),
 //                STOPPING (I saw SIGTERM), DONE (my records are closed; nothing more from me)
-//   0 -> worker: ASSIGN (u32 problem), STOP (u8: 1 the campaign is stopping, 0 no work left)
+//   0 -> worker: ASSIGN (u32 problems, one or more), STOP (u8: 1 the campaign is stopping, 0 no
+//                work left beyond what was assigned)
+// Messages between two ranks arrive in the order they were sent (MPI's non-overtaking rule), so
+// an ASSIGN is always taken before a STOP sent after it.
 // Every wait is a probe loop that also watches SIGTERM and, once the campaign is stopping, a
 // deadline (QueueOptions::grace_seconds) after which the job is aborted.
 #include <mpi.h>
@@ -53,9 +60,17 @@ Bytes u32_bytes(u32 v) {
   return b;
 }
 
+// The first u32 of a message (0 if it has none).
 u32 read_u32(const Bytes& b) {
   u32 v = 0;
   if (b.size() >= sizeof v) std::memcpy(&v, b.data(), sizeof v);
+  return v;
+}
+
+// Every u32 of an ASSIGN.
+std::vector<u32> read_u32s(const Bytes& b) {
+  std::vector<u32> v(b.size() / sizeof(u32));
+  if (!v.empty()) std::memcpy(v.data(), b.data(), v.size() * sizeof(u32));
   return v;
 }
 
@@ -139,11 +154,12 @@ class MpiWorkQueue final : public WorkQueue {
     Bytes b = u32_bytes(result.problem);
     b.insert(b.end(), result.summary.begin(), result.summary.end());
     send(0, kResult, std::move(b));
+    if (!stop_received_) ++asked_;  // rank 0 answers a RESULT with one more problem, or a STOP
   }
 
   bool poll() override {
     if (rank_ == 0)
-      serve();
+      serve(/*now=*/false);
     else
       worker_poll();
     return stopping_;
@@ -157,7 +173,10 @@ class MpiWorkQueue final : public WorkQueue {
   }
 
   QueueStats stats() const override { return stats_; }
-  void set_grace(double seconds) override { options_.grace_seconds = seconds; }
+  void set_options(const QueueOptions& options) override {
+    if (started_) throw std::logic_error("WorkQueue::set_options() after the campaign started");
+    options_ = options;
+  }
 
   void abort(int exit_code) override {
     std::fflush(stdout);
@@ -242,8 +261,15 @@ class MpiWorkQueue final : public WorkQueue {
   }
 
   // ---- rank 0 --------------------------------------------------------------------------------
-  // Answers every message waiting, then notices a local SIGTERM.
-  void serve() {
+  // Answers every message waiting, then notices a local SIGTERM. Between rank 0's own batches
+  // (now = false) at most every serve_interval: the workers' prefetched problems cover the wait.
+  void serve(bool now) {
+    if (!now) {
+      const Clock::time_point t = Clock::now();
+      if (t < next_serve_) return;
+      next_serve_ = t + std::chrono::duration_cast<Clock::duration>(
+                            std::chrono::duration<double>(options_.serve_interval_seconds));
+    }
     const double began = thread_cpu_seconds();
     while (std::optional<Message> m = receive(MPI_ANY_SOURCE)) {
       ++stats_.received;
@@ -264,23 +290,32 @@ class MpiWorkQueue final : public WorkQueue {
         r.rank = u32(m.source);
         if (m.bytes.size() > sizeof(u32)) r.summary.assign(m.bytes.begin() + sizeof(u32), m.bytes.end());
         sink_(r);
+        assign(u32(m.source), 1);  // a RESULT also asks for the next problem
         break;
       }
-      case kRequest:
-        if (w.stop_sent) break;  // it asked just before the STOP reached it
-        if (stopping_ || todo_.empty()) {
-          send_stop(u32(m.source));
-        } else {
-          send(u32(m.source), kAssign, u32_bytes(todo_.front()));
-          todo_.pop_front();
-        }
-        break;
+      case kRequest: assign(u32(m.source), read_u32(m.bytes)); break;
       case kStopping: begin_stop(); break;
       case kDone: w.done = true; break;
       default:
         std::fprintf(stderr, "gpusynth campaign: %s: unexpected message %d from rank %d, ignored\n", where().c_str(),
                      m.tag, m.source);
     }
+  }
+
+  // Up to n problems for a worker, in one ASSIGN; a STOP after them when the queue runs dry (or
+  // the campaign is stopping). Nothing to a worker that already has its STOP: it asked just
+  // before the STOP reached it.
+  void assign(u32 worker, u32 n) {
+    if (workers_[worker].stop_sent) return;
+    Bytes b;
+    while (!stopping_ && n > 0 && !todo_.empty()) {
+      const Bytes p = u32_bytes(todo_.front());
+      b.insert(b.end(), p.begin(), p.end());
+      todo_.pop_front();
+      --n;
+    }
+    if (!b.empty()) send(worker, kAssign, std::move(b));
+    if (n > 0) send_stop(worker);
   }
 
   void send_stop(u32 worker) {
@@ -297,7 +332,7 @@ class MpiWorkQueue final : public WorkQueue {
 
   std::optional<u32> coordinator_next() {
     if (!started_) throw std::logic_error("WorkQueue::next() before start()");
-    serve();  // the workers waiting get their problems before rank 0 takes one
+    serve(/*now=*/true);  // the workers waiting get their problems before rank 0 takes one
     if (stopping_ || todo_.empty()) return std::nullopt;
     const u32 p = todo_.front();
     todo_.pop_front();
@@ -307,7 +342,7 @@ class MpiWorkQueue final : public WorkQueue {
   Ending coordinator_finish() {
     std::optional<Clock::time_point> deadline;
     for (;;) {
-      serve();
+      serve(/*now=*/true);
       bool all_done = pending_.empty();
       std::string missing;
       for (u32 r = 1; r < size_; ++r)
@@ -331,27 +366,43 @@ class MpiWorkQueue final : public WorkQueue {
     send(0, kStopping, {});
   }
 
-  void take_stop(const Message& m) {
-    stop_received_ = true;
-    if (!m.bytes.empty() && m.bytes[0] != 0) stopping_ = true;
+  // A message from rank 0: problems join the ones this worker holds (dropped once the campaign
+  // is stopping: not started, they stay unfinished and a re-run does them); a STOP answers
+  // every ask still open.
+  void take(const Message& m) {
+    if (m.tag == kAssign) {
+      const std::vector<u32> problems = read_u32s(m.bytes);
+      asked_ -= std::min<u32>(asked_, u32(problems.size()));
+      if (!stopping_) held_.insert(held_.end(), problems.begin(), problems.end());
+    } else if (m.tag == kStop) {
+      stop_received_ = true;
+      asked_ = 0;
+      if (!m.bytes.empty() && m.bytes[0] != 0) stopping_ = true;
+    }
   }
 
+  // The first call asks for 1 + prefetch problems; later ones take a held problem, the RESULT of
+  // the last one having asked for its replacement. Waits only when none is held.
   std::optional<u32> worker_next() {
-    started_ = true;
-    if (stop_received_) return std::nullopt;
-    send(0, kRequest, {});
+    if (!started_) {
+      started_ = true;
+      asked_ = 1 + options_.prefetch;
+      send(0, kRequest, u32_bytes(asked_));
+    }
     std::optional<Clock::time_point> deadline;
     for (;;) {
       notice_signal();
-      if (std::optional<Message> m = receive(0)) {
-        if (m->tag == kStop) {
-          take_stop(*m);
-          return std::nullopt;
-        }
-        if (m->tag == kAssign) {
-          if (stopping_) return std::nullopt;  // not started: it stays unfinished
-          return read_u32(m->bytes);
-        }
+      while (std::optional<Message> m = receive(0)) take(*m);
+      if (stopping_) held_.clear();
+      if (!held_.empty()) {
+        const u32 p = held_.front();
+        held_.pop_front();
+        return p;
+      }
+      if (stop_received_ || stopping_) return std::nullopt;
+      if (asked_ == 0) {  // every ask answered and nothing held (cannot happen): ask again
+        asked_ = 1;
+        send(0, kRequest, u32_bytes(asked_));
       }
       reap();
       watch_deadline(&deadline, "rank 0's answer");
@@ -361,8 +412,7 @@ class MpiWorkQueue final : public WorkQueue {
 
   void worker_poll() {
     notice_signal();
-    while (std::optional<Message> m = receive(0))
-      if (m->tag == kStop) take_stop(*m);
+    while (std::optional<Message> m = receive(0)) take(*m);
     reap();
   }
 
@@ -370,8 +420,7 @@ class MpiWorkQueue final : public WorkQueue {
     std::optional<Clock::time_point> deadline;
     while (!stop_received_) {
       notice_signal();
-      if (std::optional<Message> m = receive(0))
-        if (m->tag == kStop) take_stop(*m);  // an ASSIGN that crossed our STOPPING is dropped
+      if (std::optional<Message> m = receive(0)) take(*m);  // problems that crossed our STOPPING are dropped
       if (stop_received_) break;
       watch_deadline(&deadline, "rank 0's STOP");
       std::this_thread::sleep_for(kProbeInterval);
@@ -396,11 +445,14 @@ class MpiWorkQueue final : public WorkQueue {
   std::list<PendingSend> pending_;
   // rank 0
   QueueStats stats_;
+  Clock::time_point next_serve_{};  // serve() between batches answers no sooner
   std::deque<u32> todo_;
   ResultSink sink_;
   std::vector<Worker> workers_;
   // workers
   bool stop_received_ = false, told_stopping_ = false;
+  std::deque<u32> held_;  // assigned, not yet started
+  u32 asked_ = 0;         // problems asked of rank 0 and not yet answered
 };
 
 }  // namespace

@@ -1,8 +1,8 @@
 // How a campaign's problems are shared among its processes (docs/cluster.md).
 //
 // One process (rank 0) coordinates and also searches; the others are workers. Problems are
-// handed out one at a time, when a rank asks for its next one, so ranks that draw quick problems
-// take more of them. Every finished problem's result goes to rank 0, which alone writes the
+// handed out dynamically, a worker asking for more as it finishes them (holding one in reserve,
+// QueueOptions::prefetch), so ranks that draw quick problems take more of them. Every finished problem's result goes to rank 0, which alone writes the
 // campaign's summary file and prints progress. A stop (SIGTERM, from Slurm or mpirun, to any
 // rank) reaches every rank: each finishes the batch it is judging and leaves its problem
 // unfinished, so that a re-run resumes it.
@@ -53,6 +53,17 @@ struct Ending {
   bool stopped = false;  // a stop signal came before every problem was handed out and finished
 };
 
+struct QueueOptions {
+  double grace_seconds = 25;  // after a stop, how long rank 0 waits for the workers
+  int interrupted_exit_code = 3;
+  // How many problems a worker holds beyond the one it searches, so that rank 0's answer is
+  // there before it is needed (docs/cluster.md "Protocol"). 0: a worker asks when it finishes.
+  u32 prefetch = 1;
+  // Rank 0 answers the workers between its own batches at most this often (and at once when it
+  // is not searching).
+  double serve_interval_seconds = 0.005;
+};
+
 class WorkQueue {
  public:
   using ResultSink = std::function<void(const ProblemResult&)>;
@@ -76,7 +87,8 @@ class WorkQueue {
   virtual void start(std::vector<u32> todo, ResultSink sink) = 0;
 
   // The next problem for this rank to search, or nullopt when none is left or the campaign is
-  // stopping. A worker waits for rank 0's answer (at most one of rank 0's batches).
+  // stopping. A worker that holds none waits for rank 0's answer (at most one of rank 0's
+  // batches, or QueueOptions::serve_interval if that is longer).
   virtual std::optional<u32> next() = 0;
   // This rank finished a problem: its result goes to rank 0's sink.
   virtual void finished(const ProblemResult& result) = 0;
@@ -95,17 +107,14 @@ class WorkQueue {
 
   virtual QueueStats stats() const = 0;
 
-  // After a stop, how long rank 0 waits for the workers (QueueOptions::grace_seconds).
-  virtual void set_grace(double seconds) = 0;
+  // The options parsed after the queue was made (the grace period, prefetch, serving interval);
+  // before start() and next().
+  virtual void set_options(const QueueOptions& options) = 0;
 
   // Ends every rank of the campaign now with this exit code (MPI_Abort); one process: returns.
   virtual void abort(int exit_code) = 0;
 };
 
-struct QueueOptions {
-  double grace_seconds = 25;  // after a stop, how long rank 0 waits for the workers
-  int interrupted_exit_code = 3;
-};
 
 // The MPI queue when this process was started by an MPI launcher (mpirun, mpiexec, srun with
 // PMI/PMIx) and this build has MPI — MPI is initialised here and finalised when the queue is

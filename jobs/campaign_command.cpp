@@ -6,7 +6,7 @@
 // table. Re-running with the same RUN/ skips the problems campaign.jsonl lists.
 //
 // Started by mpirun or srun with several processes, the problems are shared among the ranks
-// through a cluster::WorkQueue (docs/cluster.md): rank 0 hands them out one at a time, searches
+// through a cluster::WorkQueue (docs/cluster.md): rank 0 hands them out on request, searches
 // too, and alone writes campaign.jsonl, the progress lines and the table; each rank records
 // into RUN/records.rank-K.h5, which rank 0 joins into RUN/records.h5 at the end. One process
 // (not started by an MPI launcher) runs the problems in order itself, as before.
@@ -326,7 +326,6 @@ int campaign_command(const std::vector<std::string>& args) {
   SearchOptions o;
   std::string suite, run_dir;
   search::SamplingPolicy sampling;
-  double grace = queue_options.grace_seconds;
   po::options_description visible("Options");
   visible.add_options()
       ("help,h", "show this help")
@@ -334,7 +333,9 @@ int campaign_command(const std::vector<std::string>& args) {
       ("out,o", po::value(&run_dir)->required(), "run directory: records.h5, campaign.jsonl (created, or resumed)")
       ("record-every", po::value(&sampling.every)->default_value(sampling.every), "record every Nth candidate (0: none), besides improvements and solutions")
       ("record-budget", po::value(&sampling.byte_budget)->default_value(0), "bytes of records after which only improvements are recorded (0: no bound)")
-      ("stop-grace", po::value(&grace)->default_value(grace), "distributed: seconds rank 0 waits for the other ranks after SIGTERM before aborting the job");
+      ("stop-grace", po::value(&queue_options.grace_seconds)->default_value(queue_options.grace_seconds), "distributed: seconds rank 0 waits for the other ranks after SIGTERM before aborting the job")
+      ("prefetch", po::value(&queue_options.prefetch)->default_value(queue_options.prefetch), "distributed: problems a rank holds beyond the one it searches, so it never waits for rank 0 (0: ask when done)")
+      ("serve-interval", po::value(&queue_options.serve_interval_seconds)->default_value(queue_options.serve_interval_seconds), "distributed: seconds rank 0 lets pass between answering the other ranks while it searches");
   visible.add(search_options(&o));
   po::variables_map vm;
   bool help = false;
@@ -352,13 +353,20 @@ int campaign_command(const std::vector<std::string>& args) {
       std::cerr << "gpusynth campaign: " << error << "\n";
       return kExitUsage;
     }
-    if (!(grace > 0)) {
+    if (!(queue_options.grace_seconds > 0)) {
       std::cerr << "gpusynth campaign: --stop-grace must be more than 0 seconds\n";
       return kExitUsage;
     }
+    if (!(queue_options.serve_interval_seconds >= 0 && queue_options.serve_interval_seconds <= 60)) {
+      std::cerr << "gpusynth campaign: --serve-interval must be between 0 and 60 seconds\n";
+      return kExitUsage;
+    }
+    if (queue_options.prefetch > 64) {
+      std::cerr << "gpusynth campaign: --prefetch must be at most 64\n";
+      return kExitUsage;
+    }
   }
-  queue_options.grace_seconds = grace;
-  queue->set_grace(grace);
+  queue->set_options(queue_options);
 
   // Every rank prepares — the suite, the run directory, the pipeline, its records file — and the
   // ranks agree before any searches: a rank that cannot start stops them all, with its reason.

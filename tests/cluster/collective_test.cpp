@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cluster/work_queue.h"
+#include "tests/cluster/mpi_ranks.h"
 
 #ifdef GPUSYNTH_HAVE_NCCL
 #include <cuda_runtime.h>
@@ -29,64 +30,6 @@
 
 namespace gs::cluster {
 namespace {
-
-// ---- running under mpirun ------------------------------------------------------------------
-
-int env_int(const char* name, int otherwise) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? std::atoi(v) : otherwise;
-}
-
-int launcher_rank() { return env_int("OMPI_COMM_WORLD_RANK", env_int("PMIX_RANK", env_int("PMI_RANK", 0))); }
-
-// The other ranks' GoogleTest output: only what failed, prefixed with the rank.
-class RankFailurePrinter final : public testing::EmptyTestEventListener {
- public:
-  explicit RankFailurePrinter(int rank) : rank_(rank) {}
-  void OnTestPartResult(const testing::TestPartResult& r) override {
-    if (r.failed())
-      std::printf("[rank %d] %s:%d: Failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?",
-                  r.line_number(), r.message());
-  }
-  void OnTestEnd(const testing::TestInfo& t) override {
-    if (t.result()->Failed()) std::printf("[rank %d] FAILED %s.%s\n", rank_, t.test_suite_name(), t.name());
-    std::fflush(stdout);
-  }
-
- private:
-  int rank_;
-};
-
-// Runs before main(): ranks other than 0 swap GoogleTest's printer for the one above.
-const bool quiet_other_ranks = [] {
-  const int rank = launcher_rank();
-  if (rank == 0) return false;
-  testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
-  delete listeners.Release(listeners.default_result_printer());
-  listeners.Append(new RankFailurePrinter(rank));
-  return true;
-}();
-
-// Holds an MPI collective for the whole program when started by mpirun, so that MPI stays
-// initialised from the first test to the last (cluster/mpi_session.h: once finalised, it cannot
-// start again), whatever the tests make and drop in between.
-class MpiHolder final : public testing::Environment {
- public:
-  void SetUp() override {
-    if (launched_by_mpi() && built_with_mpi()) held_ = make_collective(CollectiveBackend::mpi);
-  }
-  void TearDown() override { held_.reset(); }
-
- private:
-  std::unique_ptr<Collective> held_;
-};
-testing::Environment* const mpi_holder = testing::AddGlobalTestEnvironment(new MpiHolder);
-
-#define SKIP_UNLESS_MPI()                                                                        \
-  do {                                                                                           \
-    if (!built_with_mpi()) GTEST_SKIP() << "built without MPI (-DGPUSYNTH_MPI=ON)";              \
-    if (!launched_by_mpi()) GTEST_SKIP() << "needs real ranks: run under mpirun (ctest -L mpi)"; \
-  } while (0)
 
 // ---- data ----------------------------------------------------------------------------------
 

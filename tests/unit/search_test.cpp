@@ -322,5 +322,18 @@ TEST(CampaignCommand, BadSuitesAreUsageErrors) {
   EXPECT_NE(o.err.find("broken.json:2"), std::string::npos) << o.err;
 }
 
+// The distributed options are checked on one process too: a bad value is a usage error naming it.
+TEST(CampaignCommand, BadQueueOptionsAreUsageErrors) {
+  const std::string out = ::testing::TempDir() + "campaign_bad_queue";
+  const std::string suite = small_suite("campaign_bad_queue_suite");
+  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
+           {"--stop-grace", "0"}, {"--serve-interval", "-1"}, {"--serve-interval", "nan"}, {"--prefetch", "65"},
+           {"--prefetch", "-1"}, {"--prefetch", "x"}}) {
+    const Outcome o = campaign_cli({"--suite", suite, "--out", out, option, value});
+    EXPECT_EQ(o.code, 2) << option << " " << value;
+    EXPECT_NE(o.err.find(option.substr(2)), std::string::npos) << option << " " << value << ": " << o.err;
+  }
+}
+
 }  // namespace
 }  // namespace gs
