@@ -53,7 +53,9 @@ struct Policy {
   CheckpointMeta meta;
 };
 
-// --from: the checkpoint's weights, a fresh Adam, step 0. --resume: weights, Adam and step.
+// --from: the checkpoint's weights, a fresh Adam, step 0. --resume: weights, Adam and step, at
+// this run's --lr (set after loading: whether Adam's saved state restores a learning rate
+// differs between libtorch versions; 1.13's does not).
 bool load_policy(const std::string& path, bool resume, const SelfplayOptions& o, torch::Device device,
                  Policy* p, std::string* error) {
   std::optional<CheckpointMeta> meta = read_checkpoint_meta(path, error);
@@ -63,6 +65,8 @@ bool load_policy(const std::string& path, bool resume, const SelfplayOptions& o,
   p->adam = std::make_unique<torch::optim::Adam>(p->model->parameters(),
                                                  torch::optim::AdamOptions(o.learning_rate));
   if (!load_checkpoint(path, p->model, resume ? p->adam.get() : nullptr, error)) return false;
+  for (auto& group : p->adam->param_groups())
+    static_cast<torch::optim::AdamOptions&>(group.options()).lr(o.learning_rate);
   p->meta = *meta;
   if (!resume) p->meta.step = 0, p->meta.examples = 0, p->meta.seed = o.seed;
   p->meta.total_steps = o.steps;

@@ -185,6 +185,36 @@ TEST_F(Selfplay, RunWritesALoadableCheckpointAndResumesExactly) {
   std::filesystem::remove_all(dir);
 }
 
+// --resume with another --lr goes on at that rate: two runs resumed from the same step at two
+// rates end with different weights, and the checkpoint's meta names the new rate. (Whether
+// Adam's saved state carries its learning rate differs between libtorch versions; the run sets
+// it from --lr either way.)
+TEST_F(Selfplay, ResumeTakesTheNewLearningRate) {
+  const std::filesystem::path dir = temp_dir("lr");
+  LocalReducer local;
+  std::string error;
+  std::string weights[2];
+  const double rates[2] = {1e-3, 2.5e-2};
+  for (int i = 0; i < 2; ++i) {
+    SelfplayOptions o = run_options((dir / std::to_string(i)).string());
+    o.steps = 2;
+    std::ostringstream log;
+    ASSERT_EQ(selfplay(o, local, log, &error), SelfplayResult::Ok) << error;
+    o.steps = 3;
+    o.resume = true;
+    o.learning_rate = rates[i];
+    std::ostringstream resumed;
+    ASSERT_EQ(selfplay(o, local, resumed, &error), SelfplayResult::Ok) << error;
+    weights[i] = weights_line(resumed.str(), "rank 0");
+    ASSERT_FALSE(weights[i].empty()) << resumed.str();
+    auto meta = read_checkpoint_meta((dir / std::to_string(i) / "checkpoint.pt").string(), &error);
+    ASSERT_TRUE(meta) << error;
+    EXPECT_DOUBLE_EQ(meta->learning_rate, rates[i]);
+  }
+  EXPECT_NE(weights[0], weights[1]);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(Selfplay, StopWritesACheckpointAndSaysInterrupted) {
   const std::filesystem::path dir = temp_dir("stop");
   SelfplayOptions o = run_options(dir.string());
