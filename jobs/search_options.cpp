@@ -10,13 +10,15 @@ namespace gs::jobs {
 po::options_description search_options(SearchOptions* o) {
   po::options_description d("Search");
   d.add_options()
-      ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp, enumerate or external")
+      ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp, enumerate, portfolio (enumerate, then gp) or external")
       ("selection", po::value(&o->selection)->default_value(o->selection), "GP parent selection: lexicase, downsampled (lexicase) or tournament")
       ("case-scores", po::value(&o->case_scores)->default_value(o->case_scores), "what lexicase compares per case: error (graded: how far the output is from the expected one) or pass")
       ("downsample", po::value(&o->settings.gp.downsample)->default_value(o->settings.gp.downsample), "downsampled lexicase: fraction of the train cases per generation")
       ("tournament-size", po::value(&o->settings.gp.tournament)->default_value(o->settings.gp.tournament), "tournament selection: individuals per tournament")
       ("crossover", po::value(&o->settings.gp.p_crossover)->default_value(o->settings.gp.p_crossover), "GP: probability of crossover (else mutation)")
       ("max-size", po::value(&o->settings.enumerate.max_size)->default_value(o->settings.enumerate.max_size), "enumerate: largest expression (nodes)")
+      ("enumerate-first", po::value(&o->settings.portfolio.enumerate_candidates)->default_value(o->settings.portfolio.enumerate_candidates), "portfolio: candidates the enumeration may propose before GP takes over")
+      ("elites", po::value(&o->settings.portfolio.elites)->default_value(o->settings.portfolio.elites), "portfolio: the enumeration's best candidates placed in GP's first population")
       ("candidates,c", po::value(&o->candidates_path), "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")
       ("batch,b", po::value(&o->search.batch)->default_value(o->search.batch), "candidates per iteration (the GP population)")
       ("budget", po::value(&o->search.budget.candidates)->default_value(o->search.budget.candidates), "most candidates to evaluate (0: no bound)")
@@ -40,7 +42,7 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   }
   auto kind = search::parse_generator(o.generator);
   if (!kind) {
-    *error = "--generator must be random, gp, enumerate or external, not '" + o.generator + "'";
+    *error = "--generator must be random, gp, enumerate, portfolio or external, not '" + o.generator + "'";
     return false;
   }
   if (!search::parse_selection(o.selection)) {
@@ -82,7 +84,8 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
 
 node::PipelineConfig pipeline_config(const SearchOptions& o) {
   node::PipelineConfig c = o.pipeline;
-  c.grade = search::parse_generator(o.generator) == search::GeneratorKind::Gp &&
+  const auto kind = search::parse_generator(o.generator);
+  c.grade = (kind == search::GeneratorKind::Gp || kind == search::GeneratorKind::Portfolio) &&
             search::parse_case_scores(o.case_scores) == search::CaseScores::Error;
   return c;
 }
@@ -91,10 +94,13 @@ std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const 
                                                   std::string* error) {
   switch (*search::parse_generator(o.generator)) {
     case search::GeneratorKind::Random: return search::make_random_generator(p.signature, o.settings);
-    case search::GeneratorKind::Gp: {
+    case search::GeneratorKind::Gp:
+    case search::GeneratorKind::Portfolio: {
       search::GeneratorSettings settings = o.settings;
       settings.gp.selection = *search::parse_selection(o.selection);
       settings.gp.scores = *search::parse_case_scores(o.case_scores);
+      if (*search::parse_generator(o.generator) == search::GeneratorKind::Portfolio)
+        return search::make_portfolio_generator(p, settings);
       return search::make_gp_generator(p.signature, settings);
     }
     case search::GeneratorKind::External: {

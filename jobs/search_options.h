@@ -28,7 +28,7 @@ struct SearchOptions {
   search::GeneratorSettings settings;
 };
 
-// --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
+// --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size, --enumerate-first, --elites, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);
 

@@ -93,13 +93,20 @@ struct EnumerateSettings {
   bool choose = true;  // the conditional choose(c, a, b) as a production
 };
 
+// The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
+struct PortfolioSettings {
+  u64 enumerate_candidates = 20000;  // candidates and probes the enumeration may propose
+  u32 elites = 100;                  // its best candidates that join GP's first population
+};
+
 // What every generator that builds programs needs: the random program generator's settings,
-// the seed, and for GP and enumeration their settings.
+// the seed, and for GP, enumeration and the portfolio their settings.
 struct GeneratorSettings {
   GeneratorConfig programs = search_program_config();  // entry and signature set from the problem
   u64 seed = 1;
   GpSettings gp;
   EnumerateSettings enumerate;
+  PortfolioSettings portfolio;
 };
 
 // Random programs with the problem's signature: candidate k of iteration t is a pure function
@@ -120,6 +127,12 @@ std::unique_ptr<Generator> make_gp_generator(const Signature& signature, Generat
 // one result (std::invalid_argument otherwise). The train cases' string outputs that recur
 // become constants too (docs/search.md).
 std::unique_ptr<Generator> make_enumerate_generator(const Problem& problem, EnumerateSettings settings);
+
+// Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates
+// programs (candidates and probes; fewer if it finishes first, none for a problem it cannot
+// take), then GP searches, its first population holding the enumeration's best candidates by
+// train cases passed (up to settings.portfolio.elites) in the place of random programs.
+std::unique_ptr<Generator> make_portfolio_generator(const Problem& problem, GeneratorSettings settings);
 
 // Sources read from a file of candidates (search/candidates.h), proposed in file order until
 // they run out; the file's malformed entries are skipped (the caller has reported them).

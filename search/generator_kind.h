@@ -14,7 +14,8 @@ namespace gs::search {
   X(Random, "random")         \
   X(Gp, "gp")                 \
   X(Enumerate, "enumerate")   \
-  X(External, "external")
+  X(External, "external")     \
+  X(Portfolio, "portfolio")
 // clang-format on
 
 enum class GeneratorKind : u8 {

@@ -1,0 +1,101 @@
+// The portfolio generator (search/generator.h, docs/search.md "Generators"): bottom-up
+// enumeration first, for a fixed number of candidates, then genetic programming, whose first
+// population carries the best programs the enumeration found.
+//
+// Why both: on PSB1 the two solve different problems (docs/results.md "Program search"). The
+// enumeration finds small exact programs quickly and deterministically (mirror-image in 486
+// candidates, vector-average in 14,344) where GP never assembles them; GP finds larger ones
+// (median, compare-string-lengths) that the enumeration's size bound does not reach. Spending a
+// fixed head of the budget on enumeration costs GP little, and the enumeration's best programs
+// (by train cases passed) give GP's lexicase parents that already pass some cases exactly.
+#include <algorithm>
+#include <stdexcept>
+
+#include "search/generator.h"
+
+namespace gs::search {
+
+namespace {
+
+class PortfolioGenerator final : public Generator {
+ public:
+  PortfolioGenerator(const Problem& problem, GeneratorSettings settings) : portfolio_(settings.portfolio) {
+    if (portfolio_.enumerate_candidates > 0) {
+      try {
+        enumerate_ = make_enumerate_generator(problem, settings.enumerate);
+      } catch (const std::invalid_argument&) {
+        // A problem the enumeration cannot take (several results): GP alone.
+      }
+    }
+    gp_ = make_gp_generator(problem.signature, std::move(settings));
+  }
+
+  GeneratorKind kind() const override { return GeneratorKind::Portfolio; }
+
+  std::vector<Proposal> propose(u32 count, u64) override {
+    if (enumerate_) {
+      if (proposed_ < portfolio_.enumerate_candidates) {
+        const u64 left = portfolio_.enumerate_candidates - proposed_;
+        std::vector<Proposal> out = enumerate_->propose(u32(std::min<u64>(count, left)), proposed_);
+        if (!out.empty()) {
+          proposed_ += out.size();
+          probe_ = enumerate_->probe_result();
+          return out;
+        }
+      }
+      enumerate_.reset();  // its budget is spent, or it is finished
+    }
+    probe_.reset();
+    std::vector<Proposal> out = gp_->propose(count, gp_iteration_++);
+    if (!elites_.empty()) {
+      // GP's first population: its random programs, with the enumeration's best in the place of
+      // the first ones.
+      const size_t n = std::min(elites_.size(), out.size());
+      for (size_t i = 0; i < n; ++i) out[i] = std::move(elites_[i].proposal);
+      elites_.clear();
+    }
+    return out;
+  }
+
+  void observe(std::span<const Proposal> proposals, const Evaluation& e) override {
+    if (gp_iteration_ > 0) return gp_->observe(proposals, e);
+    enumerate_->observe(proposals, e);
+    if (probe_) return;  // probes are not candidates for this problem
+    for (u32 i = 0; i < e.programs && i < proposals.size(); ++i)
+      if (e.tests_passed[i] > 0 && proposals[i].tree) elites_.push_back({e.tests_passed[i], order_++, proposals[i]});
+    // The best by train cases passed, the earlier (smaller) first among equals.
+    auto better = [](const Elite& a, const Elite& b) {
+      return a.passed != b.passed ? a.passed > b.passed : a.order < b.order;
+    };
+    if (elites_.size() > portfolio_.elites) {
+      std::nth_element(elites_.begin(), elites_.begin() + portfolio_.elites, elites_.end(), better);
+      elites_.resize(portfolio_.elites);
+    }
+    std::sort(elites_.begin(), elites_.end(), better);
+  }
+
+  std::optional<Type> probe_result() const override { return probe_; }
+
+ private:
+  struct Elite {
+    u32 passed = 0;
+    u64 order = 0;
+    Proposal proposal;
+  };
+
+  PortfolioSettings portfolio_;
+  std::unique_ptr<Generator> enumerate_, gp_;
+  u64 proposed_ = 0;  // by the enumeration
+  u64 gp_iteration_ = 0;
+  u64 order_ = 0;
+  std::optional<Type> probe_;
+  std::vector<Elite> elites_;
+};
+
+}  // namespace
+
+std::unique_ptr<Generator> make_portfolio_generator(const Problem& problem, GeneratorSettings settings) {
+  return std::make_unique<PortfolioGenerator>(problem, std::move(settings));
+}
+
+}  // namespace gs::search
