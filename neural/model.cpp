@@ -173,6 +173,14 @@ torch::Tensor Seq2SeqImpl::step(Decoding& d, const torch::Tensor& tokens) {
   return logits(x).squeeze(1);
 }
 
+void Seq2SeqImpl::keep_rows(Decoding& d, const torch::Tensor& rows) const {
+  const torch::Tensor index = rows.to(d.memory_bias.device(), torch::kLong);
+  d.memory_bias = d.memory_bias.index_select(0, index);
+  for (std::vector<KeysValues>* caches : {&d.memory_kv, &d.self_kv})
+    for (KeysValues& kv : *caches)
+      if (kv.keys.defined()) kv = {kv.keys.index_select(0, index), kv.values.index_select(0, index)};
+}
+
 i64 parameter_count(Seq2Seq& model) {
   i64 n = 0;
   for (const torch::Tensor& p : model->parameters()) n += p.numel();

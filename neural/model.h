@@ -101,6 +101,9 @@ class Seq2SeqImpl : public torch::nn::Module {
   };
   Decoding start(const torch::Tensor& source);
   torch::Tensor step(Decoding& d, const torch::Tensor& tokens);
+  // Keeps only these rows (a [B'] tensor of row indices, in the order wanted) of a decoding:
+  // the rows that finished drop out of every later step.
+  void keep_rows(Decoding& d, const torch::Tensor& rows) const;
 
  private:
   torch::Tensor encode(const torch::Tensor& source, torch::Tensor* pad_bias);

@@ -48,10 +48,11 @@ TokenId draw(const float* p, i64 n, double top_p, search::Rng& rng) {
   return TokenId(order.back());
 }
 
-// Decodes one batch of rows; rngs (one per row) are used only when sampling.
+// Decodes one batch of rows; rngs (one per row) are used only when sampling. compact: rows that
+// ended leave the batch (Seq2SeqImpl::keep_rows), so each step runs only the rows still open.
 std::vector<TokenSeq> decode_rows(Seq2Seq& model, const std::vector<TokenSeq>& sources, torch::Device device,
                                   double temperature, double top_p, std::vector<search::Rng>* rngs,
-                                  u32 max_length) {
+                                  u32 max_length, bool compact) {
   const Vocabulary& v = Vocabulary::get();
   Inference inference(model);
   const i64 rows = i64(sources.size());
@@ -63,29 +64,48 @@ std::vector<TokenSeq> decode_rows(Seq2Seq& model, const std::vector<TokenSeq>& s
   i64 open = rows;
 
   Seq2SeqImpl::Decoding d = model->start(pad_batch(sources, device));
-  std::vector<i64> last(size_t(rows), v.bos());
+  // Position p of the batch decodes row row_of[p]; last[p] is its latest token.
+  std::vector<i64> row_of(static_cast<size_t>(rows)), last(size_t(rows), v.bos());
+  for (i64 r = 0; r < rows; ++r) row_of[size_t(r)] = r;
   for (i64 t = 1; t < limit && open > 0; ++t) {
+    const i64 width = i64(row_of.size());
     torch::Tensor input = torch::tensor(last, torch::kLong).to(device);
     torch::Tensor logits = model->step(d, input);
     logits.narrow(1, 0, 2).fill_(-1e9);  // never PAD or BOS
-    std::vector<TokenId> next(static_cast<size_t>(rows));
+    std::vector<TokenId> next(static_cast<size_t>(width));
     if (temperature <= 0) {
       torch::Tensor best = logits.argmax(1).to(torch::kCPU).to(torch::kLong).contiguous();
       const i64* b = best.data_ptr<i64>();
-      for (i64 r = 0; r < rows; ++r) next[size_t(r)] = TokenId(b[r]);
+      for (i64 p = 0; p < width; ++p) next[size_t(p)] = TokenId(b[p]);
     } else {
-      torch::Tensor p =
+      torch::Tensor probabilities =
           torch::softmax(logits.to(torch::kFloat) / temperature, 1).to(torch::kCPU).contiguous();
-      const float* base = p.data_ptr<float>();
-      const i64 n = p.size(1);
-      for (i64 r = 0; r < rows; ++r)
-        if (!done[size_t(r)]) next[size_t(r)] = draw(base + r * n, n, top_p, (*rngs)[size_t(r)]);
+      const float* base = probabilities.data_ptr<float>();
+      const i64 n = probabilities.size(1);
+      for (i64 p = 0; p < width; ++p) {
+        const i64 r = row_of[size_t(p)];
+        if (!done[size_t(r)]) next[size_t(p)] = draw(base + p * n, n, top_p, (*rngs)[size_t(r)]);
+      }
     }
-    for (i64 r = 0; r < rows; ++r) {
+    bool ended = false;
+    for (i64 p = 0; p < width; ++p) {
+      const i64 r = row_of[size_t(p)];
       if (done[size_t(r)]) continue;
-      out[size_t(r)].push_back(next[size_t(r)]);
-      last[size_t(r)] = next[size_t(r)];
-      if (next[size_t(r)] == v.eos()) done[size_t(r)] = 1, --open;
+      out[size_t(r)].push_back(next[size_t(p)]);
+      last[size_t(p)] = next[size_t(p)];
+      if (next[size_t(p)] == v.eos()) done[size_t(r)] = 1, --open, ended = true;
+    }
+    if (compact && ended && open > 0) {
+      std::vector<i64> keep, kept_rows, kept_last;
+      for (i64 p = 0; p < width; ++p)
+        if (!done[size_t(row_of[size_t(p)])]) {
+          keep.push_back(p);
+          kept_rows.push_back(row_of[size_t(p)]);
+          kept_last.push_back(last[size_t(p)]);
+        }
+      model->keep_rows(d, torch::tensor(keep, torch::kLong));
+      row_of = std::move(kept_rows);
+      last = std::move(kept_last);
     }
   }
   return out;
@@ -115,20 +135,20 @@ std::vector<std::vector<TokenSeq>> sample(Seq2Seq& model, const std::vector<Toke
       rngs.push_back(search::Rng(o.seed, o.stream).derive(r / k).derive(r % k));
     }
     std::vector<TokenSeq> decoded =
-        decode_rows(model, batch, device, o.temperature, o.top_p, &rngs, o.max_length);
+        decode_rows(model, batch, device, o.temperature, o.top_p, &rngs, o.max_length, o.compact);
     for (size_t i = 0; i < decoded.size(); ++i) out[(first + i) / k].push_back(std::move(decoded[i]));
   }
   return out;
 }
 
 std::vector<TokenSeq> greedy(Seq2Seq& model, const std::vector<TokenSeq>& sources, torch::Device device,
-                             u32 max_length) {
+                             u32 max_length, bool compact) {
   std::vector<TokenSeq> out;
   const size_t chunk = 256;
   for (size_t first = 0; first < sources.size(); first += chunk) {
     std::vector<TokenSeq> batch(sources.begin() + i64(first),
                                 sources.begin() + i64(std::min(sources.size(), first + chunk)));
-    for (TokenSeq& s : decode_rows(model, batch, device, 0.0, 1.0, nullptr, max_length))
+    for (TokenSeq& s : decode_rows(model, batch, device, 0.0, 1.0, nullptr, max_length, compact))
       out.push_back(std::move(s));
   }
   return out;

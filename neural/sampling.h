@@ -28,6 +28,10 @@ struct SamplingOptions {
   u64 stream = 0;        // e.g. a problem or iteration number
   u32 max_length = 0;    // tokens per sequence, BOS included; 0: the model's max_bytecode
   u32 batch_rows = 256;  // rows decoded at once (sources x samples)
+  // Drop a row from the batch (and its caches) once it has ended with EOS, so that the rows
+  // still decoding do not pay for it. The same sequences either way; false is the reference
+  // the tests compare with.
+  bool compact = true;
 };
 
 // For each source (ids ending with EOS), options.samples sequences: result[i][k].
@@ -35,7 +39,7 @@ std::vector<std::vector<TokenSeq>> sample(Seq2Seq& model, const std::vector<Toke
                                           const SamplingOptions& options, torch::Device device);
 // The most likely token at every step (one sequence per source).
 std::vector<TokenSeq> greedy(Seq2Seq& model, const std::vector<TokenSeq>& sources, torch::Device device,
-                             u32 max_length = 0);
+                             u32 max_length = 0, bool compact = true);
 
 // Each sequence decoded to a verified container, or the reason it is none.
 std::vector<DecodedBytecode> decode_candidates(std::span<const TokenSeq> sequences,
