@@ -160,9 +160,11 @@ class NeuralPipeline final : public CpuPipeline {
     }
   }
 
-  // Hybrid: the first candidate of a program with the same trap and output hash as the
-  // traditional bytecode on every test, and the same behaviour on random inputs
-  // (neural/verification.h), replaces the traditional bytecode.
+  // Hybrid: a candidate with the same trap and output hash as the traditional bytecode on every
+  // test, and the same behaviour on random inputs (neural/verification.h), that executes no more
+  // instructions on the tests than the traditional bytecode, replaces it — the cheapest such
+  // candidate (the first of equals). A verified but costlier candidate would make the program
+  // slower for nothing: the traditional bytecode is already right.
   void accept_verified(vm::BytecodeBatch& b, const vm::TestSetView& t, const CandidateBatch& cb, BatchResults* out) {
     if (cb.count() == 0) return;
     // The traditional bytecode's outcomes: check and execute b as it stands.
@@ -179,17 +181,24 @@ class NeuralPipeline final : public CpuPipeline {
     ro.random_inputs = config_.neural.random_inputs;
     ro.seed = config_.neural.seed;
     ro.limits = config_.limits;
-    std::vector<u8> done(b.count, 0);
+    // Per program: the instructions its bytecode executes over the tests (the traditional's to
+    // begin with), and the cheapest verified candidate so far.
+    std::vector<u64> cost(b.count, 0);
+    for (u32 i = 0; i < b.count; ++i)
+      for (u32 k = 0; k < t.test_count; ++k) cost[i] += instructions[u64(i) * t.test_count + k];
+    std::vector<i64> chosen(b.count, -1);
     std::vector<std::optional<neural::Reference>> references(b.count);  // made when first needed
     for (u32 c = 0; c < cb.count(); ++c) {
       const u32 i = cb.program[c];
-      if (done[i] || cb.status[c] != u8(vm::ProgramStatus::OK) || b.status[i] != u8(vm::ProgramStatus::OK)) continue;
+      if (cb.status[c] != u8(vm::ProgramStatus::OK) || b.status[i] != u8(vm::ProgramStatus::OK)) continue;
       bool same = true;
+      u64 candidate_cost = 0;
       for (u32 k = 0; k < t.test_count && same; ++k) {
         const u64 p = u64(i) * t.test_count + k, q = u64(c) * t.test_count + k;
         same = cb.trap[q] == reference_trap_[p] && cb.output_hash[q] == reference_[p];
+        candidate_cost += cb.instructions[q];
       }
-      if (!same) continue;
+      if (!same || candidate_cost > cost[i] || (chosen[i] >= 0 && candidate_cost == cost[i])) continue;
       std::optional<neural::Reference>& reference = references[i];
       if (!reference) {
         std::string error;
@@ -198,11 +207,11 @@ class NeuralPipeline final : public CpuPipeline {
         if (!reference) continue;  // the traditional bytecode passed check(): not expected
       }
       if (verifier_.check(*reference, cb.candidate[c]->bytecode).verdict != neural::Verdict::Correct) continue;
-      if (place(b, i, cb.candidate[c]->bytecode)) {
-        done[i] = 1;
-        out->neural.accepted++;
-      }
+      chosen[i] = c;
+      cost[i] = candidate_cost;
     }
+    for (u32 i = 0; i < b.count; ++i)
+      if (chosen[i] >= 0 && place(b, i, cb.candidate[size_t(chosen[i])]->bytecode)) out->neural.accepted++;
   }
 
   std::unique_ptr<neural::NeuralCompiler> model_;

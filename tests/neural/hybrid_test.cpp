@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 
 #include "compiler/compiler.h"
 #include "node/neural_pipeline.h"
+#include "node/search.h"
+#include "search/problem.h"
 #include "tests/neural/support.h"
 #include "tests/unit/random_batches.h"
 
@@ -104,6 +107,72 @@ TEST(Hybrid, AcceptsTheRightSampleAndKeepsVerdicts) {
     EXPECT_EQ(got.neural.samples, 2u * got.neural.routed);
   }
   EXPECT_EQ(accepted, ok) << "every program the compiler accepts has a right sample";
+}
+
+// A model stand-in that offers, for each source, the bytecode of the given equivalent sources,
+// one per sample (nothing beyond them).
+class AlternativesModel final : public neural::NeuralCompiler {
+ public:
+  explicit AlternativesModel(std::map<std::string, std::vector<std::string>> alternatives)
+      : alternatives_(std::move(alternatives)) {}
+  const neural::ModelConfig& config() const override { return config_; }
+  std::vector<neural::Candidates> compile(const std::vector<std::string_view>& sources,
+                                          const neural::CompileSampling& s) override {
+    std::vector<neural::Candidates> out(sources.size());
+    for (size_t i = 0; i < sources.size(); ++i) {
+      const std::vector<std::string>& alternatives = alternatives_[std::string(sources[i])];
+      for (u32 k = 0; k < s.samples; ++k) {
+        if (k >= alternatives.size()) {
+          out[i].samples.push_back({{}, "scripted: nothing"});
+          continue;
+        }
+        compiler::Output o = compiler::compile(alternatives[k]);
+        EXPECT_TRUE(o.ok()) << alternatives[k];
+        out[i].samples.push_back({o.bytecode, ""});
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> alternatives_;
+  neural::ModelConfig config_;
+};
+
+// The hybrid takes a verified sample only when it executes no more instructions than the
+// traditional bytecode, and the cheapest of several: a costlier equivalent is refused, a cheaper
+// one replaces the compiler's bytecode, and of a costlier and a cheaper one the cheaper wins.
+TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
+  const std::string lean = "fn solve(a: int) -> int { return a * 2; }";
+  const std::string padded = "fn solve(a: int) -> int { let x = a; let y = x + 0; let z = y * 1; return z * 2; }";
+  const std::string twice = "fn solve(a: int) -> int { let b = a; return b * 2; }";
+  std::string error;
+  auto problem = search::parse_problem(
+      R"json({"name": "double", "signature": "fn solve(a: int) -> int",
+              "train": [{"inputs": [1], "outputs": [2]}, {"inputs": [-7], "outputs": [-14]}, {"inputs": [40], "outputs": [80]}]})json",
+      "double.json", &error);
+  ASSERT_TRUE(problem) << error;
+  const vm::TestSet tests = problem_tests(*problem, Split::Train);
+  // Program 0 is lean, offered only a padded equivalent; program 1 is padded, offered the lean
+  // one; program 2 is "twice" (between the two), offered padded first, then lean.
+  Sources sources;
+  for (const std::string& s : {lean, padded + " ", twice}) sources.add(s);
+  std::map<std::string, std::vector<std::string>> alternatives = {
+      {lean, {padded}}, {padded + " ", {lean}}, {twice, {padded, lean}}};
+  PipelineConfig c = config_for(CompileMode::Hybrid);
+  auto hybrid = make_neural_pipeline(c, std::make_unique<AlternativesModel>(alternatives), {});
+  auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
+  BatchResults want, got;
+  traditional->run(sources, tests, &want);
+  hybrid->run(sources, tests, &got);
+  expect_same_verdicts(got, want, "hybrid with equivalent samples");
+  ASSERT_EQ(want.tests_passed, (std::vector<u32>{3, 3, 3}));
+  ASSERT_LT(want.instructions[0], want.instructions[2]);
+  ASSERT_LT(want.instructions[2], want.instructions[1]);
+  EXPECT_EQ(got.neural.accepted, 2u);
+  EXPECT_EQ(got.instructions[0], want.instructions[0]) << "a costlier equivalent replaced the compiler's";
+  EXPECT_EQ(got.instructions[1], want.instructions[0]) << "the lean sample should run for the padded program";
+  EXPECT_EQ(got.instructions[2], want.instructions[0]) << "the cheaper of two samples should run";
 }
 
 TEST(Hybrid, RouterAndNeuralMode) {
