@@ -90,19 +90,24 @@ node::PipelineConfig pipeline_config(const SearchOptions& o) {
   return c;
 }
 
+namespace {
+
+// The generator settings with GP's selection and case scores from their options.
+search::GeneratorSettings gp_settings(const SearchOptions& o) {
+  search::GeneratorSettings settings = o.settings;
+  settings.gp.selection = *search::parse_selection(o.selection);
+  settings.gp.scores = *search::parse_case_scores(o.case_scores);
+  return settings;
+}
+
+}  // namespace
+
 std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const search::Problem& p,
                                                   std::string* error) {
   switch (*search::parse_generator(o.generator)) {
     case search::GeneratorKind::Random: return search::make_random_generator(p.signature, o.settings);
-    case search::GeneratorKind::Gp:
-    case search::GeneratorKind::Portfolio: {
-      search::GeneratorSettings settings = o.settings;
-      settings.gp.selection = *search::parse_selection(o.selection);
-      settings.gp.scores = *search::parse_case_scores(o.case_scores);
-      if (*search::parse_generator(o.generator) == search::GeneratorKind::Portfolio)
-        return search::make_portfolio_generator(p, settings);
-      return search::make_gp_generator(p.signature, settings);
-    }
+    case search::GeneratorKind::Gp: return search::make_gp_generator(p.signature, gp_settings(o));
+    case search::GeneratorKind::Portfolio: return search::make_portfolio_generator(p, gp_settings(o));
     case search::GeneratorKind::External: {
       auto text = read_file(o.candidates_path);
       if (!text) {
