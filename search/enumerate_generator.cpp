@@ -1,19 +1,30 @@
 // Bottom-up enumeration with observational equivalence as a generator (search/generator.h).
 //
-// The bank holds one expression per distinct behaviour: for each type and size, the
+// The bank holds one expression per distinct behaviour: for each context, type and size, the
 // expressions whose outputs on the train inputs differ from every expression banked before.
 // Size s is built from banked expressions of smaller sizes only, one production (an operator,
-// a builtin overload, an index, choose) at a time, its operands' sizes summing to s − 1. Each
-// batch holds expressions of one type: those of the problem's result type are candidates, the
-// others probes (Generator::probe_result) run with that result type so that their output
-// hashes come back. observe() banks every expression that ran without a trap on every train
-// input and whose output hashes are new for its type.
+// a builtin overload, an index, choose, map, filter) at a time, its operands' sizes summing to
+// s − 1. Each batch holds expressions of one context and type: those of the problem's result
+// type in the entry's context are candidates, the others probes (Generator::probe_result) run
+// with their own result type so that their output hashes come back. observe() banks every
+// expression that ran without a trap on every train input and whose output hashes are new for
+// its context and type.
+//
+// Lambdas. A lambda context is the body of a loop over a sequence parameter's elements (the
+// variable `x`) or over the indices 0..n (`i`); its expressions see the parameters and that
+// variable. A body is told apart from the others by a probe that maps it over every source of
+// the context's values — `map_1(xs, …) + map_2(ys, …)` — on the train inputs. The entry's
+// context has the productions map(seq, body), filter(seq, cond) and map over 0..n, each written
+// out as a helper function (fn map_1(s_: [int], xs: [int]) -> [int] { … }) that takes the
+// entry's parameters too, since Syn has no closures.
 //
 // Enumeration is lazy — a cursor walks productions × size splits × operand tuples — so a size
 // with millions of combinations costs memory only for what was proposed.
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "search/generator.h"
@@ -24,7 +35,11 @@ namespace gs::search {
 
 namespace {
 
-enum class Production : u8 { Leaf, Unary, Binary, Builtin, Index, Choose };
+enum class Production : u8 { Leaf, Unary, Binary, Builtin, Index, Choose, Map, MapRange, Filter };
+
+constexpr u32 kNone = ~0u;
+constexpr u32 kAnyContext = ~0u;
+constexpr i64 kRangeProbe = 64;  // a range context over an int parameter n takes 0..min(n, 64)
 
 struct Rule {
   Production kind;
@@ -33,9 +48,19 @@ struct Rule {
   std::vector<Type> args;       // operand types
   Type result = Type::Unit;
   bool commutative = false;     // operands of one type whose order does not matter
+  u32 context = kAnyContext;    // the one context the rule belongs to (a lambda's variable: its own)
+  u32 body = 0;                 // Map, MapRange, Filter: the lambda context of the second operand
 };
 
-constexpr u32 kNone = ~0u;
+// Where expressions are enumerated: the entry's body (context 0) or a lambda's body, which also
+// sees `var`, bound to each element of its sources (parameters) or, for a range, to each index.
+struct Context {
+  std::string var;
+  Type var_type = Type::Unit;
+  bool range = false;
+  std::vector<u32> sources;  // parameter indices
+  std::vector<u32> types;    // the type indices enumerated in it (a lambda: the scalar ones)
+};
 
 // One expression: a rule over banked operands (Leaf: the leaf's index in leaves_).
 struct Node {
@@ -46,6 +71,8 @@ struct Node {
 struct Entry {
   Node node;
   Type type;
+  u32 context;
+  bool variable;  // a lambda body that uses its context's variable
 };
 
 // "choose_int", "choose_list_str": the helper function that makes choose() an expression.
@@ -94,16 +121,20 @@ class EnumerateGenerator final : public Generator {
     result_ = signature_.results[0];
     make_types();
     make_leaves(problem);
+    make_contexts();
     make_rules();
-    bank_.resize(types_.size());
-    seen_.resize(types_.size());
+    bank_.assign(contexts_.size(), std::vector<std::vector<std::vector<u32>>>(types_.size()));
+    seen_.assign(contexts_.size(), std::vector<std::unordered_set<u64>>(types_.size()));
+    bank_array_parameters();
   }
 
   GeneratorKind kind() const override { return GeneratorKind::Enumerate; }
 
   std::optional<Type> probe_result() const override {
-    if (batch_type_ == kNone || types_[batch_type_] == result_) return std::nullopt;
-    return types_[batch_type_];
+    if (batch_type_ == kNone) return std::nullopt;
+    const Type t = batch_context_ == 0 ? types_[batch_type_] : array_of(types_[batch_type_]);
+    if (t == result_) return std::nullopt;
+    return t;
   }
 
   std::vector<Proposal> propose(u32 count, u64) override {
@@ -114,32 +145,30 @@ class EnumerateGenerator final : public Generator {
       Node node;
       while (out.size() < count && next(&node)) {
         Proposal p;
-        p.tree = program_of(node);
+        p.tree = context_ == 0 ? program_of(node) : probe_of(node);
         p.source = to_source(*p.tree);
+        if (context_ == 0 && banked_as_probe(node, p.source)) continue;
         out.push_back(std::move(p));
         pending_.push_back(node);
       }
-      batch_type_ = type_;
+      batch_context_ = context_;
+      batch_type_ = type_index();
       batch_size_ = size_;
       if (out.size() < count) advance_type();  // this type's productions of this size are done
     }
     return out;
   }
 
-  void observe(std::span<const Proposal>, const Evaluation& e) override {
-    const u32 t = batch_type_;
+  void observe(std::span<const Proposal> proposals, const Evaluation& e) override {
+    const u32 c = batch_context_, t = batch_type_;
     for (u32 i = 0; i < e.programs; ++i) {
-      if (e.status[i] != u8(vm::ProgramStatus::OK)) continue;
-      bool trapped = false;
+      std::optional<u64> behaviour;
+      bool trapped = e.status[i] != u8(vm::ProgramStatus::OK);
       for (u32 k = 0; k < e.tests && !trapped; ++k) trapped = e.trap[u64(i) * e.tests + k] != 0;
-      if (trapped) continue;
-      const u64 behaviour =
-          vm::fnv1a64(reinterpret_cast<const u8*>(e.output_hash.data() + u64(i) * e.tests), e.tests * sizeof(u64));
-      if (!seen_[t].insert(behaviour).second) continue;
-      const u32 id = u32(entries_.size());
-      entries_.push_back({pending_[i], types_[t]});
-      if (bank_[t].size() <= batch_size_) bank_[t].resize(batch_size_ + 1);
-      bank_[t][batch_size_].push_back(id);
+      if (!trapped)
+        behaviour = vm::fnv1a64(reinterpret_cast<const u8*>(e.output_hash.data() + u64(i) * e.tests), e.tests * sizeof(u64));
+      if (c != 0 && i < proposals.size()) probed_[source_hash(proposals[i].source)] = behaviour;
+      if (behaviour && seen_[c][t].insert(*behaviour).second) bank(pending_[i], c, t, batch_size_);
     }
   }
 
@@ -149,8 +178,10 @@ class EnumerateGenerator final : public Generator {
   void add_type(Type t) {
     if (std::find(types_.begin(), types_.end(), t) == types_.end()) types_.push_back(t);
   }
+  bool has_type(Type t) const { return std::find(types_.begin(), types_.end(), t) != types_.end(); }
   // The result type first (within a size, candidates go before probes), then int and bool, the
-  // parameters' types and their elements, and [str] with str (split).
+  // parameters' types and their elements, [str] with str (split), and with lambdas the arrays
+  // that maps make.
   void make_types() {
     add_type(result_);
     if (is_array(result_)) add_type(element_of(result_));
@@ -162,12 +193,20 @@ class EnumerateGenerator final : public Generator {
       if (is_array(t)) add_type(element_of(t));
       add_type(t);
     }
-    const auto has = [&](Type t) { return std::find(types_.begin(), types_.end(), t) != types_.end(); };
-    if (has(Type::Str)) add_type(array_of(Type::Str));
+    if (has_type(Type::Str)) add_type(array_of(Type::Str));
+    if (settings_.lambdas)
+      for (Type t : map_results()) add_type(array_of(t));
     type_index_.fill(kNone);
     for (u32 i = 0; i < types_.size(); ++i) type_index_[u8(types_[i])] = i;
   }
   u32 index_of_type(Type t) const { return type_index_[u8(t)]; }
+  // What a map's body may return: the scalar types but bool (a filter's condition).
+  std::vector<Type> map_results() const {
+    std::vector<Type> out;
+    for (Type t : {Type::Int, Type::Float, Type::Str})
+      if (has_type(t)) out.push_back(t);
+    return out;
+  }
 
   // Parameters, small constants of the scalar types (not -1: that is -(1); no `[]`, whose type
   // Syn cannot infer where it stands alone), and the string outputs that recur in the train
@@ -183,13 +222,17 @@ class EnumerateGenerator final : public Generator {
     if (index_of_type(Type::Str) != kNone) {
       std::vector<std::string> strings{"", " "};
       std::vector<std::pair<std::string, u32>> counts;
+      bool lines = false;
       for (const Case& c : problem.train)
         for (const vm::Value& v : c.outputs) {
-          if (v.type != Type::Str || v.s.size() > 40) continue;
+          if (v.type != Type::Str) continue;
+          lines = lines || v.s.find('\n') != std::string::npos;
+          if (v.s.size() > 40) continue;
           auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& p) { return p.first == v.s; });
           if (it == counts.end()) counts.push_back({v.s, 1});
           else ++it->second;
         }
+      if (lines && settings_.lambdas) strings.push_back("\n");  // to join a map's strings into lines
       const u32 recurring = std::max<u32>(2, u32(problem.train.size() / 20));
       for (const auto& [text, n] : counts)
         if (n >= recurring && strings.size() < 8 && std::find(strings.begin(), strings.end(), text) == strings.end())
@@ -197,6 +240,61 @@ class EnumerateGenerator final : public Generator {
       for (const std::string& s : strings) leaves_.push_back(Expr::str_lit(s));
     }
     for (u32 i = 0; i < leaves_.size(); ++i) rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
+  }
+
+  // A name no parameter has (nor any name taken before).
+  std::string fresh(std::string base) {
+    const auto taken = [&](const std::string& n) {
+      return std::find(signature_.param_names.begin(), signature_.param_names.end(), n) != signature_.param_names.end() ||
+             std::find(names_.begin(), names_.end(), n) != names_.end();
+    };
+    while (taken(base)) base += '_';
+    names_.push_back(base);
+    return base;
+  }
+
+  // Context 0, the entry's body; with lambdas one context per element type of the sequence
+  // parameters (a string's elements are ints), and one range context: the indices of the
+  // sequence parameters, or where there are none 0..min(n, 64) for each int parameter n.
+  void make_contexts() {
+    Context entry;
+    for (u32 t = 0; t < types_.size(); ++t) entry.types.push_back(t);
+    contexts_.push_back(std::move(entry));
+    for (const char* n : {"s_", "n_", "r_", "j_"}) helper_names_.push_back(fresh(n));
+    if (!settings_.lambdas) return;
+    const std::vector<Type>& params = signature_.params;
+    const auto lambda = [&](std::string var, Type var_type, bool range, std::vector<u32> sources) {
+      Context c{std::move(var), var_type, range, std::move(sources), {}};
+      for (u32 t = 0; t < types_.size(); ++t)
+        if (is_scalar(types_[t])) c.types.push_back(t);
+      // The variable: a leaf of its context alone (rule i is still leaves_[i]).
+      leaves_.push_back(Expr::name(c.var, var_type));
+      Rule leaf{Production::Leaf, 0, {}, {}, var_type, false};
+      leaf.context = u32(contexts_.size());
+      rules_.push_back(std::move(leaf));
+      contexts_.push_back(std::move(c));
+    };
+    std::vector<Type> elements;
+    for (Type t : params)
+      if (is_array(t) || t == Type::Str) {
+        const Type e = t == Type::Str ? Type::Int : element_of(t);
+        if (std::find(elements.begin(), elements.end(), e) == elements.end()) elements.push_back(e);
+      }
+    const std::string x = fresh("x"), i = fresh("i");
+    for (Type e : elements) {
+      std::vector<u32> sources;
+      for (u32 p = 0; p < params.size(); ++p)
+        if ((is_array(params[p]) && element_of(params[p]) == e) || (params[p] == Type::Str && e == Type::Int))
+          sources.push_back(p);
+      lambda(x, e, false, std::move(sources));
+    }
+    std::vector<u32> sequences, ints;
+    for (u32 p = 0; p < params.size(); ++p) {
+      if (is_array(params[p]) || params[p] == Type::Str) sequences.push_back(p);
+      if (params[p] == Type::Int) ints.push_back(p);
+    }
+    if (!sequences.empty()) lambda(i, Type::Int, true, std::move(sequences));
+    else if (!ints.empty()) lambda(i, Type::Int, true, std::move(ints));
   }
 
   void add_rule(Rule r) {
@@ -254,30 +352,97 @@ class EnumerateGenerator final : public Generator {
     }
     if (settings_.choose)
       for (Type t : types_) add_rule({Production::Choose, 0, {}, {Type::Bool, t, t}, t, false});
-    // Rules by result type, in rule order.
-    by_result_.resize(types_.size());
-    for (u32 r = 0; r < rules_.size(); ++r) by_result_[index_of_type(rules_[r].result)].push_back(r);
+    // The lambdas, in the entry's context: map and filter over every sequence type whose
+    // elements a context's variable takes, map over 0..n.
+    for (u32 c = 1; c < contexts_.size(); ++c) {
+      const Context& ctx = contexts_[c];
+      const auto lambda_rule = [&](Production kind, std::vector<Type> args, Type result) {
+        Rule r{kind, 0, {}, std::move(args), result, false};
+        r.context = 0;
+        r.body = c;
+        add_rule(std::move(r));
+      };
+      if (ctx.range) {
+        for (Type u : map_results()) lambda_rule(Production::MapRange, {Type::Int, u}, array_of(u));
+        continue;
+      }
+      for (Type s : types_) {
+        const bool over = (is_array(s) && element_of(s) == ctx.var_type) || (s == Type::Str && ctx.var_type == Type::Int);
+        if (!over) continue;
+        for (Type u : map_results()) lambda_rule(Production::Map, {s, u}, array_of(u));
+        lambda_rule(Production::Filter, {s, Type::Bool}, s);
+      }
+    }
+    // Rules by context and result type, in rule order.
+    by_result_.assign(contexts_.size(), std::vector<std::vector<u32>>(types_.size()));
+    for (u32 c = 0; c < contexts_.size(); ++c)
+      for (u32 r = 0; r < rules_.size(); ++r)
+        if (rules_[r].context == kAnyContext || rules_[r].context == c)
+          by_result_[c][index_of_type(rules_[r].result)].push_back(r);
+  }
+
+  // A lambda's body enumerates scalar types only (its probe returns an array of them); the
+  // array parameters are banked in it at size 1 as they are, so that `xs[i]` and `len(xs)` can
+  // be built.
+  void bank_array_parameters() {
+    for (u32 c = 1; c < contexts_.size(); ++c)
+      for (u32 p = 0; p < signature_.params.size(); ++p)
+        if (is_array(signature_.params[p])) bank({p, {kNone, kNone, kNone}}, c, index_of_type(signature_.params[p]), 1);
+  }
+
+  void bank(const Node& node, u32 context, u32 type, u32 size) {
+    const u32 id = u32(entries_.size());
+    bool variable = rules_[node.rule].context == context && context != 0;  // the variable itself
+    for (u32 c : node.child) variable = variable || (c != kNone && entries_[c].context == context && entries_[c].variable);
+    entries_.push_back({node, types_[type], context, variable});
+    auto& by_size = bank_[context][type];
+    if (by_size.size() <= size) by_size.resize(size + 1);
+    by_size[size].push_back(id);
+  }
+
+  static u64 source_hash(const std::string& source) {
+    return vm::fnv1a64(reinterpret_cast<const u8*>(source.data()), source.size());
+  }
+
+  // A lambda body's probe over one source is the program that maps the body over it:
+  // map_1(xs, xs) is both. Such a program of the entry's context is not proposed again but
+  // banked (or not) by the probe's outputs.
+  bool banked_as_probe(const Node& node, const std::string& source) {
+    if (!has_lambda(rules_[node.rule])) return false;
+    const auto it = probed_.find(source_hash(source));
+    if (it == probed_.end()) return false;
+    if (it->second && seen_[0][type_index()].insert(*it->second).second) bank(node, 0, type_index(), size_);
+    return true;
   }
 
   // ---- the cursor ------------------------------------------------------------------------
 
-  const std::vector<u32>& banked(Type t, u32 size) const {
+  const std::vector<u32>& banked(u32 context, Type t, u32 size) const {
     static const std::vector<u32> none;
-    const auto& by_size = bank_[index_of_type(t)];
+    const auto& by_size = bank_[context][index_of_type(t)];
     return size < by_size.size() ? by_size[size] : none;
   }
+
+  u32 type_index() const { return contexts_[context_].types[type_]; }
 
   void advance_type() {
     rule_ = 0;
     parts_valid_ = false;
-    if (++type_ < types_.size()) return;
+    if (++type_ < contexts_[context_].types.size()) return;
     type_ = 0;
+    if (++context_ < contexts_.size()) return;
+    context_ = 0;
     ++size_;
   }
 
-  // The next expression of type types_[type_] and size size_; false when there is none left.
+  static bool has_lambda(const Rule& r) {
+    return r.kind == Production::Map || r.kind == Production::MapRange || r.kind == Production::Filter;
+  }
+
+  // The next expression of type type_index() and size size_ in context_; false when there is
+  // none left.
   bool next(Node* node) {
-    const std::vector<u32>& rules = by_result_[type_];
+    const std::vector<u32>& rules = by_result_[context_][type_index()];
     while (rule_ < rules.size()) {
       const Rule& r = rules_[rules[rule_]];
       const u32 k = u32(r.args.size());
@@ -288,8 +453,10 @@ class EnumerateGenerator final : public Generator {
         node->child = {kNone, kNone, kNone};
         return true;
       }
+      // A lambda costs its operands' sizes only: map(xs, f(x)) is as large as xs and f(x).
+      const bool lambda = has_lambda(r);
       if (!parts_valid_) {
-        if (!first_parts(size_ - 1, k, &parts_)) {
+        if (!first_parts(size_ - (lambda ? 0 : 1), k, &parts_)) {
           ++rule_;
           continue;
         }
@@ -300,7 +467,7 @@ class EnumerateGenerator final : public Generator {
       std::array<const std::vector<u32>*, 3> lists{};
       bool empty = false;
       for (u32 j = 0; j < k; ++j) {
-        lists[j] = &banked(r.args[j], parts_[j]);
+        lists[j] = &banked(j == 1 && has_lambda(r) ? r.body : context_, r.args[j], parts_[j]);
         empty = empty || lists[j]->empty();
       }
       // Commutative rules take operands in id order only (ids grow with size).
@@ -322,6 +489,7 @@ class EnumerateGenerator final : public Generator {
         at_[j] = 0;
       }
       if (r.commutative && node->child[0] > node->child[1]) continue;
+      if (lambda && !entries_[node->child[1]].variable) continue;  // a body without x: array(len(xs), c)
       return true;
     }
     return false;
@@ -329,28 +497,105 @@ class EnumerateGenerator final : public Generator {
 
   // ---- programs --------------------------------------------------------------------------
 
-  Expr expr_of(const Node& n, std::vector<Type>* chosen) const {
+  // What a program being written needs besides its entry: the choose helpers its expressions
+  // call (by type) and the lambdas' helper functions.
+  struct Helpers {
+    std::vector<Type> chosen;
+    std::vector<Function> functions;
+  };
+
+  std::vector<Expr> parameter_names() const {
+    std::vector<Expr> out;
+    for (u32 i = 0; i < signature_.params.size(); ++i) out.push_back(Expr::name(signature_.param_names[i], signature_.params[i]));
+    return out;
+  }
+
+  static Expr zero_of(Type t) {
+    switch (t) {
+      case Type::Int: return Expr::int_lit(0);
+      case Type::Float: return Expr::float_lit(0.0);
+      case Type::Str: return Expr::str_lit("");
+      default: return Expr::bool_lit(false);
+    }
+  }
+
+  // A lambda written out as a helper function that takes the sequence (a range: its length)
+  // and the entry's parameters, added to h; the call of it on `over`.
+  //   map:    fn map_k(s_: S, …) -> [U] { let r_ = array(len(s_), 0);
+  //                                       for j_ in 0..len(s_) { let x = s_[j_]; r_[j_] = body; } return r_; }
+  //   range:  fn map_k(n_: int, …) -> [U] { let r_ = array(max(n_, 0), 0); for i in 0..n_ { r_[i] = body; } return r_; }
+  //   filter: fn filter_k(s_: S, …) -> S { let r_: S = []; for x in s_ { if body { r_ = push(r_, x); } } return r_; }
+  //           (a string: let r_ = ""; … r_ = r_ + chr(x);)
+  Expr lambda_call(Production kind, const Context& ctx, Type over_type, Expr over, Expr body, Helpers* h) const {
+    const std::string& s = helper_names_[0];
+    const std::string& n = helper_names_[1];
+    const std::string& r = helper_names_[2];
+    const std::string& j = helper_names_[3];
+    const Type u = body.type;
+    const Type result = kind == Production::Filter ? over_type : array_of(u);
+    Function f;
+    f.name = std::string(kind == Production::Filter ? "filter_" : "map_") + std::to_string(h->functions.size() + 1);
+    f.params.push_back({kind == Production::MapRange ? n : s, over_type});
+    for (u32 i = 0; i < signature_.params.size(); ++i) f.params.push_back({signature_.param_names[i], signature_.params[i]});
+    f.results = {result};
+    const auto name = [](const std::string& v, Type t) { return Expr::name(v, t); };
+    const Type element = over_type == Type::Str ? Type::Int : is_array(over_type) ? element_of(over_type) : Type::Int;
+    if (kind == Production::Map) {
+      Expr length = Expr::call("len", Type::Int, {name(s, over_type)});
+      f.body.push_back(Stmt::let(r, Expr::call("array", result, {length, zero_of(u)})));
+      Block loop;
+      loop.push_back(Stmt::let(ctx.var, Expr::index(name(s, over_type), name(j, Type::Int))));
+      loop.push_back(Stmt::element_assign(r, name(j, Type::Int), std::move(body)));
+      f.body.push_back(Stmt::for_range(j, Expr::int_lit(0), std::move(length), std::move(loop)));
+    } else if (kind == Production::MapRange) {
+      Expr count = Expr::call("max", Type::Int, {name(n, Type::Int), Expr::int_lit(0)});
+      f.body.push_back(Stmt::let(r, Expr::call("array", result, {std::move(count), zero_of(u)})));
+      Block loop;
+      loop.push_back(Stmt::element_assign(r, name(ctx.var, Type::Int), std::move(body)));
+      f.body.push_back(Stmt::for_range(ctx.var, Expr::int_lit(0), name(n, Type::Int), std::move(loop)));
+    } else {
+      const bool text = over_type == Type::Str;
+      f.body.push_back(text ? Stmt::let(r, Expr::str_lit("")) : Stmt::let(r, Expr::array_lit(result, {}), result));
+      Expr kept = text ? Expr::binary(BinaryOp::Add, name(r, result), Expr::call("chr", Type::Str, {name(ctx.var, element)}))
+                       : Expr::call("push", result, {name(r, result), name(ctx.var, element)});
+      Block keep;
+      keep.push_back(Stmt::assign(r, std::move(kept)));
+      Block loop;
+      loop.push_back(Stmt::if_chain({std::move(body)}, {std::move(keep)}));
+      f.body.push_back(Stmt::for_in(ctx.var, name(s, over_type), std::move(loop)));
+    }
+    f.body.push_back(Stmt::ret({name(r, result)}));
+    std::vector<Expr> args{std::move(over)};
+    for (Expr& p : parameter_names()) args.push_back(std::move(p));
+    Expr call = Expr::call(f.name, result, std::move(args));
+    h->functions.push_back(std::move(f));
+    return call;
+  }
+
+  Expr expr_of(const Node& n, Helpers* h) const {
     const Rule& r = rules_[n.rule];
     if (r.kind == Production::Leaf) return leaves_[n.rule];
     std::vector<Expr> args;
-    for (u32 j = 0; j < r.args.size(); ++j) args.push_back(expr_of(entries_[n.child[j]].node, chosen));
+    for (u32 j = 0; j < r.args.size(); ++j) args.push_back(expr_of(entries_[n.child[j]].node, h));
     switch (r.kind) {
       case Production::Unary: return Expr::unary(UnaryOp(r.op), std::move(args[0]));
       case Production::Binary: return Expr::binary(BinaryOp(r.op), std::move(args[0]), std::move(args[1]));
       case Production::Index: return Expr::index(std::move(args[0]), std::move(args[1]));
       case Production::Builtin: return Expr::call(r.callee, r.result, std::move(args));
       case Production::Choose:
-        if (std::find(chosen->begin(), chosen->end(), r.result) == chosen->end()) chosen->push_back(r.result);
+        if (std::find(h->chosen.begin(), h->chosen.end(), r.result) == h->chosen.end()) h->chosen.push_back(r.result);
         return Expr::call(choose_name(r.result), r.result, std::move(args));
+      case Production::Map:
+      case Production::MapRange:
+      case Production::Filter:
+        return lambda_call(r.kind, contexts_[r.body], r.args[0], std::move(args[0]), std::move(args[1]), h);
       case Production::Leaf: break;
     }
     throw std::logic_error("enumeration: unknown production");
   }
 
-  // fn <entry>(<params>) -> T { return e; } and the choose helpers e calls.
-  Program program_of(const Node& n) const {
-    std::vector<Type> chosen;
-    Expr e = expr_of(n, &chosen);
+  // fn <entry>(<params>) -> T { return e; } and the helpers e calls.
+  Program program_with(Expr e, Helpers h) const {
     Program p;
     Function entry;
     entry.name = signature_.entry;
@@ -358,7 +603,8 @@ class EnumerateGenerator final : public Generator {
     entry.results = {e.type};
     entry.body.push_back(Stmt::ret({std::move(e)}));
     p.functions.push_back(std::move(entry));
-    for (Type t : chosen) {
+    for (Function& f : h.functions) p.functions.push_back(std::move(f));
+    for (Type t : h.chosen) {
       // fn choose_T(c: bool, a: T, b: T) -> T { if c { return a; } return b; }
       Function f;
       f.name = choose_name(t);
@@ -373,6 +619,32 @@ class EnumerateGenerator final : public Generator {
     return p;
   }
 
+  Program program_of(const Node& n) const {
+    Helpers h;
+    Expr e = expr_of(n, &h);
+    return program_with(std::move(e), std::move(h));
+  }
+
+  // A lambda body's probe: the body mapped over each source of its context's values, the maps
+  // concatenated — map_1(xs, …) + map_2(ys, …), or map_1(len(xs), …) + …, map_1(min(n, 64), …).
+  Program probe_of(const Node& n) const {
+    const Context& ctx = contexts_[context_];
+    Helpers h;
+    std::optional<Expr> all;
+    for (u32 p : ctx.sources) {
+      const Type t = signature_.params[p];
+      Expr param = Expr::name(signature_.param_names[p], t);
+      Expr over = !ctx.range ? std::move(param)
+                  : t == Type::Int ? Expr::call("min", Type::Int, {std::move(param), Expr::int_lit(kRangeProbe)})
+                                   : Expr::call("len", Type::Int, {std::move(param)});
+      Expr body = expr_of(n, &h);
+      Expr mapped = lambda_call(ctx.range ? Production::MapRange : Production::Map, ctx, ctx.range ? Type::Int : t,
+                                std::move(over), std::move(body), &h);
+      all = all ? Expr::binary(BinaryOp::Add, std::move(*all), std::move(mapped)) : std::move(mapped);
+    }
+    return program_with(std::move(*all), std::move(h));
+  }
+
   Signature signature_;
   EnumerateSettings settings_;
   Type result_ = Type::Unit;
@@ -380,18 +652,23 @@ class EnumerateGenerator final : public Generator {
   std::array<u32, 256> type_index_{};
   std::vector<Expr> leaves_;
   std::vector<Rule> rules_;  // leaves first: rule i < leaves_.size() is leaves_[i]
-  std::vector<std::vector<u32>> by_result_;  // type index → rules
+  std::vector<Context> contexts_;
+  std::vector<std::string> names_;         // names fresh() gave out
+  std::vector<std::string> helper_names_;  // the lambda helpers' sequence, count, result and index names
+  std::vector<std::vector<std::vector<u32>>> by_result_;  // context → type index → rules
 
-  std::vector<Entry> entries_;                           // the bank, by id
-  std::vector<std::vector<std::vector<u32>>> bank_;      // type index → size → ids
-  std::vector<std::unordered_set<u64>> seen_;            // type index → behaviours banked
+  std::vector<Entry> entries_;                                  // the bank, by id
+  std::vector<std::vector<std::vector<std::vector<u32>>>> bank_;  // context → type index → size → ids
+  std::vector<std::vector<std::unordered_set<u64>>> seen_;      // context → type index → behaviours banked
+  std::unordered_map<u64, std::optional<u64>> probed_;          // a lambda probe's source hash → its behaviour (none: it trapped)
 
-  // Cursor: size, type, rule (index into by_result_[type_]), operand split, operand positions.
-  u32 size_ = 1, type_ = 0, rule_ = 0;
+  // Cursor: size, context, type (index into contexts_[context_].types), rule (index into
+  // by_result_[context_][type_index()]), operand split, operand positions.
+  u32 size_ = 1, context_ = 0, type_ = 0, rule_ = 0;
   bool parts_valid_ = false;
   std::array<u32, 3> parts_{}, at_{};
-  // The batch proposed last: its type, size and nodes.
-  u32 batch_type_ = kNone, batch_size_ = 0;
+  // The batch proposed last: its context, type and size, and nodes.
+  u32 batch_context_ = 0, batch_type_ = kNone, batch_size_ = 0;
   std::vector<Node> pending_;
 };
 

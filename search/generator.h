@@ -91,6 +91,7 @@ GeneratorConfig search_program_config();
 struct EnumerateSettings {
   u32 max_size = 12;  // expression nodes; the enumeration ends after this size
   bool choose = true;  // the conditional choose(c, a, b) as a production
+  bool lambdas = true;  // map, filter and map over 0..n with enumerated bodies as productions
 };
 
 // The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
@@ -125,7 +126,9 @@ std::unique_ptr<Generator> make_gp_generator(const Signature& signature, Generat
 // small. Expressions of the problem's result type are candidates (`return e;`), those of other
 // types probes (probe_result()). Deterministic; the seed is not used. Only for problems with
 // one result (std::invalid_argument otherwise). The train cases' string outputs that recur
-// become constants too (docs/search.md).
+// become constants too, and "\n" where outputs have lines. With lambdas, map, filter and map
+// over 0..n are productions whose bodies are enumerated in their own contexts, told apart by
+// probes that map them over the parameters (docs/search.md "Enumeration").
 std::unique_ptr<Generator> make_enumerate_generator(const Problem& problem, EnumerateSettings settings);
 
 // Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include "jobs/command.h"
@@ -63,7 +65,9 @@ std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSetti
 TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
   const std::vector<std::string> signatures = {"fn solve(a: int, b: int) -> int", "fn solve(s: str, n: int) -> str",
                                                "fn solve(xs: [int]) -> bool", "fn solve(x: float, xs: [float]) -> float",
-                                               "fn solve(words: [str]) -> [str]"};
+                                               "fn solve(words: [str]) -> [str]",
+                                               // Parameters named as the lambda helpers' variables.
+                                               "fn solve(x: [int], i: int, r_: str) -> int"};
   for (const std::string& sig : signatures) {
     // Inputs of the signature's types, varied enough that expressions differ.
     std::vector<nlohmann::json> inputs;
@@ -74,6 +78,8 @@ TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
       if (sig.find("(xs: [int]") != std::string::npos) in = nlohmann::json::array({std::vector<int>(size_t(k), k - 1)});
       if (sig.find("(x: float") != std::string::npos) in = nlohmann::json::array({0.5 * k, std::vector<double>(size_t(k), 1.5)});
       if (sig.find("(words") != std::string::npos) in = nlohmann::json::array({std::vector<std::string>(size_t(k), "ab")});
+      if (sig.find("(x: [int]") != std::string::npos)
+        in = nlohmann::json::array({std::vector<int>(size_t(k), 2 - k), k, std::string(size_t(k), 'r')});
       inputs.push_back(in);
     }
     search::Problem p = make_problem(sig, inputs, [&](const nlohmann::json&) -> nlohmann::json {
@@ -97,6 +103,73 @@ TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
     }
     EXPECT_GT(probes, 0u) << sig;
     EXPECT_GT(candidates, 0u) << sig;
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const Proposed& q) { return q.source.find("fn map_1(") != std::string::npos; }))
+        << sig << ": no lambda";
+  }
+}
+
+// Problems whose solutions loop over a sequence or a range: a map, a filter (of an array and of
+// a string) and a map over 0..n, each solved with lambdas and generalising to held-out inputs,
+// none solved by expressions alone within the same budget.
+TEST(Enumerate, LambdasSolveProblemsThatNeedALoop) {
+  std::vector<nlohmann::json> arrays, tests_arrays, strings, tests_strings, ints, tests_ints;
+  for (int k = 0; k < 24; ++k) {
+    std::vector<int> xs;
+    for (int j = 0; j < (k * 7) % 9; ++j) xs.push_back(((k + 3) * (j + 5) * 37) % 23 - 11);
+    (k < 12 ? arrays : tests_arrays).push_back({xs});
+    std::string text;
+    for (int j = 0; j < (k * 5) % 11; ++j) text += "ab c\t"[(k + j * 3) % 5];
+    (k < 12 ? strings : tests_strings).push_back({text});
+    (k < 12 ? ints : tests_ints).push_back({(k * 5) % 17});
+  }
+  struct Case {
+    const char* name;
+    std::string signature;
+    std::vector<nlohmann::json>*train, *test;
+    std::function<nlohmann::json(const nlohmann::json&)> expected;
+  };
+  const std::vector<Case> cases = {
+      {"count the odd elements", "fn solve(xs: [int]) -> int", &arrays, &tests_arrays,
+       [](const nlohmann::json& in) {
+         int n = 0;
+         for (int x : in[0]) n += x % 2 != 0;
+         return nlohmann::json(n);
+       }},
+      {"keep the positive elements", "fn solve(xs: [int]) -> [int]", &arrays, &tests_arrays,
+       [](const nlohmann::json& in) {
+         std::vector<int> out;
+         for (int x : in[0])
+           if (x > 0) out.push_back(x);
+         return nlohmann::json(out);
+       }},
+      {"drop the tabs", "fn solve(s: str) -> str", &strings, &tests_strings,
+       [](const nlohmann::json& in) {
+         std::string out;
+         for (char c : in[0].get<std::string>())
+           if (c != '\t') out += c;
+         return nlohmann::json(out);
+       }},
+      {"sum of squares below n", "fn solve(n: int) -> int", &ints, &tests_ints, [](const nlohmann::json& in) {
+         int total = 0;
+         for (int i = 0; i < in[0].get<int>(); ++i) total += i * i;
+         return nlohmann::json(total);
+       }}};
+  for (const Case& c : cases) {
+    search::Problem p = make_problem(c.signature, *c.train, c.expected);
+    for (const nlohmann::json& in : *c.test) p.test.push_back(make_problem(c.signature, {in}, c.expected).train[0]);
+    node::SearchConfig config;
+    config.batch = 500;
+    config.budget.candidates = 100000;
+    search::EnumerateSettings with, without;
+    without.lambdas = false;
+    auto g = search::make_enumerate_generator(p, with), h = search::make_enumerate_generator(p, without);
+    const node::SearchOutcome r = node::run_search(p, *g, *cpu(), config);
+    EXPECT_TRUE(r.solved) << c.name << ": " << r.best_source;
+    EXPECT_TRUE(r.generalises) << c.name << ": " << r.solution;
+    EXPECT_NE(r.solution.find("for "), std::string::npos) << c.name << ": " << r.solution;
+    const node::SearchOutcome e = node::run_search(p, *h, *cpu(), config);
+    EXPECT_FALSE(e.solved && e.generalises) << c.name << ": " << e.solution;
+    EXPECT_EQ(e.best_source.find("for "), std::string::npos) << c.name << ": " << e.best_source;
   }
 }
 
