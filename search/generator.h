@@ -96,7 +96,7 @@ struct EnumerateSettings {
 
 // The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
-  u64 enumerate_candidates = 20000;  // candidates and probes the enumeration may propose
+  u64 enumerate_candidates = 50000;  // candidates and probes the enumeration may propose
   u32 elites = 100;                  // its best candidates that join GP's first population
 };
 
