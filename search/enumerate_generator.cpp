@@ -4,7 +4,7 @@
 // expressions whose outputs on the train inputs differ from every expression banked before.
 // Size s is built from banked expressions of smaller sizes only, one production (an operator,
 // a builtin overload, an index, choose, map, filter) at a time, its operands' sizes summing to
-// s − 1. Each batch holds expressions of one context and type: those of the problem's result
+// s − 1 (a lambda's to s: map(xs, f) costs only xs and f). Each batch holds expressions of one context and type: those of the problem's result
 // type in the entry's context are candidates, the others probes (Generator::probe_result) run
 // with their own result type so that their output hashes come back. observe() banks every
 // expression that ran without a trap on every train input and whose output hashes are new for
@@ -277,15 +277,14 @@ class EnumerateGenerator final : public Generator {
     std::vector<Type> elements;
     for (Type t : params)
       if (is_array(t) || t == Type::Str) {
-        const Type e = t == Type::Str ? Type::Int : element_of(t);
+        const Type e = item_of(t);
         if (std::find(elements.begin(), elements.end(), e) == elements.end()) elements.push_back(e);
       }
     const std::string x = fresh("x"), i = fresh("i");
     for (Type e : elements) {
       std::vector<u32> sources;
       for (u32 p = 0; p < params.size(); ++p)
-        if ((is_array(params[p]) && element_of(params[p]) == e) || (params[p] == Type::Str && e == Type::Int))
-          sources.push_back(p);
+        if ((is_array(params[p]) || params[p] == Type::Str) && item_of(params[p]) == e) sources.push_back(p);
       lambda(x, e, false, std::move(sources));
     }
     std::vector<u32> sequences, ints;
@@ -367,8 +366,7 @@ class EnumerateGenerator final : public Generator {
         continue;
       }
       for (Type s : types_) {
-        const bool over = (is_array(s) && element_of(s) == ctx.var_type) || (s == Type::Str && ctx.var_type == Type::Int);
-        if (!over) continue;
+        if (!(is_array(s) || s == Type::Str) || item_of(s) != ctx.var_type) continue;
         for (Type u : map_results()) lambda_rule(Production::Map, {s, u}, array_of(u));
         lambda_rule(Production::Filter, {s, Type::Bool}, s);
       }
@@ -467,7 +465,7 @@ class EnumerateGenerator final : public Generator {
       std::array<const std::vector<u32>*, 3> lists{};
       bool empty = false;
       for (u32 j = 0; j < k; ++j) {
-        lists[j] = &banked(j == 1 && has_lambda(r) ? r.body : context_, r.args[j], parts_[j]);
+        lists[j] = &banked(j == 1 && lambda ? r.body : context_, r.args[j], parts_[j]);
         empty = empty || lists[j]->empty();
       }
       // Commutative rules take operands in id order only (ids grow with size).
@@ -539,7 +537,6 @@ class EnumerateGenerator final : public Generator {
     for (u32 i = 0; i < signature_.params.size(); ++i) f.params.push_back({signature_.param_names[i], signature_.params[i]});
     f.results = {result};
     const auto name = [](const std::string& v, Type t) { return Expr::name(v, t); };
-    const Type element = over_type == Type::Str ? Type::Int : is_array(over_type) ? element_of(over_type) : Type::Int;
     if (kind == Production::Map) {
       Expr length = Expr::call("len", Type::Int, {name(s, over_type)});
       f.body.push_back(Stmt::let(r, Expr::call("array", result, {length, zero_of(u)})));
@@ -556,8 +553,8 @@ class EnumerateGenerator final : public Generator {
     } else {
       const bool text = over_type == Type::Str;
       f.body.push_back(text ? Stmt::let(r, Expr::str_lit("")) : Stmt::let(r, Expr::array_lit(result, {}), result));
-      Expr kept = text ? Expr::binary(BinaryOp::Add, name(r, result), Expr::call("chr", Type::Str, {name(ctx.var, element)}))
-                       : Expr::call("push", result, {name(r, result), name(ctx.var, element)});
+      Expr kept = text ? Expr::binary(BinaryOp::Add, name(r, result), Expr::call("chr", Type::Str, {name(ctx.var, ctx.var_type)}))
+                       : Expr::call("push", result, {name(r, result), name(ctx.var, ctx.var_type)});
       Block keep;
       keep.push_back(Stmt::assign(r, std::move(kept)));
       Block loop;

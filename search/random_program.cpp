@@ -712,7 +712,7 @@ class Generator {
       if (t == Type::Str && !cfg_.strings) t = Type::IntArray;
       seq = untainted(t, 2);
     }
-    Type element = seq.type == Type::Str ? Type::Int : element_of(seq.type);
+    Type element = item_of(seq.type);
     std::string var = loop_variable();
     Block body = loop_body(iterations, {var, element});
     b.push_back(Stmt::for_in(var, std::move(seq), std::move(body)));
@@ -1146,7 +1146,7 @@ class Generator {
         Var* v = random_var(t);
         Expr seq = v ? Expr::name(v->name, t) : literal(t);
         i64 k = uniform(0, 3);
-        Type elem = t == Type::Str ? Type::Int : element_of(t);
+        Type elem = item_of(t);
         Expr item = Expr::binary(BinaryOp::Eq, Expr::index(seq, Expr::int_lit(k)), expr(elem, e));
         Expr n = call1("len", Type::Int, seq);
         if (chance(0.5))

@@ -92,7 +92,7 @@ Expr Expr::call(std::string callee, Type result, std::vector<Expr> args) {
 Expr Expr::index(Expr sequence, Expr at) {
   Expr e;
   e.kind = ExprKind::Index;
-  e.type = sequence.type == Type::Str ? Type::Int : element_of(sequence.type);
+  e.type = item_of(sequence.type);
   e.children.push_back(std::move(sequence));
   e.children.push_back(std::move(at));
   return e;

@@ -369,7 +369,7 @@ class SiteFinder {
     scopes_.emplace_back();
     if (s.kind == StmtKind::ForRange) declare(s.name, Type::Int, false, false);
     if (s.kind == StmtKind::ForIn)
-      declare(s.name, s.exprs[0].type == Type::Str ? Type::Int : element_of(s.exprs[0].type), false, false);
+      declare(s.name, item_of(s.exprs[0].type), false, false);
     u32 keep = 0;
     if (const std::string* c = while_counter(s)) {
       keep = 1;
@@ -545,7 +545,7 @@ class Fit {
         break;
       }
       case StmtKind::ForIn: {
-        Local var{s.name, s.exprs[0].type == Type::Str ? Type::Int : element_of(s.exprs[0].type)};
+        Local var{s.name, item_of(s.exprs[0].type)};
         block_walk(s.blocks[0], loops + 1, &var);
         break;
       }

@@ -29,6 +29,9 @@ enum class Type : u8 {
 GS_HD constexpr bool is_array(Type t) { return (static_cast<u8>(t) & 0x10) != 0; }
 GS_HD constexpr Type element_of(Type t) { return static_cast<Type>(static_cast<u8>(t) & 0x0f); }
 GS_HD constexpr Type array_of(Type t) { return static_cast<Type>(static_cast<u8>(t) | 0x10); }
+// The type of a sequence's elements as `s[i]` and `for x in s` give them: an array's element
+// type, or int for a string (its bytes).
+GS_HD constexpr Type item_of(Type t) { return t == Type::Str ? Type::Int : element_of(t); }
 GS_HD constexpr bool is_scalar(Type t) { return t == Type::Int || t == Type::Float || t == Type::Bool || t == Type::Str; }
 // Types a value of which can live in bytecode: parameters, results, array elements.
 GS_HD constexpr bool is_value_type(Type t) {
