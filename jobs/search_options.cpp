@@ -19,6 +19,7 @@ po::options_description search_options(SearchOptions* o) {
       ("crossover", po::value(&o->settings.gp.p_crossover)->default_value(o->settings.gp.p_crossover), "GP: probability of crossover (else mutation)")
       ("max-size", po::value(&o->settings.enumerate.max_size)->default_value(o->settings.enumerate.max_size), "enumerate: largest expression (nodes)")
       ("lambdas", po::value(&o->settings.enumerate.lambdas)->default_value(o->settings.enumerate.lambdas), "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")
+      ("splits", po::value(&o->settings.enumerate.splits)->default_value(o->settings.enumerate.splits), "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not (0)")
       ("enumerate-first", po::value(&o->settings.portfolio.enumerate_candidates)->default_value(o->settings.portfolio.enumerate_candidates), "portfolio: candidates the enumeration may propose before GP takes over")
       ("elites", po::value(&o->settings.portfolio.elites)->default_value(o->settings.portfolio.elites), "portfolio: the enumeration's best candidates placed in GP's first population")
       ("candidates,c", po::value(&o->candidates_path), "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")

@@ -24,6 +24,9 @@
 // expression of the entry's context meets when its outputs are exactly those. The expression
 // may be a probe. When every result has an expression meeting its goal, the assembled program,
 // `return (e1, e2);` or `return "The number of syllables is " + e;`, is proposed as a candidate.
+// Where no expression meets a goal yet, it may be met case by case (search/case_split.h): by a
+// decision list of expressions each right on some train cases, under the entry's bool
+// expressions as conditions — choose(n < 1000, "small", choose(n < 2000, "", "large")).
 //
 // Enumeration is lazy — a cursor walks productions × size splits × operand tuples — so a size
 // with millions of combinations costs memory only for what was proposed.
@@ -34,6 +37,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "search/case_split.h"
 #include "search/generator.h"
 #include "vm/batch.h"
 #include "vm/hash.h"
@@ -88,14 +92,31 @@ struct Entry {
 // What one result of the problem must be, given as an expression's outputs on the train inputs:
 // the result's outputs less a prefix and a suffix that every one of them has.
 // Where what is left of every output is one character, or an integer's decimal digits, the goal
-// is an int expression that chr() or str() turns into it.
+// is an int expression that chr() or str() turns into it. A single result's outputs as they are
+// are a goal too (`whole`), met only case by case: an expression with exactly those outputs is a
+// candidate itself.
 struct Goal {
   u32 result = 0;  // which of the signature's results
   Type type = Type::Unit;
   std::string prefix, suffix;
   const char* convert = nullptr;  // "chr", "str": the builtin applied to the expression, or none
+  bool whole = false;
+  std::vector<u64> outputs;  // by train case: the output hash an expression must have
   u64 behaviour = 0;  // the hash observe() computes for an expression with exactly these outputs
+  // The terms of a case split: banked expressions right on some of the cases, none on a subset
+  // of another's (at most kMaxTerms, the first found), and those cases.
+  std::vector<u32> terms;
+  std::vector<CaseSet> term_cases;
 };
+
+// How a result's goal was met: by one expression (a list without branches), or case by case.
+// Entry ids.
+struct Met {
+  u32 goal = 0;
+  DecisionList list;
+};
+
+constexpr u32 kMaxTerms = 32;
 
 // The int whose decimal digits t is, as str() writes them.
 std::optional<i64> decimal(const std::string& t) {
@@ -236,8 +257,10 @@ class EnumerateGenerator final : public Generator {
       if (!trapped)
         behaviour = behaviour_of(e.output_hash.subspan(u64(i) * e.tests, e.tests));
       if (c != 0 && i < proposals.size()) probed_[source_hash(proposals[i].source)] = behaviour;
-      if (behaviour && seen_[c][t].insert(*behaviour).second) reached(bank(pending_[i], c, t, batch_size_), *behaviour);
+      if (behaviour && seen_[c][t].insert(*behaviour).second)
+        reached(bank(pending_[i], c, t, batch_size_), *behaviour, e.output_hash.subspan(u64(i) * e.tests, e.tests));
     }
+    split_goals();
   }
 
  private:
@@ -320,7 +343,39 @@ class EnumerateGenerator final : public Generator {
       if (std::none_of(leaves_.begin(), leaves_.end(), [&](const Expr& l) { return l.type == e->type && to_source(l) == text; }))
         leaves_.push_back(std::move(*e));
     }
+    // With splits, thresholds: where the outputs step as an int parameter grows (small-or-large's
+    // 1000 and 2000), those not among the leaves already.
+    if (settings_.splits)
+      for (i64 v : thresholds(problem))
+        if (std::none_of(leaves_.begin(), leaves_.end(), [&](const Expr& l) { return l.type == Type::Int && to_source(l) == std::to_string(v); }))
+          leaves_.push_back(Expr::int_lit(v));
     for (u32 i = 0; i < leaves_.size(); ++i) rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
+  }
+
+  // For each int parameter that alone decides the train outputs, in at most four steps of at
+  // least split_min_cases() cases each: the values at which they change (the first value of each
+  // step after the first). Decision-tree learners take their split points the same way; PushGP
+  // draws such numbers as random constants.
+  std::vector<i64> thresholds(const Problem& problem) const {
+    std::vector<i64> out;
+    const u32 least = split_min_cases(u32(problem.train.size()));
+    for (u32 p = 0; p < signature_.params.size(); ++p) {
+      if (signature_.params[p] != Type::Int) continue;
+      std::vector<std::pair<i64, u64>> points;  // the parameter's value, the outputs' hash
+      for (const Case& c : problem.train) points.push_back({c.inputs[p].i, vm::output_hash(c.outputs)});
+      std::sort(points.begin(), points.end());
+      std::vector<i64> steps;
+      bool decides = true;
+      u32 step_cases = 1;
+      for (size_t k = 1; k < points.size() && decides; ++k, ++step_cases) {
+        if (points[k].second == points[k - 1].second) continue;
+        if (points[k].first == points[k - 1].first || step_cases < least) decides = false;  // one value, two outputs; a stray step
+        steps.push_back(points[k].first);
+        step_cases = 0;
+      }
+      if (decides && step_cases >= least && steps.size() <= 3) out.insert(out.end(), steps.begin(), steps.end());
+    }
+    return out;
   }
 
   // A value as a literal; none for an empty array (Syn cannot type `[]` standing alone).
@@ -530,19 +585,26 @@ class EnumerateGenerator final : public Generator {
   // characters or decimal integers, an int goal under chr() or str().
   void make_goals(const Problem& problem) {
     const std::vector<Type>& results = signature_.results;
-    met_.assign(results.size(), kNone);
-    met_entry_.assign(results.size(), kNone);
+    met_.assign(results.size(), std::nullopt);
+    cases_ = u32(problem.train.size());
     const auto add = [&](u32 r, Type type, std::string prefix, std::string suffix, const char* convert,
                          const std::vector<vm::Value>& outputs) {
       if (index_of_type(type) == kNone) return;
-      std::vector<u64> hashes;
-      for (const vm::Value& v : outputs) hashes.push_back(vm::output_hash(std::span<const vm::Value>(&v, 1)));
-      goals_.push_back({r, type, std::move(prefix), std::move(suffix), convert, behaviour_of(hashes)});
+      Goal goal;
+      goal.result = r;
+      goal.type = type;
+      goal.prefix = std::move(prefix);
+      goal.suffix = std::move(suffix);
+      goal.convert = convert;
+      for (const vm::Value& v : outputs) goal.outputs.push_back(vm::output_hash(std::span<const vm::Value>(&v, 1)));
+      goal.behaviour = behaviour_of(goal.outputs);
+      goal.whole = results.size() == 1 && goal.prefix.empty() && goal.suffix.empty() && !convert;
+      goals_.push_back(std::move(goal));
     };
     for (u32 r = 0; r < results.size(); ++r) {
       std::vector<vm::Value> outputs;
       for (const Case& c : problem.train) outputs.push_back(c.outputs[r]);
-      if (results.size() > 1) add(r, results[r], "", "", nullptr, outputs);
+      add(r, results[r], "", "", nullptr, outputs);
       if (results[r] != Type::Str) continue;
       const auto& [prefix, suffix] = affixes_[r];
       std::vector<vm::Value> rest, chars, ints;
@@ -559,28 +621,112 @@ class EnumerateGenerator final : public Generator {
     // Within a size, the entry's context enumerates the goals' types first.
     std::vector<u32>& order = contexts_[0].types;
     std::stable_partition(order.begin(), order.end(), [&](u32 t) {
-      return std::any_of(goals_.begin(), goals_.end(), [&](const Goal& g) { return g.type == types_[t]; });
+      return std::any_of(goals_.begin(), goals_.end(), [&](const Goal& g) { return !g.whole && g.type == types_[t]; });
     });
+    const vm::Value yes = vm::Value::of_bool(true);
+    true_hash_ = vm::output_hash(std::span<const vm::Value>(&yes, 1));
   }
 
-  // A newly banked expression of the entry's context with these outputs: the goals it meets,
-  // and once every result has an expression, the assembled candidate.
-  void reached(u32 id, u64 behaviour) {
+  // A newly banked expression of the entry's context with these outputs (behaviour; by case,
+  // where known): the goals it meets, the case splits it is a term or condition of, and once
+  // every result has its goal met, the assembled candidate.
+  void reached(u32 id, u64 behaviour, std::span<const u64> outputs) {
     if (goals_.empty() || entries_[id].context != 0) return;
+    const Type type = entries_[id].type;
+    bool met = false;
+    for (u32 g = 0; g < goals_.size(); ++g) {
+      Goal& goal = goals_[g];
+      if (goal.type != type || met_[goal.result]) continue;
+      if (goal.behaviour == behaviour) {
+        if (goal.whole) continue;  // the candidate itself
+        met_[goal.result] = Met{g, {{}, id}};
+        met = true;
+      } else if (settings_.splits && outputs.size() == cases_ && goal.terms.size() < kMaxTerms) {
+        add_term(&goal, id, outputs);
+      }
+    }
+    if (settings_.splits && type == Type::Bool && outputs.size() == cases_) {
+      CaseSet holds = case_set(cases_);
+      for (u32 k = 0; k < cases_; ++k)
+        if (outputs[k] == true_hash_) add_case(&holds, k);
+      predicates_.push_back(id);
+      predicate_cases_.push_back(std::move(holds));
+    }
+    if (met) assemble();
+  }
+
+  // An expression right on some of the goal's cases as a term of its case split, unless a term
+  // is right on all of those (terms it is right on more than replace them).
+  void add_term(Goal* goal, u32 id, std::span<const u64> outputs) {
+    CaseSet right = case_set(cases_);
+    bool any = false;
+    for (u32 k = 0; k < cases_; ++k)
+      if (outputs[k] == goal->outputs[k]) {
+        add_case(&right, k);
+        any = true;
+      }
+    if (!any) return;
+    for (const CaseSet& t : goal->term_cases)
+      if (is_subset(right, t)) return;
+    for (u32 j = u32(goal->terms.size()); j-- > 0;)
+      if (is_subset(goal->term_cases[j], right)) {
+        goal->terms.erase(goal->terms.begin() + j);
+        goal->term_cases.erase(goal->term_cases.begin() + j);
+      }
+    goal->terms.push_back(id);
+    goal->term_cases.push_back(std::move(right));
+    terms_changed_ = true;
+  }
+
+  // Each branch of a case split, and the rest, must hold 5 % of the train cases and at least 5:
+  // no branch for a stray case, and fewer than 10 cases do not split (a decision list would fit
+  // them by chance).
+  static u32 split_min_cases(u32 cases) { return std::max<u32>(5, cases / 20); }
+
+  // Tries the case splits of the goals not met, when there are new terms or an eighth more
+  // conditions than at the last try (a try costs terms × conditions).
+  void split_goals() {
+    if (!settings_.splits) return;
+    if (!terms_changed_ && predicates_.size() < next_split_) return;
+    terms_changed_ = false;
+    next_split_ = predicates_.size() + predicates_.size() / 8 + 1;
+    const SplitLimits limits{4, split_min_cases(cases_)};
     bool met = false;
     for (u32 g = 0; g < goals_.size(); ++g) {
       const Goal& goal = goals_[g];
-      if (goal.behaviour != behaviour || goal.type != entries_[id].type || met_[goal.result] != kNone) continue;
-      met_[goal.result] = g;
-      met_entry_[goal.result] = id;
+      if (met_[goal.result] || goal.terms.size() < 2) continue;
+      std::optional<DecisionList> list = split_cases(cases_, goal.term_cases, predicate_cases_, limits);
+      if (!list) continue;
+      for (Branch& b : list->branches) {
+        b.predicate = predicates_[b.predicate];
+        b.term = goal.terms[b.term];
+      }
+      list->otherwise = goal.terms[list->otherwise];
+      met_[goal.result] = Met{g, std::move(*list)};
       met = true;
     }
-    if (!met || std::find(met_.begin(), met_.end(), kNone) != met_.end()) return;
+    if (met) assemble();
+  }
+
+  // Once every result has its goal met: the program that returns them, a candidate to propose.
+  void assemble() {
+    if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return;
     Helpers h;
     std::vector<Expr> parts;
-    for (u32 r = 0; r < met_.size(); ++r) {
-      const Goal& goal = goals_[met_[r]];
-      Expr e = expr_of(entries_[met_entry_[r]].node, &h);
+    for (const std::optional<Met>& m : met_) {
+      const Goal& goal = goals_[m->goal];
+      Expr e = expr_of(entries_[m->list.otherwise].node, &h);
+      for (size_t j = m->list.branches.size(); j-- > 0;) {
+        const Branch& b = m->list.branches[j];
+        Expr term = expr_of(entries_[b.term].node, &h);
+        Expr holds = expr_of(entries_[b.predicate].node, &h);
+        if (std::find(h.chosen.begin(), h.chosen.end(), goal.type) == h.chosen.end()) h.chosen.push_back(goal.type);
+        std::vector<Expr> args;
+        args.push_back(std::move(holds));
+        args.push_back(b.when ? std::move(term) : std::move(e));
+        args.push_back(b.when ? std::move(e) : std::move(term));
+        e = Expr::call(choose_name(goal.type), goal.type, std::move(args));
+      }
       if (goal.convert) e = Expr::call(goal.convert, Type::Str, {std::move(e)});
       if (!goal.prefix.empty()) e = Expr::binary(BinaryOp::Add, Expr::str_lit(goal.prefix), std::move(e));
       if (!goal.suffix.empty()) e = Expr::binary(BinaryOp::Add, std::move(e), Expr::str_lit(goal.suffix));
@@ -600,7 +746,7 @@ class EnumerateGenerator final : public Generator {
     if (!has_lambda(rules_[node.rule])) return false;
     const auto it = probed_.find(source_hash(source));
     if (it == probed_.end()) return false;
-    if (it->second && seen_[0][type_index()].insert(*it->second).second) reached(bank(node, 0, type_index(), size_), *it->second);
+    if (it->second && seen_[0][type_index()].insert(*it->second).second) reached(bank(node, 0, type_index(), size_), *it->second, {});
     return true;
   }
 
@@ -864,7 +1010,13 @@ class EnumerateGenerator final : public Generator {
   std::unordered_map<u64, std::optional<u64>> probed_;          // a lambda probe's source hash → its behaviour (none: it trapped)
   std::vector<std::pair<std::string, std::string>> affixes_;  // by result: the prefix and suffix of its outputs
   std::vector<Goal> goals_;
-  std::vector<u32> met_, met_entry_;  // by result: the goal met and the expression meeting it, or kNone
+  std::vector<std::optional<Met>> met_;  // by result: how its goal was met, if it was
+  u32 cases_ = 0;                          // train cases
+  u64 true_hash_ = 0;                      // the output hash of `true`
+  std::vector<u32> predicates_;            // the entry's bool expressions, conditions of case splits
+  std::vector<CaseSet> predicate_cases_;   // … and the cases each holds on
+  bool terms_changed_ = false;             // since split_goals() last tried
+  size_t next_split_ = 1;                  // … and the conditions it waits for otherwise
   std::vector<Program> assembled_;    // candidates to propose next
 
   // Cursor: size, context, type (index into contexts_[context_].types), rule (index into

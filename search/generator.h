@@ -92,6 +92,7 @@ struct EnumerateSettings {
   u32 max_size = 12;  // expression nodes; the enumeration ends after this size
   bool choose = true;  // the conditional choose(c, a, b) as a production
   bool lambdas = true;  // map, filter and map over 0..n with enumerated bodies as productions
+  bool splits = true;   // goals met case by case: decision lists under the entry's bool expressions
 };
 
 // The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
@@ -128,9 +129,12 @@ std::unique_ptr<Generator> make_gp_generator(const Signature& signature, Generat
 // outputs that recur become constants too, "\n" where outputs have lines, and the problem's own
 // constants. A problem with several results, or a string result whose outputs share a prefix or
 // suffix, is answered by assembling expressions that meet each result's goal (its outputs less
-// the affixes), probes included: `return (e1, e2);`, `return "Check sum is " + e;`. With lambdas, map, filter and map
-// over 0..n are productions whose bodies are enumerated in their own contexts, told apart by
-// probes that map them over the parameters (docs/search.md "Enumeration").
+// the affixes), probes included: `return (e1, e2);`, `return "Check sum is " + e;`. With splits,
+// a goal (or the result itself) may be met case by case, by a decision list of expressions each
+// right on some cases under bool expressions as conditions (search/case_split.h); the ints at
+// which the outputs step as an int parameter grows are constants too. With lambdas, map, filter
+// and map over 0..n are productions whose bodies are enumerated in their own contexts, told
+// apart by probes that map them over the parameters (docs/search.md "Enumeration").
 std::unique_ptr<Generator> make_enumerate_generator(const Problem& problem, EnumerateSettings settings);
 
 // Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates

@@ -2,7 +2,7 @@
 // proposal compiles, expressions that behave alike on the train inputs are enumerated once,
 // probes are never taken for solutions, small problems are solved, the enumeration ends, loops
 // (map, filter) are found, answers are assembled from goals (tuples, affixed strings), and a
-// problem's constants are used.
+// problem's constants are used, and goals are met case by case.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -255,12 +255,12 @@ TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
 node::SearchOutcome solve(search::Problem p, const std::vector<nlohmann::json>& test,
                           const std::function<nlohmann::json(const nlohmann::json&)>& expected, u64 budget,
-                          ProbeCounter* seen = nullptr) {
+                          ProbeCounter* seen = nullptr, search::EnumerateSettings settings = {}) {
   for (const nlohmann::json& in : test) p.test.push_back(make_problem(p.signature.text, {in}, expected).train[0]);
   node::SearchConfig config;
   config.batch = 500;
   config.budget.candidates = budget;
-  auto g = search::make_enumerate_generator(p, {});
+  auto g = search::make_enumerate_generator(p, settings);
   return node::run_search(p, *g, *cpu(), config, seen);
 }
 
@@ -379,6 +379,46 @@ TEST(Enumerate, MapsOverTheIndicesOfTwoSequences) {
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.simplified.find("xs[i] * ys[i]"), std::string::npos) << r.simplified;
+}
+
+// Outputs that step as a parameter grows: the steps' thresholds are constants, and the answer is
+// a decision list under conditions — choose(n < 300, "low", choose(n < 700, "mid", "high")), size
+// 11, which the enumeration itself would reach only after millions of candidates. Where the
+// thresholds are parameters, the conditions compare them; the list then sits in a goal between
+// a prefix and a suffix.
+TEST(Enumerate, SplitsCasesUnderConditions) {
+  std::vector<nlohmann::json> steps, test_steps, graded, test_graded;
+  for (int k = 0; k < 120; ++k) {
+    const int n = k < 8 ? std::vector<int>{298, 299, 300, 301, 698, 699, 700, 701}[size_t(k)] : (k * 7919) % 2000 - 500;
+    (k < 60 ? steps : test_steps).push_back({n});
+    const int lo = 20 + (k * 13) % 30, hi = lo + 10 + (k * 7) % 40, x = (k * 31) % 100;
+    (k < 60 ? graded : test_graded).push_back({lo, hi, x});
+  }
+  const auto step = [](const nlohmann::json& in) {
+    const int n = in[0];
+    return nlohmann::json(n < 300 ? "low" : n < 700 ? "mid" : "high");
+  };
+  const auto grade = [](const nlohmann::json& in) {
+    const int lo = in[0], hi = in[1], x = in[2];
+    return nlohmann::json(std::string("grade: ") + (x < lo ? "low" : x < hi ? "mid" : "high") + ".");
+  };
+  const node::SearchOutcome r = solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("return choose_str(n < 700, choose_str(n < 300, \"low\", \"mid\"), \"high\");"), std::string::npos)
+      << r.solution;
+  search::EnumerateSettings off;
+  off.splits = false;
+  EXPECT_FALSE(solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000, nullptr, off).solved);
+
+  search::Problem p = make_problem("fn solve(lo: int, hi: int, x: int) -> str", graded, grade);
+  std::string error;
+  ASSERT_TRUE(search::parse_constants(R"({"str": ["low", "mid", "high"]})", &p.constants, &error)) << error;
+  const node::SearchOutcome g = solve(p, test_graded, grade, 5000);
+  ASSERT_TRUE(g.solved) << g.best_source;
+  EXPECT_TRUE(g.generalises) << g.solution;
+  EXPECT_NE(g.solution.find("\"grade: \" + choose_str("), std::string::npos) << g.solution;
+  EXPECT_FALSE(solve(p, test_graded, grade, 5000, nullptr, off).solved);
 }
 
 TEST(Enumerate, CommandLine) {
