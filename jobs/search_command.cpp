@@ -1,4 +1,4 @@
-// gpusynth search --problem P.json [--generator random|gp|external] [--budget N] [--seed S] …
+// gpusynth search --problem P.json [--generator gp|random|enumerate|portfolio|external] [--budget N] [--seed S] …
 //
 // Program search on one problem: batches of candidates from a generator are compiled, run and
 // tested in one pipeline call each until one passes every train case or the budget is spent;
@@ -52,7 +52,7 @@ int search_command(const std::vector<std::string>& args) {
   po::variables_map vm;
   bool help;
   const std::string usage =
-      "usage: gpusynth search --problem P.json [--generator random|gp|external] [--budget N] [--seed S]\n"
+      "usage: gpusynth search --problem P.json [--generator gp|random|enumerate|portfolio|external] [--budget N] [--seed S]\n"
       "Searches for a program that passes the problem's train cases; shrinks the first one found and\n"
       "judges it on the test cases. Options may also come from an ini file (--config); the command\n"
       "line overrides it.";
