@@ -97,7 +97,7 @@ struct EnumerateSettings {
 
 // The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
-  u64 enumerate_candidates = 50000;  // candidates and probes the enumeration may propose
+  u64 enumerate_candidates = 200000;  // candidates and probes the enumeration may propose (2/3 of the default budget)
   u32 elites = 100;                  // its best candidates that join GP's first population
 };
 
