@@ -365,15 +365,15 @@ class EnumerateGenerator final : public Generator {
       for (const Case& c : problem.train) points.push_back({c.inputs[p].i, vm::output_hash(c.outputs)});
       std::sort(points.begin(), points.end());
       std::vector<i64> steps;
-      bool decides = true;
+      bool fits = true;
       u32 step_cases = 1;
-      for (size_t k = 1; k < points.size() && decides; ++k, ++step_cases) {
+      for (size_t k = 1; k < points.size() && fits; ++k, ++step_cases) {
         if (points[k].second == points[k - 1].second) continue;
-        if (points[k].first == points[k - 1].first || step_cases < least) decides = false;  // one value, two outputs; a stray step
+        if (points[k].first == points[k - 1].first || step_cases < least) fits = false;  // one value, two outputs; a stray step
         steps.push_back(points[k].first);
         step_cases = 0;
       }
-      if (decides && step_cases >= least && steps.size() <= 3) out.insert(out.end(), steps.begin(), steps.end());
+      if (fits && step_cases >= least && steps.size() <= 3) out.insert(out.end(), steps.begin(), steps.end());
     }
     return out;
   }
@@ -579,10 +579,10 @@ class EnumerateGenerator final : public Generator {
     }
   }
 
-  // One goal per result of a problem with several; for a string result whose train outputs share
-  // a prefix or suffix, one without them too (a single string result's goal with neither is the
-  // candidates themselves); for a string result whose outputs, less the affixes, are single
-  // characters or decimal integers, an int goal under chr() or str().
+  // One goal per result, its outputs as they are (for a single result, `whole`: met only case by
+  // case); for a string result whose train outputs share a prefix or suffix, one without them
+  // too; for a string result whose outputs, less the affixes, are single characters or decimal
+  // integers, an int goal under chr() or str().
   void make_goals(const Problem& problem) {
     const std::vector<Type>& results = signature_.results;
     met_.assign(results.size(), std::nullopt);
