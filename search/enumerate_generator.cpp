@@ -336,20 +336,20 @@ class EnumerateGenerator final : public Generator {
       for (const std::string& s : strings) leaves_.push_back(Expr::str_lit(s));
     }
     // The problem's own constants (docs/problems.md), those not among the leaves already.
-    for (const vm::Value& v : problem.constants) {
-      std::optional<Expr> e = literal_of(v);
-      if (!e) continue;
-      const std::string text = to_source(*e);
-      if (std::none_of(leaves_.begin(), leaves_.end(), [&](const Expr& l) { return l.type == e->type && to_source(l) == text; }))
-        leaves_.push_back(std::move(*e));
-    }
+    for (const vm::Value& v : problem.constants)
+      if (std::optional<Expr> e = literal_of(v)) add_leaf_once(std::move(*e));
     // With splits, thresholds: where the outputs step as an int parameter grows (small-or-large's
     // 1000 and 2000), those not among the leaves already.
     if (settings_.splits)
-      for (i64 v : thresholds(problem))
-        if (std::none_of(leaves_.begin(), leaves_.end(), [&](const Expr& l) { return l.type == Type::Int && to_source(l) == std::to_string(v); }))
-          leaves_.push_back(Expr::int_lit(v));
+      for (i64 v : thresholds(problem)) add_leaf_once(Expr::int_lit(v));
     for (u32 i = 0; i < leaves_.size(); ++i) rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
+  }
+
+  // A leaf, unless one of its type and source is there already.
+  void add_leaf_once(Expr e) {
+    const std::string text = to_source(e);
+    if (std::none_of(leaves_.begin(), leaves_.end(), [&](const Expr& l) { return l.type == e.type && to_source(l) == text; }))
+      leaves_.push_back(std::move(e));
   }
 
   // For each int parameter that alone decides the train outputs, in at most four steps of at
@@ -719,13 +719,11 @@ class EnumerateGenerator final : public Generator {
       for (size_t j = m->list.branches.size(); j-- > 0;) {
         const Branch& b = m->list.branches[j];
         Expr term = expr_of(entries_[b.term].node, &h);
-        Expr holds = expr_of(entries_[b.predicate].node, &h);
-        if (std::find(h.chosen.begin(), h.chosen.end(), goal.type) == h.chosen.end()) h.chosen.push_back(goal.type);
         std::vector<Expr> args;
-        args.push_back(std::move(holds));
+        args.push_back(expr_of(entries_[b.predicate].node, &h));
         args.push_back(b.when ? std::move(term) : std::move(e));
         args.push_back(b.when ? std::move(e) : std::move(term));
-        e = Expr::call(choose_name(goal.type), goal.type, std::move(args));
+        e = choose_call(std::move(args), &h);
       }
       if (goal.convert) e = Expr::call(goal.convert, Type::Str, {std::move(e)});
       if (!goal.prefix.empty()) e = Expr::binary(BinaryOp::Add, Expr::str_lit(goal.prefix), std::move(e));
@@ -915,6 +913,13 @@ class EnumerateGenerator final : public Generator {
     return call;
   }
 
+  // choose_T(c, a, b) for args {c, a, b}, its helper noted in h.
+  static Expr choose_call(std::vector<Expr> args, Helpers* h) {
+    const Type t = args[1].type;
+    if (std::find(h->chosen.begin(), h->chosen.end(), t) == h->chosen.end()) h->chosen.push_back(t);
+    return Expr::call(choose_name(t), t, std::move(args));
+  }
+
   Expr expr_of(const Node& n, Helpers* h) const {
     const Rule& r = rules_[n.rule];
     if (r.kind == Production::Leaf) return leaves_[n.rule];
@@ -926,8 +931,7 @@ class EnumerateGenerator final : public Generator {
       case Production::Index: return Expr::index(std::move(args[0]), std::move(args[1]));
       case Production::Builtin: return Expr::call(r.callee, r.result, std::move(args));
       case Production::Choose:
-        if (std::find(h->chosen.begin(), h->chosen.end(), r.result) == h->chosen.end()) h->chosen.push_back(r.result);
-        return Expr::call(choose_name(r.result), r.result, std::move(args));
+        return choose_call(std::move(args), h);
       case Production::Map:
       case Production::MapRange:
       case Production::Filter:
