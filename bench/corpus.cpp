@@ -23,12 +23,12 @@ search::GeneratorConfig synthesis_generator_config() {
 
 namespace {
 
-i64 small_int(i64 v, i64 bound, search::Rng& rng) {
+i64 small_int(i64 v, i64 bound, Rng& rng) {
   if (v >= -bound && v <= bound) return v;
   return rng.uniform_int(-bound, bound);
 }
 
-void bound_literals(search::Program& p, i64 bound, search::Rng& rng) {
+void bound_literals(search::Program& p, i64 bound, Rng& rng) {
   for (search::Expr* e : search::collect_exprs(p, Type::Int)) {
     if (e->kind != search::ExprKind::IntLit) continue;
     e->int_value = small_int(e->int_value, bound, rng);
@@ -36,7 +36,7 @@ void bound_literals(search::Program& p, i64 bound, search::Rng& rng) {
   }
 }
 
-void bound_value(vm::Value& v, i64 bound, search::Rng& rng) {
+void bound_value(vm::Value& v, i64 bound, Rng& rng) {
   if (v.type == Type::Int) v.i = small_int(v.i, bound, rng);
   for (vm::Value& item : v.items) bound_value(item, bound, rng);
 }
@@ -45,11 +45,11 @@ void bound_value(vm::Value& v, i64 bound, search::Rng& rng) {
 
 std::vector<CorpusProgram> make_corpus(const CorpusConfig& config) {
   std::vector<CorpusProgram> corpus(config.programs);
-  search::Rng root(config.seed);
+  Rng root(config.seed);
   for (u32 k = 0; k < config.programs; ++k) {
     CorpusProgram& c = corpus[k];
-    search::Rng program_rng = root.derive(2 * u64(k));
-    search::Rng input_rng = root.derive(2 * u64(k) + 1);
+    Rng program_rng = root.derive(2 * u64(k));
+    Rng input_rng = root.derive(2 * u64(k) + 1);
     search::GeneratorConfig generator = config.generator;
     if (!program_rng.bernoulli(config.helper_share)) generator.max_helpers = 0;
     do c.tree = search::random_program(generator, program_rng);

@@ -22,7 +22,7 @@
 #include "bench/gpu_energy.h"
 #include "bench/machine.h"
 #include "compiler/compiler.h"
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "vm/program.h"
 #include "vm/runner.h"
 
@@ -79,12 +79,12 @@ std::string adapted(search::Program tree) {
   return s + "}\n" + search::to_source(tree);
 }
 
-node::Sources corpus_sources(u32 n, u64 seed) {
+pipeline::Sources corpus_sources(u32 n, u64 seed) {
   CorpusConfig c;
   c.programs = n + n / 4 + 16;  // some have no result and are skipped
   c.inputs = 0;
   c.seed = seed;
-  node::Sources sources;
+  pipeline::Sources sources;
   for (CorpusProgram& p : make_corpus(c)) {
     if (sources.count() == n) break;
     std::string s = adapted(std::move(p.tree));
@@ -95,13 +95,13 @@ node::Sources corpus_sources(u32 n, u64 seed) {
 
 struct Tests {
   std::vector<std::vector<vm::Value>> inputs, outputs;
-  std::unique_ptr<vm::TestSet> set;
+  std::unique_ptr<pipeline::TestSet> set;
 };
 
 Tests make_tests(u32 count, u64 seed) {
   Tests t;
-  search::Rng rng(seed);
-  std::vector<vm::TestSet::Case> cases;
+  Rng rng(seed);
+  std::vector<pipeline::TestSet::Case> cases;
   for (u32 i = 0; i < count; ++i) {
     std::vector<vm::Value> xs;
     i64 k = rng.uniform_int(-5, 5), greater = 0;
@@ -115,7 +115,7 @@ Tests make_tests(u32 count, u64 seed) {
   }
   for (u32 i = 0; i < count; ++i) cases.push_back({t.inputs[i], t.outputs[i]});
   Type params[] = {Type::IntArray, Type::Int}, results[] = {Type::Int};
-  t.set = std::make_unique<vm::TestSet>("solve", params, results, cases, 0.0);
+  t.set = std::make_unique<pipeline::TestSet>("solve", params, results, cases, 0.0);
   return t;
 }
 
@@ -131,7 +131,7 @@ struct Baseline {
 
 // One program after another on one thread, as code-generation loops run candidates today:
 // compile, verify, then each test with prepared inputs.
-Baseline baseline_loop(const node::Sources& sources, u32 n, const Tests& tests, const vm::Limits& limits) {
+Baseline baseline_loop(const pipeline::Sources& sources, u32 n, const Tests& tests, const vm::Limits& limits) {
   Baseline b;
   compiler::Compiler compiler;
   vm::Runner runner(limits);
@@ -169,9 +169,9 @@ struct Row {
   std::vector<i64> passed;   // per program, as Baseline::passed
 };
 
-Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tests, u32 repeats,
+Row measure(pipeline::Pipeline& p, const pipeline::Sources& all, u32 n, const Tests& tests, u32 repeats,
             const GpuEnergy* energy) {
-  node::Sources sources;
+  pipeline::Sources sources;
   sources.text.assign(all.text.data(), all.offsets[n]);
   sources.offsets.assign(all.offsets.begin(), all.offsets.begin() + n + 1);
   Row row;
@@ -179,7 +179,7 @@ Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tes
   row.programs = n;
   row.tests = tests.set->view().test_count;
   std::vector<double> compile, verify, execute, score, transfer, total, joules;
-  node::BatchResults r;
+  pipeline::BatchResults r;
   p.run(sources, *tests.set, &r);  // warm-up: allocation, first touch
   for (u32 k = 0; k < repeats; ++k) {
     const std::optional<double> before = energy ? energy->joules() : std::nullopt;
@@ -202,11 +202,11 @@ Row measure(node::Pipeline& p, const node::Sources& all, u32 n, const Tests& tes
   if (!joules.empty()) row.joules = median(joules);
   for (u32 i = 0; i < n; ++i) {
     row.instructions += r.instructions[i];
-    row.ok += r.status[i] == u8(vm::ProgramStatus::OK);
-    row.solved += r.status[i] == u8(vm::ProgramStatus::OK) && r.tests_passed[i] == r.tests;
+    row.ok += r.status[i] == u8(pipeline::ProgramStatus::OK);
+    row.solved += r.status[i] == u8(pipeline::ProgramStatus::OK) && r.tests_passed[i] == r.tests;
   }
   row.memory_bytes = r.memory_bytes;
-  for (u32 i = 0; i < n; ++i) row.passed.push_back(r.status[i] == u8(vm::ProgramStatus::OK) ? i64(r.tests_passed[i]) : -1);
+  for (u32 i = 0; i < n; ++i) row.passed.push_back(r.status[i] == u8(pipeline::ProgramStatus::OK) ? i64(r.tests_passed[i]) : -1);
   return row;
 }
 
@@ -269,11 +269,11 @@ int main(int argc, char** argv) {
   for (std::string item; std::getline(ss, item, ',');) sizes.push_back(u32(std::stoul(item)));
   u32 largest = *std::max_element(sizes.begin(), sizes.end());
 
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.threads = threads;
   config.keep_pairs = false;
   std::fprintf(stderr, "pipeline_bench: generating %u programs and %u tests...\n", largest, tests_count);
-  node::Sources all = corpus_sources(largest, seed);
+  pipeline::Sources all = corpus_sources(largest, seed);
   Tests tests = make_tests(tests_count, seed + 1);
   std::fprintf(stderr, "pipeline_bench: mean source %.0f bytes\n", double(all.text.size()) / all.count());
 
@@ -287,18 +287,18 @@ int main(int argc, char** argv) {
   std::stringstream ds(devices_text);
   for (std::string name; std::getline(ds, name, ',');) {
     const bool warps = name == "cuda-warp";
-    auto device = node::parse_device(warps ? "cuda" : name);
+    auto device = pipeline::parse_device(warps ? "cuda" : name);
     std::string why;
-    if (!device || (*device == node::Device::Cuda && !node::cuda_available(&why))) {
+    if (!device || (*device == pipeline::Device::Cuda && !pipeline::cuda_available(&why))) {
       std::printf("%-9s not measured: %s\n", name.c_str(), device ? why.c_str() : "unknown device");
       unmeasured.push_back({{"device", name}, {"reason", device ? why : "unknown device"}});
       continue;
     }
-    node::PipelineConfig device_config = config;
+    pipeline::PipelineConfig device_config = config;
     device_config.warp_per_program = warps;
-    auto pipeline = node::make_pipeline(*device, device_config);
+    auto pipeline = pipeline::make_pipeline(*device, device_config);
     std::optional<GpuEnergy> energy;
-    if (*device == node::Device::Cuda) {
+    if (*device == pipeline::Device::Cuda) {
       energy.emplace();
       if (!energy->available()) std::fprintf(stderr, "pipeline_bench: GPU energy not measured: %s\n", energy->why().c_str());
     }

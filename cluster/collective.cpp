@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "cluster/work_queue.h"
+#include "pipeline/pipeline.h"
 
 namespace gs::cluster {
 
@@ -48,7 +49,7 @@ std::unique_ptr<Collective> make_automatic() {
   }
   std::unique_ptr<Collective> mpi = detail::make_mpi_collective();
   if (!built_with_nccl()) return mpi;
-  i64 with_gpu = cuda_devices() > 0 ? 1 : 0;
+  i64 with_gpu = pipeline::cuda_device_count() > 0 ? 1 : 0;
   mpi->all_reduce_sum(&with_gpu, 1);
   if (with_gpu < i64(mpi->size())) return mpi;
   return detail::make_nccl_collective();  // made while `mpi` still holds MPI open
@@ -96,7 +97,6 @@ std::unique_ptr<Collective> detail::make_mpi_collective() {
 
 #ifndef GPUSYNTH_HAVE_NCCL
 bool built_with_nccl() { return false; }
-int cuda_devices() { return 0; }
 std::unique_ptr<Collective> detail::make_nccl_collective() {
   throw std::runtime_error(
       "the NCCL collective was asked for, but this gpusynth was built without NCCL "

@@ -22,7 +22,7 @@
 #include <memory>
 #include <string>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::cluster {
 
@@ -84,8 +84,5 @@ std::unique_ptr<Collective> make_nccl_collective();
 
 // Whether this build has the NCCL collective (GPUSYNTH_NCCL=ON).
 bool built_with_nccl();
-// The CUDA devices this process can use: 0 without a driver or a device, or in a build without
-// NCCL (the only CUDA user in cluster/).
-int cuda_devices();
 
 }  // namespace gs::cluster

@@ -9,11 +9,10 @@
 #include <stdexcept>
 
 #include "cluster/mpi_check.h"
-#include "vm/host.h"
+#include "base/host.h"
 
 namespace gs::cluster {
 
-using vm::host_name;
 
 namespace {
 

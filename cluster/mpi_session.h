@@ -13,7 +13,7 @@
 #include <string>
 
 #include "cluster/mpi_check.h"
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::cluster {
 

@@ -13,6 +13,8 @@
 // result copied to every rank, so the ranks get the same bits (NVIDIA/nccl#855, #1497), though
 // not necessarily the MPI backend's bits or those of an earlier call.
 #include <cuda_runtime.h>
+
+#include "base/cuda_check.h"
 #include <mpi.h>
 #include <nccl.h>
 
@@ -24,6 +26,7 @@
 #include "cluster/collective.h"
 #include "cluster/mpi_check.h"
 #include "cluster/mpi_session.h"
+#include "pipeline/pipeline.h"
 
 namespace gs::cluster {
 
@@ -35,10 +38,6 @@ namespace {
   detail::fail_job(call, why.c_str(), file, line);
 }
 
-void check_cuda(cudaError_t rc, const char* call, const char* file, int line) {
-  if (rc != cudaSuccess) fail(call, cudaGetErrorString(rc), file, line);
-}
-
 void check_nccl(ncclResult_t rc, const char* call, const char* file, int line) {
   if (rc == ncclSuccess) return;
   std::string why = ncclGetErrorString(rc);
@@ -47,19 +46,29 @@ void check_nccl(ncclResult_t rc, const char* call, const char* file, int line) {
   fail(call, why, file, line);
 }
 
-#define CUDA_CHECK(call) check_cuda((call), #call, __FILE__, __LINE__)
 #define NCCL_CHECK(call) check_nccl((call), #call, __FILE__, __LINE__)
+
+// Runs CUDA calls of a collective: the other ranks may be waiting in it with this one, so a
+// failed call (gs::CudaError) ends the job instead of unwinding this rank alone.
+template <class Calls>
+void in_collective(Calls calls) {
+  try {
+    calls();
+  } catch (const CudaError& e) {
+    fail("CUDA", e.what(), __FILE__, __LINE__);
+  }
+}
 
 class NcclCollective final : public Collective {
  public:
   NcclCollective() : comm_(world_.comm()), rank_(world_.rank()), size_(world_.size()) {
     choose_device();
-    CUDA_CHECK(cudaSetDevice(device_));
+    in_collective([&] { CUDA_CHECK(cudaSetDevice(device_)); });
     ncclUniqueId id{};
     if (rank_ == 0) NCCL_CHECK(ncclGetUniqueId(&id));
     MPI_CHECK(MPI_Bcast(&id, int(sizeof id), MPI_BYTE, 0, comm_));
     NCCL_CHECK(ncclCommInitRank(&nccl_, int(size_), id, int(rank_)));
-    CUDA_CHECK(cudaStreamCreate(&stream_));
+    in_collective([&] { CUDA_CHECK(cudaStreamCreate(&stream_)); });
   }
 
   ~NcclCollective() override {
@@ -82,7 +91,7 @@ class NcclCollective final : public Collective {
       throw std::out_of_range("broadcast from rank " + std::to_string(root) + " of " + std::to_string(size_));
     if (n == 0) return;
     NCCL_CHECK(ncclBroadcast(bytes, bytes, n, ncclUint8, int(root), nccl_, stream_));
-    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    in_collective([&] { CUDA_CHECK(cudaStreamSynchronize(stream_)); });
   }
 
   void barrier() override { MPI_CHECK(MPI_Barrier(comm_)); }
@@ -91,14 +100,14 @@ class NcclCollective final : public Collective {
   void sum(void* data, size_t count, ncclDataType_t type) {
     if (count == 0) return;
     NCCL_CHECK(ncclAllReduce(data, data, count, type, ncclSum, nccl_, stream_));
-    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    in_collective([&] { CUDA_CHECK(cudaStreamSynchronize(stream_)); });
   }
 
   // This rank's GPU: its rank among the ranks on its node. Throws, on every rank together, when
   // some rank has no GPU of its own.
   void choose_device() {
     const int local_size = int(world_.node_size());
-    const int devices = cuda_devices();
+    const int devices = pipeline::cuda_device_count();
     std::string why;
     if (devices == 0)
       why = "no CUDA device (cudaGetDeviceCount found none: no GPU, or no driver)";
@@ -125,15 +134,6 @@ class NcclCollective final : public Collective {
 }  // namespace
 
 bool built_with_nccl() { return true; }
-
-int cuda_devices() {
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess) {
-    cudaGetLastError();  // "no driver" is not an error here: it means no device
-    return 0;
-  }
-  return count;
-}
 
 std::unique_ptr<Collective> detail::make_nccl_collective() { return std::make_unique<NcclCollective>(); }
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::cluster {
 

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "vm/bytecode.h"
-#include "vm/hd.h"
-#include "vm/types.h"
+#include "base/hd.h"
+#include "base/types.h"
 
 namespace gs::compiler {
 

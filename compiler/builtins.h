@@ -2,9 +2,9 @@
 // against it (compiler/checker.h); the chosen row names the instruction codegen emits.
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 #include "vm/opcodes.h"
-#include "vm/types.h"
+#include "base/types.h"
 
 namespace gs::compiler {
 

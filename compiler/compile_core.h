@@ -47,7 +47,7 @@ GS_HD inline bool run_passes(Workspace& w) {
 }
 
 // run_passes for a workspace whose w.tokens, w.token_count and w.diagnostics the caller has
-// already filled with what lex() gives for w.source (the batch lexer, compiler/batch_lexer.h):
+// already filled with what lex() gives for w.source (the batch lexer, pipeline/lex_stage.h):
 // the passes after the lexer, with the same result as run_passes. A source over the limit
 // gives SOURCE_TOO_LARGE alone, as run_passes does, whatever was placed.
 GS_HD inline bool run_passes_lexed(Workspace& w) {

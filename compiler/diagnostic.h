@@ -2,7 +2,7 @@
 // fixed-capacity list; the host renders them (compiler/render.h).
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::compiler {
 

@@ -1,12 +1,12 @@
 // The lexer: source bytes -> tokens. Each byte's class is a pure function of the byte
 // (char_class), which is what lets the GPU lexer classify every byte of a batch at once;
-// scan_token is the sequential reference the GPU lexer (compiler/batch_lexer.h) must agree
+// scan_token is the sequential reference the GPU lexer (pipeline/lex_stage.h) must agree
 // with, and scans each of its tokens.
 #pragma once
 
 #include "compiler/diagnostic.h"
 #include "compiler/token.h"
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::compiler {
 
@@ -198,7 +198,7 @@ GS_HD inline u32 scan_string(const char* s, u32 n, u32 pos, Sink& d, bool* termi
 }
 
 // The first position at or after pos that is neither space nor inside a comment (or n): the
-// gap scan_token's loop skips, for the batch lexer's checks (compiler/batch_lexer.h). It is not
+// gap scan_token's loop skips, for the batch lexer's checks (pipeline/lex_stage.h). It is not
 // called from scan_token only because lex() compiles to faster code with the loop written out
 // there; tests/unit/batch_lexer_test.cpp holds the two equal.
 GS_HD inline u32 skip_gap(const char* s, u32 n, u32 pos) {

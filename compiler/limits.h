@@ -1,7 +1,7 @@
 // Compile-time bounds (docs/language.md §7). Exceeding one is a compile error naming it.
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::compiler {
 

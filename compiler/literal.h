@@ -1,7 +1,7 @@
 // Literal values from token text, identically on host and device (docs/language.md §1).
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::compiler {
 

@@ -1,7 +1,7 @@
 // Token kinds (from tokens.def) and the token record the lexer produces.
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::compiler {
 

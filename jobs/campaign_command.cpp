@@ -34,8 +34,8 @@
 #include "jobs/search_options.h"
 #include "node/search_records.h"
 #include "search/trace.h"
-#include "vm/hash.h"
-#include "vm/host.h"
+#include "base/hash.h"
+#include "base/host.h"
 
 namespace gs::jobs {
 
@@ -79,7 +79,7 @@ u64 suite_fingerprint(const std::vector<search::Problem>& problems) {
   for (const search::Problem& p : problems)
     text += p.name + "\n" + p.signature.text + "\n" + std::to_string(p.train.size()) + " " +
             std::to_string(p.test.size()) + "\n";
-  return vm::fnv1a64(reinterpret_cast<const u8*>(text.data()), text.size());
+  return fnv1a64(reinterpret_cast<const u8*>(text.data()), text.size());
 }
 
 // One finished problem, as campaign.jsonl holds it.
@@ -132,8 +132,8 @@ std::string summary_line(const Finished& f) {
 }
 
 u64 problem_seed(u64 seed, const std::string& name) {
-  const u64 h = vm::fnv1a64(reinterpret_cast<const u8*>(name.data()), name.size());
-  return search::Rng(seed).derive(h).next_u64();
+  const u64 h = fnv1a64(reinterpret_cast<const u8*>(name.data()), name.size());
+  return Rng(seed).derive(h).next_u64();
 }
 
 void print_table(const std::vector<Finished>& rows) {
@@ -211,7 +211,7 @@ class CampaignObserver final : public node::SearchObserver {
       : records_(writer, problem, generator), queue_(queue) {}
 
   void on_batch(const node::IterationReport& report, const std::vector<search::Proposal>& proposals,
-                const node::BatchResults& results) override {
+                const pipeline::BatchResults& results) override {
     records_.on_batch(report, proposals, results);  // flushed: a stop loses nothing
   }
   bool stop_requested() override { return queue_.poll(); }
@@ -374,7 +374,7 @@ int campaign_command(const std::vector<std::string>& args) {
   std::vector<search::Problem> problems;
   std::map<std::string, Finished> finished;
   const std::string summary_path = (fs::path(run_dir) / "campaign.jsonl").string();
-  std::unique_ptr<node::Pipeline> pipeline;
+  std::unique_ptr<pipeline::Pipeline> pipeline;
   std::optional<search::TraceWriter> writer;
   search::RunInfo info;
   bool ready = load_suite(suite, &problems, messages);
@@ -393,14 +393,14 @@ int campaign_command(const std::vector<std::string>& args) {
   const std::string records_name = distributed ? search::records_file_name(queue->rank()) : search::records_file_name();
   if (ready) {
     try {
-      node::PipelineConfig config = pipeline_config(o);
+      pipeline::PipelineConfig config = pipeline_config(o);
       config.gpu = queue->node_rank();  // the ranks of a node spread over its GPUs
-      pipeline = node::make_pipeline(*node::parse_device(o.device), config);
+      pipeline = pipeline::make_pipeline(*pipeline::parse_device(o.device), config);
       info.seed = o.settings.seed;
       info.config_text = effective_config(vm);
       info.command_line = "gpusynth campaign";
       for (const std::string& a : args) info.command_line += " " + a;
-      info.hosts = gs::vm::host_name();
+      info.hosts = gs::host_name();
       info.devices = pipeline->name();
       writer = search::TraceWriter::create_or_resume((fs::path(run_dir) / records_name).string(), info, sampling);
     } catch (const std::exception& e) {

@@ -2,11 +2,11 @@
 
 namespace gs::jobs {
 
-po::options_description compile_mode_options(node::NeuralCompileConfig* n) {
+po::options_description compile_mode_options(pipeline::NeuralCompileConfig* n) {
   po::options_description d("Compilation (docs/neural.md)");
   d.add_options()
       ("compile", po::value<std::string>()->default_value("traditional")->notifier([n](const std::string& text) {
-         auto mode = node::parse_compile_mode(text);
+         auto mode = pipeline::parse_compile_mode(text);
          if (!mode) throw po::validation_error(po::validation_error::invalid_option_value, "compile", text);
          n->mode = *mode;
        }), "traditional, neural (the model alone: correct with probability p) or hybrid (the router picks; only verified neural bytecode is used)")
@@ -19,9 +19,9 @@ po::options_description compile_mode_options(node::NeuralCompileConfig* n) {
   return d;
 }
 
-bool check_compile_mode_options(const node::NeuralCompileConfig& n, std::string* error) {
-  if (n.mode == node::CompileMode::Traditional) return true;
-  const std::string mode = std::string("--compile ") + node::compile_mode_name(n.mode);
+bool check_compile_mode_options(const pipeline::NeuralCompileConfig& n, std::string* error) {
+  if (n.mode == pipeline::CompileMode::Traditional) return true;
+  const std::string mode = std::string("--compile ") + pipeline::compile_mode_name(n.mode);
   if (n.checkpoint.empty()) {
     *error = mode + " needs --model CHECKPOINT";
     return false;

@@ -11,7 +11,7 @@
 #include "jobs/command.h"
 #include "jobs/compile_options.h"
 #include "jobs/options.h"
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "node/search.h"
 #include "search/candidates.h"
 #include "search/problem.h"
@@ -22,10 +22,10 @@ namespace {
 
 // What went wrong with candidate i: its first compile error as "LINE:COL: message" within the
 // candidate, or its most frequent trap as "out_of_fuel x6".
-std::string first_error(const node::BatchResults& r, u32 i, std::string_view source) {
+std::string first_error(const pipeline::BatchResults& r, u32 i, std::string_view source) {
   auto kept = r.kept_diagnostics(i);
   if (kept.empty()) {
-    if (r.trap.empty() || r.program_status(i) != vm::ProgramStatus::OK) return {};
+    if (r.trap.empty() || r.program_status(i) != pipeline::ProgramStatus::OK) return {};
     u32 counts[256] = {};
     for (u32 k = 0; k < r.tests; ++k) counts[r.trap[u64(i) * r.tests + k]]++;
     u32 worst = 0;
@@ -41,12 +41,12 @@ std::string first_error(const node::BatchResults& r, u32 i, std::string_view sou
 }
 
 struct Tally {
-  u64 ran = 0, passing = 0, by_status[vm::kProgramStatusCount] = {};
+  u64 ran = 0, passing = 0, by_status[pipeline::kProgramStatusCount] = {};
   double pipeline_seconds = 0;
-  node::NeuralCounts neural;  // summed over the batches
+  pipeline::NeuralCounts neural;  // summed over the batches
   double route_seconds = 0, neural_seconds = 0, check_seconds = 0;
 
-  void add(const node::BatchResults& r) {
+  void add(const pipeline::BatchResults& r) {
     pipeline_seconds += r.times.total;
     neural.routed += r.neural.routed;
     neural.accepted += r.neural.accepted;
@@ -62,7 +62,7 @@ struct Tally {
 
 int eval_command(const std::vector<std::string>& args) {
   std::string problem_path, candidates_path, out_path, device_text = "auto", split = "train";
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   u32 batch = 65536;
   po::options_description visible("Options");
   visible.add_options()
@@ -75,7 +75,7 @@ int eval_command(const std::vector<std::string>& args) {
       ("batch", po::value(&batch)->default_value(batch), "candidates per pipeline call")
       ("threads", po::value(&config.threads)->default_value(0), "CPU worker threads (0: all cores)")
       ("quiet,q", "print only the summary");
-  // The defaults shown are the pipeline's (node::batch_limits()), smaller than `run`'s.
+  // The defaults shown are the pipeline's (pipeline::batch_limits()), smaller than `run`'s.
   visible.add(compile_mode_options(&config.neural));
   visible.add(run_limit_options(&config.limits)).add(compile_limit_options(&config.compile));
   po::variables_map vm;
@@ -87,7 +87,7 @@ int eval_command(const std::vector<std::string>& args) {
   if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
   bool quiet = vm.count("quiet") > 0;
-  auto device = node::parse_device(device_text);
+  auto device = pipeline::parse_device(device_text);
   if (!device) {
     std::cerr << "gpusynth eval: --device must be cpu, cuda or auto, not '" << device_text << "'\n";
     return kExitUsage;
@@ -117,11 +117,11 @@ int eval_command(const std::vector<std::string>& args) {
 
   const node::Split which = split == "train" ? node::Split::Train : split == "test" ? node::Split::Test : node::Split::All;
   const search::Signature& sig = problem->signature;
-  std::unique_ptr<node::Pipeline> pipeline;
+  std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
-    const vm::TestSet tests = node::problem_tests(*problem, which);
+    const pipeline::TestSet tests = node::problem_tests(*problem, which);
     const u32 cases = tests.view().test_count;
-    pipeline = node::make_pipeline(*device, config);
+    pipeline = pipeline::make_pipeline(*device, config);
     std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases << " " << split
               << " cases of " << problem->name << ", on the " << pipeline->name() << "\n";
     if (!quiet) std::cout << "candidate\tline\tstatus\tpassed\terror\n";
@@ -130,21 +130,21 @@ int eval_command(const std::vector<std::string>& args) {
     auto start = std::chrono::steady_clock::now();
     for (size_t first = 0; first < file.candidates.size(); first += batch) {
       size_t end = std::min(file.candidates.size(), first + batch);
-      node::Sources sources;
+      pipeline::Sources sources;
       for (size_t c = first; c < end; ++c) sources.add(file.candidates[c].source);
-      node::BatchResults r;
+      pipeline::BatchResults r;
       pipeline->run(sources, tests, &r);
       tally.add(r);
       for (u32 i = 0; i < r.programs; ++i) {
         const search::Candidate& c = file.candidates[first + i];
-        vm::ProgramStatus s = r.program_status(i);
+        pipeline::ProgramStatus s = r.program_status(i);
         tally.by_status[u32(s)]++;
-        bool ok = s == vm::ProgramStatus::OK;
+        bool ok = s == pipeline::ProgramStatus::OK;
         tally.ran += ok;
         bool all = ok && r.tests_passed[i] == r.tests;
         if (all) passing.push_back(&c);
         if (!quiet)
-          std::cout << first + i + 1 << "\t" << c.line << "\t" << vm::status_name(s) << "\t" << r.tests_passed[i] << "/"
+          std::cout << first + i + 1 << "\t" << c.line << "\t" << pipeline::status_name(s) << "\t" << r.tests_passed[i] << "/"
                     << r.tests << "\t" << first_error(r, i, c.source) << "\n";
       }
       if (file.candidates.size() > batch)
@@ -162,16 +162,16 @@ int eval_command(const std::vector<std::string>& args) {
     }
     u64 total = file.candidates.size() + file.errors.size();
     std::cout << "\n" << total << " candidates: " << file.errors.size() << " malformed, "
-              << tally.by_status[u32(vm::ProgramStatus::COMPILE_ERROR)] << " compile errors, "
-              << tally.by_status[u32(vm::ProgramStatus::NO_ENTRY)] << " without the entry '" << sig.text << "', "
-              << tally.by_status[u32(vm::ProgramStatus::BYTECODE_TOO_LARGE)] +
-                     tally.by_status[u32(vm::ProgramStatus::INVALID_BYTECODE)]
+              << tally.by_status[u32(pipeline::ProgramStatus::COMPILE_ERROR)] << " compile errors, "
+              << tally.by_status[u32(pipeline::ProgramStatus::NO_ENTRY)] << " without the entry '" << sig.text << "', "
+              << tally.by_status[u32(pipeline::ProgramStatus::BYTECODE_TOO_LARGE)] +
+                     tally.by_status[u32(pipeline::ProgramStatus::INVALID_BYTECODE)]
               << " too large or invalid, " << tally.ran << " ran; " << passing.size() << " passed all "
               << cases << " " << split << " cases -> " << out_path << "\n";
     std::cout << "pipeline (" << pipeline->name() << "): " << seconds << " s, "
               << (seconds > 0 ? double(file.candidates.size()) / seconds : 0) << " candidates/s\n";
-    if (config.neural.mode != node::CompileMode::Traditional)
-      std::cout << node::compile_mode_name(config.neural.mode) << " compilation: " << tally.neural.routed
+    if (config.neural.mode != pipeline::CompileMode::Traditional)
+      std::cout << pipeline::compile_mode_name(config.neural.mode) << " compilation: " << tally.neural.routed
                 << " programs to the model, " << tally.neural.accepted << " ran its bytecode; " << tally.neural.samples
                 << " samples, " << tally.neural.valid << " valid; model " << tally.neural_seconds << " s, router "
                 << tally.route_seconds << " s, checks " << tally.check_seconds << " s\n";

@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "jobs/command.h"
+#if GPUSYNTH_HAVE_TORCH
+#include "neural/neural_pipeline.h"
+#endif
 
 namespace gs::jobs {
 namespace {
@@ -56,6 +59,9 @@ int dispatch(int argc, char** argv) {
 }  // namespace gs::jobs
 
 int main(int argc, char** argv) {
+#if GPUSYNTH_HAVE_TORCH
+  gs::neural::register_pipeline();
+#endif
   try {
     return gs::jobs::dispatch(argc, argv);
   } catch (const std::exception& e) {

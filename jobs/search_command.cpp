@@ -26,7 +26,7 @@ class ProgressLine final : public node::SearchObserver {
   explicit ProgressLine(bool quiet) : quiet_(quiet) {}
 
   void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>&,
-                const node::BatchResults&) override {
+                const pipeline::BatchResults&) override {
     if (quiet_ || (r.elapsed - last_ < 1.0 && !r.solved && r.iteration != 0)) return;
     last_ = r.elapsed;
     std::fprintf(stderr, "  iteration %6llu  %10llu candidates  best %u/%u passed, reward %.3f  %.0f candidates/s\n",
@@ -74,7 +74,7 @@ int search_command(const std::vector<std::string>& args) {
       std::cerr << "gpusynth search: " << error << "\n";
       return kExitUsage;
     }
-    auto pipeline = node::make_pipeline(*node::parse_device(o.device), pipeline_config(o));
+    auto pipeline = pipeline::make_pipeline(*pipeline::parse_device(o.device), pipeline_config(o));
     std::cerr << "gpusynth search: " << problem->name << " (" << problem->train.size() << " train, "
               << problem->test.size() << " test cases), generator " << o.generator << ", batch " << o.search.batch
               << ", seed " << o.settings.seed << ", on the " << pipeline->name() << "\n";

@@ -39,7 +39,7 @@ po::options_description search_options(SearchOptions* o) {
 }
 
 bool check_search_options(const SearchOptions& o, std::string* error) {
-  if (!node::parse_device(o.device)) {
+  if (!pipeline::parse_device(o.device)) {
     *error = "--device must be cpu, cuda or auto, not '" + o.device + "'";
     return false;
   }
@@ -89,8 +89,8 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   return true;
 }
 
-node::PipelineConfig pipeline_config(const SearchOptions& o) {
-  node::PipelineConfig c = o.pipeline;
+pipeline::PipelineConfig pipeline_config(const SearchOptions& o) {
+  pipeline::PipelineConfig c = o.pipeline;
   const auto kind = search::parse_generator(o.generator);
   c.grade = (kind == search::GeneratorKind::Gp || kind == search::GeneratorKind::Portfolio) &&
             search::parse_case_scores(o.case_scores) == search::CaseScores::Error;

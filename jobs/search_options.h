@@ -7,7 +7,7 @@
 #include <string>
 
 #include "jobs/options.h"
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "node/search.h"
 #include "search/generator.h"
 #include "search/problem.h"
@@ -23,7 +23,7 @@ struct SearchOptions {
   std::string device = "auto";
   std::string config_path;
   bool quiet = false;
-  node::PipelineConfig pipeline;
+  pipeline::PipelineConfig pipeline;
   node::SearchConfig search;
   search::GeneratorSettings settings;
 };
@@ -34,7 +34,7 @@ po::options_description search_options(SearchOptions* o);
 
 // The pipeline's configuration for these options: o.pipeline, grading errors when GP's lexicase
 // compares them (--case-scores error).
-node::PipelineConfig pipeline_config(const SearchOptions& o);
+pipeline::PipelineConfig pipeline_config(const SearchOptions& o);
 
 // False with a message when the options do not fit together.
 bool check_search_options(const SearchOptions& o, std::string* error);

@@ -71,7 +71,7 @@ std::string hex(u64 v) {
 }
 
 std::string trap_text(u8 trap) {
-  if (trap == vm::kNotRun) return "not_run";
+  if (trap == pipeline::kNotRun) return "not_run";
   if (trap >= vm::kTrapCount) return std::to_string(trap);
   return vm::trap_name(vm::Trap(trap));
 }
@@ -144,7 +144,7 @@ std::string csv_field(const std::string& s) {
 void write_candidate(std::ostream& out, bool csv, const std::string& problem, const search::CandidateRecord& c) {
   const char* generator = search::generator_name(c.generator);
   const char* path = search::compile_path_name(c.compile_path);
-  const char* status = vm::status_name(c.status);
+  const char* status = pipeline::status_name(c.status);
   if (csv) {
     out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator << "," << path
         << "," << status << "," << trap_text(c.trap) << "," << c.tests_passed << "," << number(c.reward) << ","

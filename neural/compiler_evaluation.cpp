@@ -18,12 +18,10 @@
 #include "neural/neural_compiler.h"
 #include "neural/router.h"
 #include "neural/verification.h"
-#include "vm/host.h"
+#include "base/host.h"
 
 namespace gs::neural {
 
-using vm::host_name;
-using vm::seconds_since;
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -64,10 +64,10 @@ PairMaker::PairMaker(u64 seed, u32 max_source, u32 max_bytecode)
 
 Example PairMaker::make(Split split, u64 index, u32 level) const {
   search::GeneratorConfig config = curriculum_config(level);
-  search::Rng base = search::Rng(seed_, u64(split)).derive(index);
+  Rng base = Rng(seed_, u64(split)).derive(index);
   compiler::Compiler compiler;
   for (u32 attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    search::Rng rng = base.derive(attempt);
+    Rng rng = base.derive(attempt);
     Example e;
     e.level = level;
     e.source = search::to_source(search::random_program(config, rng));
@@ -93,7 +93,7 @@ std::vector<Example> PairMaker::training_batch(u64 first, u32 count, u32 level) 
   std::vector<Example> batch;
   batch.reserve(count);
   for (u64 i = first; i < first + count; ++i) {
-    search::Rng pick = search::Rng(seed_, 3).derive(i);
+    Rng pick = Rng(seed_, 3).derive(i);
     u32 l = level > 0 && pick.below(4) == 0 ? pick.below(level) : level;
     batch.push_back(make(Split::Train, i, l));
   }

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "search/rng.h"
+#include "base/rng.h"
 
 namespace gs::neural {
 
@@ -46,9 +46,9 @@ BucketEstimate estimate(std::span<const u32> correct, u32 samples, std::span<con
   } else {
     std::vector<double> ps;
     ps.reserve(resamples);
-    search::Rng rng(seed, 0xb0075);
+    Rng rng(seed, 0xb0075);
     for (u32 r = 0; r < resamples; ++r) {
-      search::Rng draw = rng.derive(r);
+      Rng draw = rng.derive(r);
       u64 hits = 0;
       for (size_t i = 0; i < correct.size(); ++i) hits += std::min(correct[draw.below(u32(correct.size()))], samples);
       ps.push_back(double(hits) / double(e.samples));

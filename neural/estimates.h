@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::neural {
 

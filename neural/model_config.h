@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::neural {
 

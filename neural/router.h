@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::neural {
 

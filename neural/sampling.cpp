@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "search/rng.h"
+#include "base/rng.h"
 
 namespace gs::neural {
 namespace {
@@ -21,7 +21,7 @@ class Inference {
 };
 
 // A token drawn from probabilities p[0..n) restricted to their top-p nucleus.
-TokenId draw(const float* p, i64 n, double top_p, search::Rng& rng) {
+TokenId draw(const float* p, i64 n, double top_p, Rng& rng) {
   std::vector<i32> order;
   double mass = 0;
   if (top_p >= 1.0) {
@@ -51,7 +51,7 @@ TokenId draw(const float* p, i64 n, double top_p, search::Rng& rng) {
 // Decodes one batch of rows; rngs (one per row) are used only when sampling. compact: rows that
 // ended leave the batch (Seq2SeqImpl::keep_rows), so each step runs only the rows still open.
 std::vector<TokenSeq> decode_rows(Seq2Seq& model, const std::vector<TokenSeq>& sources, torch::Device device,
-                                  double temperature, double top_p, std::vector<search::Rng>* rngs,
+                                  double temperature, double top_p, std::vector<Rng>* rngs,
                                   u32 max_length, bool compact) {
   const Vocabulary& v = Vocabulary::get();
   Inference inference(model);
@@ -129,10 +129,10 @@ std::vector<std::vector<TokenSeq>> sample(Seq2Seq& model, const std::vector<Toke
   std::vector<std::vector<TokenSeq>> out(sources.size());
   for (size_t first = 0; first < total; first += chunk) {
     std::vector<TokenSeq> batch;
-    std::vector<search::Rng> rngs;
+    std::vector<Rng> rngs;
     for (size_t r = first; r < std::min(total, first + chunk); ++r) {
       batch.push_back(sources[r / k]);
-      rngs.push_back(search::Rng(o.seed, o.stream).derive(r / k).derive(r % k));
+      rngs.push_back(Rng(o.seed, o.stream).derive(r / k).derive(r % k));
     }
     std::vector<TokenSeq> decoded =
         decode_rows(model, batch, device, o.temperature, o.top_p, &rngs, o.max_length, o.compact);

@@ -18,12 +18,11 @@
 #include "neural/checkpoint.h"
 #include "neural/policy_gradient.h"
 #include "neural/trainer.h"
-#include "vm/hash.h"
-#include "vm/host.h"
+#include "base/hash.h"
+#include "base/host.h"
 
 namespace gs::neural {
 
-using vm::seconds_since;
 namespace {
 
 // Sampling streams: training step s on rank r uses s * size + r; evaluation this one, so that the
@@ -137,7 +136,7 @@ void set_gradients(Seq2Seq& model, const torch::Tensor& flat) {
 // FNV-1a over the parameters' bytes, in order: equal on every rank when the weights are.
 u64 weights_hash(Seq2Seq& model) {
   torch::Tensor flat = flat_parameters(model).to(torch::kCPU, torch::kFloat).contiguous();
-  return vm::fnv1a64(reinterpret_cast<const u8*>(flat.data_ptr<float>()), u64(flat.numel()) * sizeof(float));
+  return fnv1a64(reinterpret_cast<const u8*>(flat.data_ptr<float>()), u64(flat.numel()) * sizeof(float));
 }
 
 std::string hex(u64 h) {

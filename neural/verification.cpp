@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "search/random_program.h"
-#include "search/rng.h"
+#include "base/rng.h"
 
 namespace gs::neural {
 namespace {
@@ -58,7 +58,7 @@ std::optional<Reference> make_reference(std::span<const u8> bytecode, const Refe
   }
   Reference r{std::move(*program), u32(entry), {}, {}, 0};
   const vm::FunctionRecord& f = r.program.function(r.entry);
-  search::Rng rng = search::Rng(options.seed, 0x7e1f).derive(options.stream);
+  Rng rng = Rng(options.seed, 0x7e1f).derive(options.stream);
   search::InputConfig inputs;
   for (u32 k = 0; k < options.random_inputs; ++k) {
     std::vector<vm::Value> args;

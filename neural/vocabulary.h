@@ -26,7 +26,7 @@
 
 #include "compiler/token.h"
 #include "vm/opcodes.h"
-#include "vm/types.h"
+#include "base/types.h"
 
 namespace gs::neural {
 

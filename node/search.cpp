@@ -8,21 +8,20 @@
 #include <stdexcept>
 
 #include "search/simplify.h"
-#include "vm/host.h"
+#include "base/host.h"
 
 namespace gs::node {
 
-using vm::seconds_since;
 
-vm::TestSet problem_tests(const search::Problem& p, Split split) {
-  std::vector<vm::TestSet::Case> cases;
+pipeline::TestSet problem_tests(const search::Problem& p, Split split) {
+  std::vector<pipeline::TestSet::Case> cases;
   auto add = [&](const std::vector<search::Case>& from) {
     for (const search::Case& c : from) cases.push_back({c.inputs, c.outputs});
   };
   if (split != Split::Test) add(p.train);
   if (split != Split::Train) add(p.test);
   const search::Signature& s = p.signature;
-  return vm::TestSet(s.entry, s.params, s.results, cases, p.float_tolerance);
+  return pipeline::TestSet(s.entry, s.params, s.results, cases, p.float_tolerance);
 }
 
 namespace {
@@ -41,12 +40,12 @@ vm::Value zero_of(Type t) {
 
 }  // namespace
 
-vm::TestSet probe_tests(const search::Problem& p, Type t) {
+pipeline::TestSet probe_tests(const search::Problem& p, Type t) {
   const std::vector<vm::Value> zero{zero_of(t)};
-  std::vector<vm::TestSet::Case> cases;
+  std::vector<pipeline::TestSet::Case> cases;
   for (const search::Case& c : p.train) cases.push_back({c.inputs, zero});
   const Type results[] = {t};
-  return vm::TestSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
+  return pipeline::TestSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
 }
 
 namespace {
@@ -54,7 +53,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 
-search::Evaluation evaluation_of(const BatchResults& r, i64 first_id) {
+search::Evaluation evaluation_of(const pipeline::BatchResults& r, i64 first_id) {
   search::Evaluation e;
   e.programs = r.programs;
   e.tests = r.tests;
@@ -69,21 +68,21 @@ search::Evaluation evaluation_of(const BatchResults& r, i64 first_id) {
   return e;
 }
 
-bool passes_all(const BatchResults& r, u32 i) {
-  return r.program_status(i) == vm::ProgramStatus::OK && r.tests_passed[i] == r.tests;
+bool passes_all(const pipeline::BatchResults& r, u32 i) {
+  return r.program_status(i) == pipeline::ProgramStatus::OK && r.tests_passed[i] == r.tests;
 }
 
 // Shrinks a solution while it still passes every train case: each round judges all one-step
 // smaller variants in one batch and keeps the smallest that passes.
-search::Program simplify(search::Program program, const search::Signature& signature, Pipeline& pipeline,
-                         const vm::TestSet& train) {
+search::Program simplify(search::Program program, const search::Signature& signature, pipeline::Pipeline& pipeline,
+                         const pipeline::TestSet& train) {
   constexpr u32 kMaxRounds = 500;
   for (u32 round = 0; round < kMaxRounds; ++round) {
     std::vector<search::Program> variants = search::simplifications(program, signature);
     if (variants.empty()) break;
-    Sources sources;
+    pipeline::Sources sources;
     for (const search::Program& v : variants) sources.add(search::to_source(v));
-    BatchResults r;
+    pipeline::BatchResults r;
     pipeline.run(sources, train, &r);
     std::optional<u32> best;
     u32 best_nodes = 0;
@@ -103,15 +102,15 @@ search::Program simplify(search::Program program, const search::Signature& signa
 
 }  // namespace
 
-SearchOutcome run_search(const search::Problem& problem, search::Generator& generator, Pipeline& pipeline,
+SearchOutcome run_search(const search::Problem& problem, search::Generator& generator, pipeline::Pipeline& pipeline,
                          const SearchConfig& config, SearchObserver* observer) {
   const SearchBudget& budget = config.budget;
   if (budget.candidates == 0 && budget.iterations == 0 && budget.seconds <= 0)
     throw std::invalid_argument("the search needs a budget: candidates, iterations or seconds");
   if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
   if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
-  const vm::TestSet train = problem_tests(problem, Split::Train);
-  std::map<Type, vm::TestSet> probes;  // by result type, made when first needed
+  const pipeline::TestSet train = problem_tests(problem, Split::Train);
+  std::map<Type, pipeline::TestSet> probes;  // by result type, made when first needed
   const auto start = Clock::now();
   SearchOutcome out;
   std::optional<search::Program> solution_tree;
@@ -131,15 +130,15 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
     report.generate_seconds = seconds_since(t);
     if (proposals.empty()) break;  // the generator has run out
     const std::optional<Type> probe = generator.probe_result();
-    const vm::TestSet* tests = &train;
+    const pipeline::TestSet* tests = &train;
     if (probe) {
       auto it = probes.find(*probe);
       if (it == probes.end()) it = probes.emplace(*probe, probe_tests(problem, *probe)).first;
       tests = &it->second;
     }
-    Sources sources;
+    pipeline::Sources sources;
     for (const search::Proposal& p : proposals) sources.add(p.source);
-    BatchResults results;
+    pipeline::BatchResults results;
     pipeline.run(sources, *tests, &results);
     t = Clock::now();
     generator.observe(proposals, evaluation_of(results, report.first_id));
@@ -196,10 +195,10 @@ SearchOutcome run_search(const search::Problem& problem, search::Generator& gene
     if (config.simplify && solution_tree)
       out.simplified = search::to_source(simplify(*solution_tree, problem.signature, pipeline, train));
     if (!problem.test.empty()) {
-      const vm::TestSet test = problem_tests(problem, Split::Test);
-      Sources one;
+      const pipeline::TestSet test = problem_tests(problem, Split::Test);
+      pipeline::Sources one;
       one.add(out.simplified);
-      BatchResults r;
+      pipeline::BatchResults r;
       pipeline.run(one, test, &r);
       out.test_passed = r.tests_passed[0];
       out.test_cases = r.tests;

@@ -1,6 +1,6 @@
 // Program search on one node: the generate → compile → execute → test → learn loop over one
 // problem. Each iteration a generator (search/generator.h) proposes a batch, one pipeline call
-// (node/pipeline.h) judges it on the problem's train cases, and the generator observes the
+// (pipeline/pipeline.h) judges it on the problem's train cases, and the generator observes the
 // results. The first program that passes every train case is shrunk while it still passes
 // (when the generator made it as a syntax tree) and judged on the test cases (generalisation).
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "search/generator.h"
 #include "search/problem.h"
 
@@ -19,11 +19,11 @@ enum class Split { Train, Test, All };
 
 // The problem's cases of a split as a test set (std::invalid_argument when a value does not
 // have the signature's type — load_problem has checked that already).
-vm::TestSet problem_tests(const search::Problem& p, Split split);
+pipeline::TestSet problem_tests(const search::Problem& p, Split split);
 // The train inputs with result type t: what a generator's probes (search::Generator::
 // probe_result) run on. The expected outputs are zeros, so probes' pass bits mean nothing; their
 // output hashes are what the generator asked for. std::invalid_argument for a tuple type.
-vm::TestSet probe_tests(const search::Problem& p, Type t);
+pipeline::TestSet probe_tests(const search::Problem& p, Type t);
 
 // When to stop: whichever bound is reached first (0 = no bound; at least one must be set).
 struct SearchBudget {
@@ -45,7 +45,7 @@ struct IterationReport {
   u64 total_candidates = 0;
   i64 first_id = 0;  // id of the iteration's first candidate (ids count from 0 per search)
   double generate_seconds = 0, select_seconds = 0;  // the generator's propose / observe
-  StageTimes stages;                                 // the pipeline's
+  pipeline::StageTimes stages;                                 // the pipeline's
   double elapsed = 0;                                // since the search began
   // The best program so far: most train cases passed, then the highest reward.
   float best_reward = 0;
@@ -71,8 +71,8 @@ struct SearchOutcome {
   std::string solution, simplified;
   u32 test_passed = 0, test_cases = 0;
   bool generalises = false;
-  // Neural and hybrid compilation: what the model did, over every batch (node/pipeline.h).
-  NeuralCounts neural;
+  // Neural and hybrid compilation: what the model did, over every batch (pipeline/pipeline.h).
+  pipeline::NeuralCounts neural;
   // The observer asked to stop (SearchObserver::stop_requested) before the budget was spent or
   // a solution was taken: nothing above is final, and solved stays false.
   bool stopped = false;
@@ -84,7 +84,7 @@ class SearchObserver {
   virtual ~SearchObserver() = default;
   // The batch just judged: proposals and the pipeline's results, in order.
   virtual void on_batch(const IterationReport& report, const std::vector<search::Proposal>& proposals,
-                        const BatchResults& results) = 0;
+                        const pipeline::BatchResults& results) = 0;
   virtual void on_solution(const SearchOutcome& outcome) = 0;
   // Asked once after every batch, after on_batch: true ends the search there, unfinished
   // (SearchOutcome::stopped) — a campaign stopping on SIGTERM. A distributed campaign's rank 0
@@ -95,7 +95,7 @@ class SearchObserver {
 // Runs the loop until the problem is solved or the budget is spent. The pipeline must keep
 // per-pair results (PipelineConfig::keep_pairs). Errors of the pipeline (device memory) are
 // std::runtime_error.
-SearchOutcome run_search(const search::Problem& problem, search::Generator& generator, Pipeline& pipeline,
+SearchOutcome run_search(const search::Problem& problem, search::Generator& generator, pipeline::Pipeline& pipeline,
                          const SearchConfig& config, SearchObserver* observer = nullptr);
 
 }  // namespace gs::node

@@ -10,7 +10,7 @@ SearchRecords::SearchRecords(search::TraceWriter& writer, const search::Problem&
 }
 
 void SearchRecords::on_batch(const IterationReport& report, const std::vector<search::Proposal>& proposals,
-                             const BatchResults& results) {
+                             const pipeline::BatchResults& results) {
   rows_.resize(results.programs);
   const u32 tests = results.tests;
   for (u32 i = 0; i < results.programs; ++i) {
@@ -24,7 +24,7 @@ void SearchRecords::on_batch(const IterationReport& report, const std::vector<se
     row.bytecode_hash = results.bytecode_hash[i];
     row.compile_path = search::CompilePath::TRADITIONAL;
     row.status = results.program_status(i);
-    row.trap = results.trap.empty() ? vm::kNotRun
+    row.trap = results.trap.empty() ? pipeline::kNotRun
                                     : search::dominant_trap({results.trap.data() + u64(i) * tests, tests});
     // A probe is judged against nothing (its pass bits compare with placeholder outputs).
     row.tests_passed = report.probes ? 0 : results.tests_passed[i];

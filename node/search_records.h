@@ -16,7 +16,7 @@ class SearchRecords final : public SearchObserver {
   SearchRecords(search::TraceWriter& writer, const search::Problem& problem, search::GeneratorKind generator);
 
   void on_batch(const IterationReport& report, const std::vector<search::Proposal>& proposals,
-                const BatchResults& results) override;
+                const pipeline::BatchResults& results) override;
   void on_solution(const SearchOutcome& outcome) override;
 
  private:

@@ -39,9 +39,9 @@
 
 #include "search/case_split.h"
 #include "search/generator.h"
-#include "vm/batch.h"
-#include "vm/hash.h"
-#include "vm/test_set.h"
+#include "pipeline/batch.h"
+#include "base/hash.h"
+#include "pipeline/case_set.h"
 
 namespace gs::search {
 
@@ -134,7 +134,7 @@ std::optional<i64> decimal(const std::string& t) {
 // An expression's behaviour: the hash of its output hashes on the train inputs, in order. Two
 // expressions with one behaviour are one; a goal is met by the behaviour of its outputs.
 u64 behaviour_of(std::span<const u64> output_hashes) {
-  return vm::fnv1a64(reinterpret_cast<const u8*>(output_hashes.data()), output_hashes.size_bytes());
+  return fnv1a64(reinterpret_cast<const u8*>(output_hashes.data()), output_hashes.size_bytes());
 }
 
 // The longest prefix (or suffix) every string has.
@@ -252,7 +252,7 @@ class EnumerateGenerator final : public Generator {
     if (t == kNone) return;  // assembled candidates: nothing to bank
     for (u32 i = 0; i < e.programs; ++i) {
       std::optional<u64> behaviour;
-      bool trapped = e.status[i] != u8(vm::ProgramStatus::OK);
+      bool trapped = e.status[i] != u8(pipeline::ProgramStatus::OK);
       for (u32 k = 0; k < e.tests && !trapped; ++k) trapped = e.trap[u64(i) * e.tests + k] != 0;
       if (!trapped)
         behaviour = behaviour_of(e.output_hash.subspan(u64(i) * e.tests, e.tests));
@@ -362,7 +362,7 @@ class EnumerateGenerator final : public Generator {
     for (u32 p = 0; p < signature_.params.size(); ++p) {
       if (signature_.params[p] != Type::Int) continue;
       std::vector<std::pair<i64, u64>> points;  // the parameter's value, the outputs' hash
-      for (const Case& c : problem.train) points.push_back({c.inputs[p].i, vm::output_hash(c.outputs)});
+      for (const Case& c : problem.train) points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
       std::sort(points.begin(), points.end());
       std::vector<i64> steps;
       bool fits = true;
@@ -596,7 +596,7 @@ class EnumerateGenerator final : public Generator {
       goal.prefix = std::move(prefix);
       goal.suffix = std::move(suffix);
       goal.convert = convert;
-      for (const vm::Value& v : outputs) goal.outputs.push_back(vm::output_hash(std::span<const vm::Value>(&v, 1)));
+      for (const vm::Value& v : outputs) goal.outputs.push_back(pipeline::output_hash(std::span<const vm::Value>(&v, 1)));
       goal.behaviour = behaviour_of(goal.outputs);
       goal.whole = results.size() == 1 && goal.prefix.empty() && goal.suffix.empty() && !convert;
       goals_.push_back(std::move(goal));
@@ -624,7 +624,7 @@ class EnumerateGenerator final : public Generator {
       return std::any_of(goals_.begin(), goals_.end(), [&](const Goal& g) { return !g.whole && g.type == types_[t]; });
     });
     const vm::Value yes = vm::Value::of_bool(true);
-    true_hash_ = vm::output_hash(std::span<const vm::Value>(&yes, 1));
+    true_hash_ = pipeline::output_hash(std::span<const vm::Value>(&yes, 1));
   }
 
   // A newly banked expression of the entry's context with these outputs (behaviour; by case,
@@ -734,7 +734,7 @@ class EnumerateGenerator final : public Generator {
   }
 
   static u64 source_hash(const std::string& source) {
-    return vm::fnv1a64(reinterpret_cast<const u8*>(source.data()), source.size());
+    return fnv1a64(reinterpret_cast<const u8*>(source.data()), source.size());
   }
 
   // A lambda body's probe over one source is the program that maps the body over it:

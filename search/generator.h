@@ -27,18 +27,18 @@ struct Proposal {
   i64 parents[2] = {-1, -1};
 };
 
-// The pipeline's results for the last proposals, in their order (node/pipeline.h fills it).
+// The pipeline's results for the last proposals, in their order (pipeline/pipeline.h fills it).
 struct Evaluation {
   u32 programs = 0;
   u32 tests = 0;
   i64 first_id = 0;                  // the id of program 0; program i has id first_id + i
-  std::span<const u8> status;        // vm::ProgramStatus, per program
+  std::span<const u8> status;        // pipeline::ProgramStatus, per program
   std::span<const u32> tests_passed;  // per program
   std::span<const float> reward;      // per program
   std::span<const u8> pass;           // programs × tests: 1 where the test passed
-  std::span<const u8> trap;           // programs × tests: vm::Trap, or vm::kNotRun
+  std::span<const u8> trap;           // programs × tests: vm::Trap, or pipeline::kNotRun
   std::span<const u64> output_hash;   // programs × tests
-  std::span<const float> error;       // programs × tests: graded error (vm/output_error.h), 0 on a pass
+  std::span<const float> error;       // programs × tests: graded error (pipeline/output_error.h), 0 on a pass
 };
 
 class Generator {
@@ -63,7 +63,7 @@ enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };
 const char* selection_name(Selection s);  // "lexicase", "downsampled", "tournament"
 std::optional<Selection> parse_selection(std::string_view name);
 
-// What lexicase compares on a case: the graded error of the outputs (vm/output_error.h: how far
+// What lexicase compares on a case: the graded error of the outputs (pipeline/output_error.h: how far
 // a wrong answer is from the right one), or only whether the case passed. Errors let lexicase
 // prefer the nearer of two failing programs — the signal GP needs while no program passes a case.
 enum class CaseScores : u8 { Error, Pass };

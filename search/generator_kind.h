@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-#include "vm/types.h"
+#include "base/types.h"
 
 namespace gs::search {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/syntax.h"
 #include "vm/value.h"
 

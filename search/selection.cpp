@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "vm/hash.h"
+#include "base/hash.h"
 
 namespace gs::search {
 
@@ -43,12 +43,12 @@ class Lexicase {
     std::vector<float> rows;  // class-major while building
     class_of_.resize(s.individuals);
     for (u32 i = 0; i < s.individuals; ++i) {
-      u64 h = vm::kHashSeed;
+      u64 h = kHashSeed;
       for (u32 c = 0; c < cases_; ++c) {
         row[c] = canonical(s.at(i, cases[c]));
         u32 bits;
         std::memcpy(&bits, &row[c], 4);
-        h = vm::mix_word(h, bits);
+        h = mix_word(h, bits);
       }
       std::vector<u32>& same = by_hash[h];
       u32 k = 0;

@@ -15,8 +15,8 @@
 #include <span>
 #include <vector>
 
-#include "search/rng.h"
-#include "vm/types.h"
+#include "base/rng.h"
+#include "base/types.h"
 
 namespace gs::search {
 
@@ -29,10 +29,10 @@ struct ScoreMatrix {
   float at(u32 individual, u32 c) const { return values[u64(individual) * cases + c]; }
 };
 
-// Pass bits (programs × tests, as node::BatchResults::pass) as scores 0 / 1.
+// Pass bits (programs × tests, as pipeline::BatchResults::pass) as scores 0 / 1.
 std::vector<float> pass_scores(std::span<const u8> pass);
 
-// Graded errors (programs × tests, as node::BatchResults::error; lower is better, +inf for a
+// Graded errors (programs × tests, as pipeline::BatchResults::error; lower is better, +inf for a
 // trap) as scores: their negation.
 std::vector<float> error_scores(std::span<const float> error);
 

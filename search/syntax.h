@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "vm/types.h"
+#include "base/types.h"
 
 namespace gs::search {
 

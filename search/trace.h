@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "search/generator_kind.h"
-#include "vm/batch.h"
+#include "pipeline/batch.h"
 
 namespace gs::search {
 
@@ -35,10 +35,10 @@ struct CandidateRecord {
   // rejects it) is stored as U+FFFD, since HDF5 strings end at a NUL.
   std::string source;
   u32 bytecode_bytes = 0;
-  u64 bytecode_hash = 0;  // vm::bytecode_hash (64-bit FNV-1a) of the container; 0 when there is none
+  u64 bytecode_hash = 0;  // pipeline::bytecode_hash (64-bit FNV-1a) of the container; 0 when there is none
   CompilePath compile_path = CompilePath::TRADITIONAL;
-  vm::ProgramStatus status = vm::ProgramStatus::OK;
-  u8 trap = vm::kNotRun;  // dominant_trap() over its tests
+  pipeline::ProgramStatus status = pipeline::ProgramStatus::OK;
+  u8 trap = pipeline::kNotRun;  // dominant_trap() over its tests
   u32 tests_passed = 0;
   float reward = 0;
   i64 parents[2] = {kNoParent, kNoParent};
@@ -112,7 +112,7 @@ std::vector<std::string> rank_records_files(const std::string& run_dir);
 std::vector<std::string> records_files(const std::string& run_dir);
 
 // The trap that stopped most of a program's tests (the lowest code on a tie), vm::Trap::NONE
-// when none trapped, vm::kNotRun when the program never ran; traps is its per-test trap row.
+// when none trapped, pipeline::kNotRun when the program never ran; traps is its per-test trap row.
 u8 dominant_trap(std::span<const u8> traps);
 
 class TraceWriter {

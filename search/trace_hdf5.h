@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::search::h5 {
 

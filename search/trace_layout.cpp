@@ -117,11 +117,11 @@ h5::Handle enum_type(Kind k) {
       for (u32 p = 0; p <= u32(CompilePath::HYBRID); ++p) add(compile_path_name(CompilePath(p)), p);
       break;
     case Kind::STATUS:
-      for (u32 s = 0; s < vm::kProgramStatusCount; ++s) add(vm::status_name(vm::ProgramStatus(s)), s);
+      for (u32 s = 0; s < pipeline::kProgramStatusCount; ++s) add(pipeline::status_name(pipeline::ProgramStatus(s)), s);
       break;
     default:  // TRAP
       for (u32 c = 0; c < vm::kTrapCount; ++c) add(vm::trap_name(vm::Trap(c)), c);
-      add("not_run", vm::kNotRun);
+      add("not_run", pipeline::kNotRun);
       break;
   }
   return t;

@@ -59,11 +59,11 @@ std::vector<std::string> records_files(const std::string& run_dir) {
 u8 dominant_trap(std::span<const u8> traps) {
   u32 counts[256] = {};
   for (u8 t : traps) counts[t]++;
-  if (!traps.empty() && counts[vm::kNotRun] == traps.size()) return vm::kNotRun;
+  if (!traps.empty() && counts[pipeline::kNotRun] == traps.size()) return pipeline::kNotRun;
   u8 worst = u8(vm::Trap::NONE);
   u32 most = 0;
   for (u32 t = 1; t < 256; ++t)
-    if (t != vm::kNotRun && counts[t] > most) {
+    if (t != pipeline::kNotRun && counts[t] > most) {
       most = counts[t];
       worst = u8(t);
     }

@@ -29,7 +29,7 @@
 
 #include "search/problem.h"
 #include "search/random_program.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/syntax.h"
 
 namespace gs::search {

@@ -2,7 +2,7 @@
 // and the compiler's constant folder (docs/language.md §5 "Operators").
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::vm {
 

@@ -5,7 +5,7 @@
 
 #include "vm/heap.h"
 #include "vm/text.h"
-#include "vm/types.h"
+#include "base/types.h"
 
 namespace gs::vm {
 

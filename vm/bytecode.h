@@ -17,8 +17,8 @@
 // before anything executes it.
 #pragma once
 
-#include "vm/hd.h"
-#include "vm/types.h"
+#include "base/hd.h"
+#include "base/types.h"
 
 namespace gs::vm {
 

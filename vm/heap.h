@@ -10,7 +10,7 @@
 // value, never a stray access).
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 #include "vm/trap.h"
 
 namespace gs::vm {

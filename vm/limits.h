@@ -1,7 +1,7 @@
 // Run-time bounds of one execution (docs/language.md §7). Exceeding one is a trap.
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::vm {
 

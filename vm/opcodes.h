@@ -11,7 +11,7 @@
 // Jump targets are instruction indices relative to the start of the current function.
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::vm {
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::vm {
 

@@ -1,7 +1,7 @@
 // Trap codes: run-time faults are data (DESIGN.md "Errors are data").
 #pragma once
 
-#include "vm/hd.h"
+#include "base/hd.h"
 
 namespace gs::vm {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "vm/types.h"
+#include "base/types.h"
 
 namespace gs::vm {
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cluster/work_queue.h"
+#include "pipeline/pipeline.h"
 #include "tests/cluster/mpi_ranks.h"
 
 #ifdef GPUSYNTH_HAVE_NCCL
@@ -173,7 +174,7 @@ TEST(CollectiveFactory, AutomaticUnderALauncherInABuildWithoutMpiRefuses) {
 
 TEST(CollectiveFactory, NcclInABuildWithoutItSaysHowToGetIt) {
   if (built_with_nccl()) GTEST_SKIP() << "this build has NCCL";
-  EXPECT_EQ(cuda_devices(), 0);
+  EXPECT_EQ(pipeline::cuda_device_count(), 0);
   const std::string why = what_make_throws(CollectiveBackend::nccl);
   EXPECT_NE(why.find("built without NCCL (configure with -DGPUSYNTH_NCCL=ON"), std::string::npos) << why;
 }
@@ -252,7 +253,7 @@ TEST(CollectiveMpi, AutomaticPicksABackend) {
   SKIP_UNLESS_MPI();
   std::unique_ptr<Collective> c = make_collective();
   // NCCL only when this build has it and every rank has a GPU of its own.
-  if (built_with_nccl() && cuda_devices() > 0)
+  if (built_with_nccl() && pipeline::cuda_device_count() > 0)
     EXPECT_NE(c->backend(), CollectiveBackend::local);
   else
     EXPECT_EQ(c->backend(), CollectiveBackend::mpi);
@@ -282,7 +283,7 @@ TEST(CollectiveMpi, MismatchedCountsEndTheJobSayingSo) {
 TEST(CollectiveNccl, WithoutAGpuRefusesWithAReason) {
   if (!built_with_nccl()) GTEST_SKIP() << "built without NCCL (CollectiveFactory tests the message)";
   SKIP_UNLESS_MPI();
-  if (cuda_devices() > 0) GTEST_SKIP() << "this machine has a GPU (CollectiveNccl.SumsAndBroadcasts)";
+  if (pipeline::cuda_device_count() > 0) GTEST_SKIP() << "this machine has a GPU (CollectiveNccl.SumsAndBroadcasts)";
   const std::string why = what_make_throws(CollectiveBackend::nccl);
   EXPECT_NE(why.find("the NCCL collective cannot start"), std::string::npos) << why;
   EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
@@ -321,8 +322,8 @@ void check_nccl_sum(Collective& c, size_t count, u64 kind) {
 TEST(CollectiveNccl, SumsAndBroadcasts) {
   if (!built_with_nccl()) GTEST_SKIP() << "built without NCCL (-DGPUSYNTH_NCCL=ON)";
   const int local_ranks = env_int("OMPI_COMM_WORLD_LOCAL_SIZE", env_int("SLURM_NTASKS_PER_NODE", 1));
-  if (cuda_devices() < local_ranks)
-    GTEST_SKIP() << "needs a CUDA device per rank: " << cuda_devices() << " device(s) for " << local_ranks
+  if (pipeline::cuda_device_count() < local_ranks)
+    GTEST_SKIP() << "needs a CUDA device per rank: " << pipeline::cuda_device_count() << " device(s) for " << local_ranks
                  << " rank(s) here (cudaGetDeviceCount: none without a GPU or a driver)";
   std::unique_ptr<Collective> c = make_collective(CollectiveBackend::nccl);
   ASSERT_EQ(c->backend(), CollectiveBackend::nccl);

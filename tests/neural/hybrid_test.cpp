@@ -1,4 +1,4 @@
-// The neural and hybrid compile modes of the pipeline (node/neural_pipeline.h): the hybrid
+// The neural and hybrid compile modes of the pipeline (neural/neural_pipeline.h): the hybrid
 // passes and fails exactly the tests the traditional compiler's bytecode does, whatever the
 // model — a freshly initialised one (through the real checkpoint path), one that answers with
 // another program's bytecode, one that is right only in its second sample — while the neural
@@ -9,13 +9,13 @@
 #include <map>
 
 #include "compiler/compiler.h"
-#include "node/neural_pipeline.h"
+#include "neural/neural_pipeline.h"
 #include "node/search.h"
 #include "search/problem.h"
 #include "tests/neural/support.h"
 #include "tests/unit/random_batches.h"
 
-namespace gs::node {
+namespace gs::pipeline {
 namespace {
 
 // A model stand-in: for source i it offers the traditional bytecode of the sources chosen by
@@ -102,7 +102,7 @@ TEST(Hybrid, AcceptsTheRightSampleAndKeepsVerdicts) {
     traditional->run(b.sources, *b.tests, &want);
     hybrid->run(b.sources, *b.tests, &got);
     expect_same_verdicts(got, want, "hybrid with a right second sample");
-    for (u8 s : want.status) ok += s == u8(vm::ProgramStatus::OK);
+    for (u8 s : want.status) ok += s == u8(pipeline::ProgramStatus::OK);
     accepted += got.neural.accepted;
     EXPECT_EQ(got.neural.samples, 2u * got.neural.routed);
   }
@@ -152,7 +152,7 @@ TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
               "train": [{"inputs": [1], "outputs": [2]}, {"inputs": [-7], "outputs": [-14]}, {"inputs": [40], "outputs": [80]}]})json",
       "double.json", &error);
   ASSERT_TRUE(problem) << error;
-  const vm::TestSet tests = problem_tests(*problem, Split::Train);
+  const pipeline::TestSet tests = node::problem_tests(*problem, node::Split::Train);
   // Program 0 is lean, offered only a padded equivalent; program 1 is padded, offered the lean
   // one; program 2 is "twice" (between the two), offered padded first, then lean.
   Sources sources;
@@ -197,14 +197,15 @@ TEST(Hybrid, RouterAndNeuralMode) {
   faithful->run(b.sources, *b.tests, &alone);
   empty->run(b.sources, *b.tests, &none);
   for (u32 i = 0; i < want.programs; ++i) {
-    if (want.program_status(i) == vm::ProgramStatus::OK) {
+    if (want.program_status(i) == pipeline::ProgramStatus::OK) {
       EXPECT_EQ(alone.tests_passed[i], want.tests_passed[i]) << i;
     }
-    EXPECT_EQ(none.program_status(i), vm::ProgramStatus::INVALID_BYTECODE) << i;
+    EXPECT_EQ(none.program_status(i), pipeline::ProgramStatus::INVALID_BYTECODE) << i;
   }
 }
 
 TEST(Hybrid, UntrainedCheckpointThroughTheCommandPath) {
+  neural::register_pipeline();  // make_pipeline's neural modes, as the command registers them
   // A freshly initialised model (one training step) saved as a real checkpoint.
   std::string dir = neural::testing::temp_dir("hybrid"), error;
   neural::ModelConfig small;
@@ -244,4 +245,4 @@ TEST(Hybrid, UntrainedCheckpointThroughTheCommandPath) {
 }
 
 }  // namespace
-}  // namespace gs::node
+}  // namespace gs::pipeline

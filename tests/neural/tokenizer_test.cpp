@@ -12,7 +12,7 @@
 #include "neural/source_tokenizer.h"
 #include "neural/vocabulary.h"
 #include "search/random_program.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/syntax.h"
 #include "vm/program.h"
 
@@ -109,7 +109,7 @@ TEST(BytecodeTokenizer, RoundTripsRandomPrograms) {
   u32 checked = 0, floats = 0, strings = 0;
   for (u32 i = 0; i < n; ++i) {
     search::GeneratorConfig config = i % 5 == 4 ? search::GeneratorConfig{} : curriculum_config(i % 4);
-    search::Rng rng = search::Rng(2024, 77).derive(i);
+    Rng rng = Rng(2024, 77).derive(i);
     std::string source = search::to_source(search::random_program(config, rng));
     compiler::Output out = compiler.compile(source);
     ASSERT_TRUE(out.ok()) << source;
@@ -171,7 +171,7 @@ TEST(BytecodeTokenizer, NegativeImmediatesAndLargeConstants) {
 TEST(BytecodeTokenizer, GarbageFailsCleanly) {
   const Vocabulary& v = vocab();
   const u32 n = program_count(600);
-  search::Rng rng(99);
+  Rng rng(99);
   std::vector<std::string> names{"solve", "h1", "h2"};
   u32 failed = 0, decoded = 0;
   auto check = [&](const TokenSeq& ids) {
@@ -192,7 +192,7 @@ TEST(BytecodeTokenizer, GarbageFailsCleanly) {
   }
   compiler::Compiler compiler;
   for (u32 i = 0; i < n; ++i) {  // real sequences, mutated
-    search::Rng prog = search::Rng(7, 1).derive(i);
+    Rng prog = Rng(7, 1).derive(i);
     std::string source = search::to_source(search::random_program(curriculum_config(i % 4), prog));
     compiler::Output out = compiler.compile(source);
     ASSERT_TRUE(out.ok());

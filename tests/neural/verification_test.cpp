@@ -20,7 +20,7 @@
 #include "neural/estimates.h"
 #include "neural/router.h"
 #include "neural/source_tokenizer.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "tests/neural/support.h"
 
 namespace gs::neural {
@@ -150,7 +150,7 @@ double brute_pass_at_k(u32 n, u32 c, u32 k) {
 }
 
 TEST(NeuralEstimates, PassAtKIsTheShareOfSubsetsWithAHit) {
-  search::Rng rng(3);
+  Rng rng(3);
   for (int trial = 0; trial < 200; ++trial) {
     u32 n = 1 + rng.below(12), c = rng.below(n + 1), k = 1 + rng.below(n);
     EXPECT_NEAR(pass_at_k(n, c, k), brute_pass_at_k(n, c, k), 1e-12) << n << " " << c << " " << k;
@@ -226,7 +226,7 @@ TEST(NeuralRouter, FeaturesCountTheSource) {
 }
 
 std::vector<RouteExample> separable(u32 n, u64 seed) {
-  search::Rng rng(seed);
+  Rng rng(seed);
   std::vector<RouteExample> rows;
   for (u32 i = 0; i < n; ++i) {
     RouteExample e;

@@ -25,12 +25,12 @@
 #include "search/syntax.h"
 #include "tests/reference/evaluator.h"
 #include "vm/runner.h"
-#include "vm/host.h"
+#include "base/host.h"
 
 namespace gs {
 namespace {
 
-using gs::vm::seconds_since;
+using gs::seconds_since;
 
 constexpr u64 kDefaultPrograms = 10000;
 constexpr u64 kDefaultSeed = 0x5eed2025;
@@ -221,7 +221,7 @@ class Harness {
 
   void check_program(u64 index) {
     auto t0 = std::chrono::steady_clock::now();
-    search::Rng rng(seed_, index);
+    Rng rng(seed_, index);
     search::Program program = search::random_program(generator_, rng);
     std::string source = search::to_source(program);
     tally_.generate_s += seconds_since(t0);
@@ -232,7 +232,7 @@ class Harness {
     i32 fn = loaded->find(generator_.entry);
     if (fn < 0) return report(index, source, "the bytecode has no function " + generator_.entry);
     const search::Function& entry = *program.find(generator_.entry);
-    search::Rng input_rng = rng.derive(1);
+    Rng input_rng = rng.derive(1);
     for (u32 run = 0; run < kInputsPerProgram; ++run) {
       inputs_.non_finite_floats = run == kInputsPerProgram - 1;  // NaN and infinities in one run
       std::vector<vm::Value> args = search::random_inputs(entry, inputs_, input_rng);
@@ -377,7 +377,7 @@ TEST(Differential, EveryBuiltinAgreesOnRandomArguments) {
     ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "builtin.syn", source);
     std::optional<vm::Program> loaded = vm::Program::load(out.bytecode);
     ASSERT_TRUE(loaded.has_value()) << source;
-    search::Rng rng(seed, 1'000'000 + c);
+    Rng rng(seed, 1'000'000 + c);
     for (u64 k = 0; k < cases; ++k) {
       std::vector<vm::Value> args = search::random_inputs(program.functions[0], inputs, rng);
       reference::Outcome expected = reference::evaluate(program, "solve", args);

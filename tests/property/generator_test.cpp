@@ -7,7 +7,7 @@
 
 #include "compiler/compiler.h"
 #include "search/random_program.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/syntax.h"
 #include "tests/reference/evaluator.h"
 
@@ -19,8 +19,8 @@ using search::Expr;
 using search::Stmt;
 
 TEST(Philox, MatchesRandom123KnownAnswers) {
-  auto check = [](search::Philox4x32 ctr, u32 k0, u32 k1, search::Philox4x32 want) {
-    search::Philox4x32 got = search::philox4x32_10(ctr, k0, k1);
+  auto check = [](Philox4x32 ctr, u32 k0, u32 k1, Philox4x32 want) {
+    Philox4x32 got = philox4x32_10(ctr, k0, k1);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(got.v[i], want.v[i]) << "word " << i;
   };
   check({{0, 0, 0, 0}}, 0, 0, {{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}});
@@ -30,13 +30,13 @@ TEST(Philox, MatchesRandom123KnownAnswers) {
 }
 
 TEST(Philox, StreamsAreReproducibleAndDistinct) {
-  search::Rng a(42, 7), b(42, 7), c(42, 8);
+  Rng a(42, 7), b(42, 7), c(42, 8);
   for (int i = 0; i < 100; ++i) {
     u64 x = a.next_u64();
     EXPECT_EQ(x, b.next_u64());
     EXPECT_NE(x, c.next_u64());
   }
-  search::Rng r(1);
+  Rng r(1);
   for (int i = 0; i < 1000; ++i) {
     i64 v = r.uniform_int(-3, 3);
     EXPECT_GE(v, -3);
@@ -45,7 +45,7 @@ TEST(Philox, StreamsAreReproducibleAndDistinct) {
     EXPECT_GE(d, 0.0);
     EXPECT_LT(d, 1.0);
   }
-  EXPECT_EQ(search::Rng(5, 1).derive(3).next_u64(), search::Rng(5, 1).derive(3).next_u64());
+  EXPECT_EQ(Rng(5, 1).derive(3).next_u64(), Rng(5, 1).derive(3).next_u64());
 }
 
 TEST(Printer, WritesEveryIntExactly) {
@@ -91,7 +91,7 @@ TEST(Printer, EscapesStrings) {
 TEST(Generator, IsDeterministicPerSeedAndStream) {
   search::GeneratorConfig config;
   for (u64 k = 0; k < 20; ++k) {
-    search::Rng a(9, k), b(9, k);
+    Rng a(9, k), b(9, k);
     EXPECT_EQ(search::to_source(search::random_program(config, a)),
               search::to_source(search::random_program(config, b)));
   }
@@ -115,7 +115,7 @@ TEST(Generator, EveryConfigurationCompiles) {
   configs[8].entry = "main";
   for (size_t c = 0; c < configs.size(); ++c) {
     for (u64 k = 0; k < 150; ++k) {
-      search::Rng rng(77, c * 1000 + k);
+      Rng rng(77, c * 1000 + k);
       std::string source = search::to_source(search::random_program(configs[c], rng));
       compiler::Output out = compiler::compile(source);
       ASSERT_TRUE(out.ok()) << "config " << c << "\n"
@@ -128,7 +128,7 @@ TEST(Generator, EveryConfigurationCompiles) {
 
 TEST(Generator, SubtreesCanBeCollectedByType) {
   search::GeneratorConfig config;
-  search::Rng rng(3, 1);
+  Rng rng(3, 1);
   search::Program p = search::random_program(config, rng);
   for (Expr* e : search::collect_exprs(p, Type::Int)) EXPECT_EQ(e->type, Type::Int);
   EXPECT_FALSE(search::collect_blocks(p).empty());

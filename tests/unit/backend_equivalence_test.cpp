@@ -15,7 +15,7 @@
 #include <cstring>
 #include <string>
 
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "tests/unit/random_batches.h"
 
 namespace gs {
@@ -23,9 +23,9 @@ namespace {
 
 using testing::RandomBatch;
 
-std::unique_ptr<node::Pipeline> cuda_pipeline_or_skip_reason(const node::PipelineConfig& config, std::string* why) {
-  if (!node::cuda_available(why)) return nullptr;
-  return node::make_pipeline(node::Device::Cuda, config);
+std::unique_ptr<pipeline::Pipeline> cuda_pipeline_or_skip_reason(const pipeline::PipelineConfig& config, std::string* why) {
+  if (!pipeline::cuda_available(why)) return nullptr;
+  return pipeline::make_pipeline(pipeline::Device::Cuda, config);
 }
 
 template <class T>
@@ -37,7 +37,7 @@ void expect_same(const std::vector<T>& cpu, const std::vector<T>& gpu, const cha
 }
 
 // Every result vector, compared as bytes (so rewards must match bit for bit).
-void expect_identical(const node::BatchResults& cpu, const node::BatchResults& gpu) {
+void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchResults& gpu) {
   ASSERT_EQ(cpu.programs, gpu.programs);
   ASSERT_EQ(cpu.tests, gpu.tests);
   const u32 tests = cpu.tests == 0 ? 1 : cpu.tests;
@@ -48,7 +48,7 @@ void expect_identical(const node::BatchResults& cpu, const node::BatchResults& g
   for (size_t k = 0; k < cpu.diagnostics.size(); ++k) {
     const compiler::Diagnostic &c = cpu.diagnostics[k], &g = gpu.diagnostics[k];
     ASSERT_TRUE(c.code == g.code && c.pos == g.pos && c.len == g.len && c.a == g.a && c.b == g.b)
-        << "diagnostic " << k % compiler::kBatchDiagnostics << " of program " << k / compiler::kBatchDiagnostics;
+        << "diagnostic " << k % pipeline::kBatchDiagnostics << " of program " << k / pipeline::kBatchDiagnostics;
   }
   expect_same(cpu.tests_passed, gpu.tests_passed, "tests_passed", 1);
   expect_same(cpu.instructions, gpu.instructions, "instructions", 1);
@@ -61,26 +61,26 @@ void expect_identical(const node::BatchResults& cpu, const node::BatchResults& g
   expect_same(cpu.error, gpu.error, "error", tests);
 }
 
-void run_both(node::Pipeline& cpu, node::Pipeline& gpu, const node::Sources& sources, const vm::TestSet& tests,
+void run_both(pipeline::Pipeline& cpu, pipeline::Pipeline& gpu, const pipeline::Sources& sources, const pipeline::TestSet& tests,
               u64* pairs, u64* passes, u64* traps) {
-  node::BatchResults c, g;
+  pipeline::BatchResults c, g;
   cpu.run(sources, tests, &c);
   gpu.run(sources, tests, &g);
   expect_identical(c, g);
   *pairs += c.trap.size();
   for (size_t p = 0; p < c.trap.size(); ++p) {
     *passes += c.pass[p];
-    *traps += c.trap[p] != 0 && c.trap[p] != vm::kNotRun;
+    *traps += c.trap[p] != 0 && c.trap[p] != pipeline::kNotRun;
   }
 }
 
 TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.grade = true;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
-  auto cpu = node::make_pipeline(node::Device::Cpu, config);
+  auto cpu = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   u64 pairs = 0, passes = 0, traps = 0;
   auto batches = testing::random_batches(0xe9a1, 4000, 8, config.limits);
   for (const RandomBatch& b : batches) {
@@ -98,14 +98,14 @@ TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
 
 // More pairs than the device runs at once, and the device buffers grown between batches.
 TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.grade = true;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
-  auto cpu = node::make_pipeline(node::Device::Cpu, config);
+  auto cpu = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   RandomBatch b = testing::adversarial_batch();
-  node::Sources many;
+  pipeline::Sources many;
   for (u32 copy = 0; copy < 40000; ++copy) many.add(b.sources.source(copy % b.sources.count()));
   u64 pairs = 0, passes = 0, traps = 0;
   run_both(*cpu, *gpu, b.sources, *b.tests, &pairs, &passes, &traps);  // small first: buffers grow
@@ -117,13 +117,13 @@ TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
 // One warp per program (PipelineConfig::warp_per_program) gives the same results as one thread
 // per pair.
 TEST(BackendEquivalence, WarpPerProgramGivesIdenticalResults) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.grade = true;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
   config.warp_per_program = true;
-  auto warps = node::make_pipeline(node::Device::Cuda, config);
+  auto warps = pipeline::make_pipeline(pipeline::Device::Cuda, config);
   u64 pairs = 0, passes = 0, traps = 0;
   for (const RandomBatch& b : testing::random_batches(0x3a9, 1500, 40, config.limits)) {
     run_both(*gpu, *warps, b.sources, *b.tests, &pairs, &passes, &traps);
@@ -135,13 +135,13 @@ TEST(BackendEquivalence, WarpPerProgramGivesIdenticalResults) {
 
 // Results of a batch must not depend on what ran before on the same pipeline (buffers reused).
 TEST(BackendEquivalence, ReusedBuffersGiveTheSameResults) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   std::string why;
   auto gpu = cuda_pipeline_or_skip_reason(config, &why);
   if (!gpu) GTEST_SKIP() << "CUDA backend not run: " << why;
   RandomBatch b = testing::adversarial_batch();
   auto batches = testing::random_batches(0x5eed, 300, 5, config.limits);
-  node::BatchResults first, again, between;
+  pipeline::BatchResults first, again, between;
   gpu->run(b.sources, *b.tests, &first);
   for (const RandomBatch& other : batches) gpu->run(other.sources, *other.tests, &between);
   gpu->run(b.sources, *b.tests, &again);

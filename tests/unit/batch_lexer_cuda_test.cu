@@ -1,4 +1,4 @@
-// The CUDA batch lexer (compiler/cuda_batch_lexer.h) against the CPU batch lexer, which
+// The CUDA batch lexer (pipeline/cuda_lexer.h) against the CPU batch lexer, which
 // tests/unit/batch_lexer_test.cpp holds against lex(): the same tokens, counts, kept diagnostics
 // and fallback flags for every program of a batch of test programs, mutations, random bytes and
 // edge cases. Without a CUDA device the test skips and says so (the build is still checked).
@@ -14,17 +14,17 @@
 #include <string>
 #include <vector>
 
-#include "compiler/cpu_batch_lexer.h"
-#include "compiler/cuda_batch_lexer.h"
-#include "node/pipeline.h"
-#include "vm/thread_pool.h"
+#include "pipeline/cpu_lexer.h"
+#include "pipeline/cuda_lexer.h"
+#include "pipeline/pipeline.h"
+#include "base/thread_pool.h"
 
 namespace gs {
 namespace {
 
 using compiler::Diagnostic;
-using compiler::HostLexedBatch;
-using compiler::kLexDiagnostics;
+using pipeline::HostLexedBatch;
+using pipeline::kLexDiagnostics;
 using compiler::Token;
 
 bool have_device() {
@@ -42,7 +42,7 @@ bool have_device() {
     ASSERT_EQ(error_, cudaSuccess) << #call << ": " << cudaGetErrorString(error_); \
   } while (0)
 
-using Batch = node::Sources;
+using Batch = pipeline::Sources;
 
 Batch corpus() {
   std::vector<std::string> sources;
@@ -101,13 +101,13 @@ TEST(BatchLexerCuda, MatchesTheCpuBackend) {
   if (!have_device())
     GTEST_SKIP() << "no CUDA device on this machine: the GPU run is skipped (build checked)";
   Batch b = corpus();
-  const compiler::SourceBatch host = b.view();
+  const pipeline::SourceBatch host = b.view();
   const u64 text_bytes = b.text.size();
 
-  vm::ThreadPool pool(2);
+  ThreadPool pool(2);
   HostLexedBatch cpu;
   cpu.resize(host);
-  compiler::CpuBatchLexer cpu_lexer(pool);
+  pipeline::CpuBatchLexer cpu_lexer(pool);
   const u32 cpu_fallbacks = cpu_lexer.lex(host, cpu.view());
 
   cudaStream_t stream;
@@ -118,17 +118,17 @@ TEST(BatchLexerCuda, MatchesTheCpuBackend) {
   CUDA_OK(cudaMalloc(&d_offsets, b.offsets.size() * 8));
   CUDA_OK(cudaMemcpy(d_text, b.text.data(), text_bytes, cudaMemcpyHostToDevice));
   CUDA_OK(cudaMemcpy(d_offsets, b.offsets.data(), b.offsets.size() * 8, cudaMemcpyHostToDevice));
-  const compiler::SourceBatch device{host.count, d_text, d_offsets};
+  const pipeline::SourceBatch device{host.count, d_text, d_offsets};
 
-  compiler::LexedBatch out;
-  const u64 tokens = compiler::token_capacity(host);
+  pipeline::LexedBatch out;
+  const u64 tokens = pipeline::token_capacity(host);
   CUDA_OK(cudaMalloc(&out.tokens, tokens * sizeof(Token)));
   CUDA_OK(cudaMalloc(&out.token_count, host.count * 4ull));
   CUDA_OK(cudaMalloc(&out.diagnostics, u64(host.count) * kLexDiagnostics * sizeof(Diagnostic)));
   CUDA_OK(cudaMalloc(&out.diagnostic_count, host.count * 4ull));
   CUDA_OK(cudaMalloc(&out.fallback, host.count));
   u64 scratch_bytes = 0;
-  CUDA_OK(compiler::lex_scratch_bytes(text_bytes, host.count, &scratch_bytes));
+  CUDA_OK(pipeline::lex_scratch_bytes(text_bytes, host.count, &scratch_bytes));
   void* scratch;
   CUDA_OK(cudaMalloc(&scratch, scratch_bytes));
 
@@ -136,7 +136,7 @@ TEST(BatchLexerCuda, MatchesTheCpuBackend) {
   CUDA_OK(cudaEventCreate(&start));
   CUDA_OK(cudaEventCreate(&stop));
   CUDA_OK(cudaEventRecord(start, stream));
-  CUDA_OK(compiler::launch_lex(device, text_bytes, out, scratch, scratch_bytes, stream));
+  CUDA_OK(pipeline::launch_lex(device, text_bytes, out, scratch, scratch_bytes, stream));
   CUDA_OK(cudaEventRecord(stop, stream));
   CUDA_OK(cudaStreamSynchronize(stream));
   float ms = 0;
@@ -158,7 +158,7 @@ TEST(BatchLexerCuda, MatchesTheCpuBackend) {
     gpu_fallbacks += gpu.fallback[i];
     ASSERT_EQ(gpu.fallback[i], cpu.fallback[i]);
     ASSERT_EQ(gpu.token_count[i], cpu.token_count[i]);
-    const u64 slot = compiler::token_slot(host, i);
+    const u64 slot = pipeline::token_slot(host, i);
     for (u32 k = 0; k < cpu.token_count[i]; ++k) {
       const Token &g = gpu.tokens[slot + k], &c = cpu.tokens[slot + k];
       ASSERT_TRUE(g.pos == c.pos && g.len == c.len && g.kind == c.kind) << "token " << k;
@@ -183,8 +183,8 @@ TEST(BatchLexerCuda, MatchesTheCpuBackend) {
   CUDA_OK(cudaMalloc(&d_empty_offsets, empties.offsets.size() * 8));
   CUDA_OK(cudaMemcpy(d_empty_offsets, empties.offsets.data(), empties.offsets.size() * 8,
                      cudaMemcpyHostToDevice));
-  const compiler::SourceBatch device_empties{3, d_text, d_empty_offsets};
-  CUDA_OK(compiler::launch_lex(device_empties, 0, out, scratch, scratch_bytes, stream));
+  const pipeline::SourceBatch device_empties{3, d_text, d_empty_offsets};
+  CUDA_OK(pipeline::launch_lex(device_empties, 0, out, scratch, scratch_bytes, stream));
   CUDA_OK(cudaStreamSynchronize(stream));
   std::vector<u32> counts(3);
   CUDA_OK(cudaMemcpy(counts.data(), out.token_count, 12, cudaMemcpyDeviceToHost));

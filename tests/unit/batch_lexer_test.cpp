@@ -1,4 +1,4 @@
-// The data-parallel batch lexer (compiler/batch_lexer.h, CPU backend) against the sequential
+// The data-parallel batch lexer (pipeline/lex_stage.h, CPU backend) against the sequential
 // lex(): every token (pos, len, kind), the diagnostic count and the kept diagnostics must be the
 // same for every program — the test programs and examples, random generated programs, and
 // mutated or random byte strings. Also: the DFA's map composition against running it, the
@@ -17,25 +17,25 @@
 #include <string_view>
 #include <vector>
 
-#include "compiler/cpu_batch_lexer.h"
-#include "node/pipeline.h"
+#include "pipeline/cpu_lexer.h"
+#include "pipeline/pipeline.h"
 #include "search/random_program.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/syntax.h"
-#include "vm/thread_pool.h"
+#include "base/thread_pool.h"
 
 namespace gs {
 namespace {
 
 using compiler::Code;
-using compiler::CpuBatchLexer;
+using pipeline::CpuBatchLexer;
 using compiler::Diagnostic;
-using compiler::HostLexedBatch;
-using compiler::kLexDiagnostics;
-using compiler::SourceBatch;
+using pipeline::HostLexedBatch;
+using pipeline::kLexDiagnostics;
+using pipeline::SourceBatch;
 using compiler::Token;
 
-using Batch = node::Sources;
+using Batch = pipeline::Sources;
 
 Batch head(const Batch& all, u32 programs) {
   Batch b;
@@ -80,7 +80,7 @@ std::string printable(std::string_view s) {
   };
   if (out.token_count[i] != count)
     return fail("token count " + std::to_string(out.token_count[i]) + ", lex() " + std::to_string(count));
-  const Token* got = out.tokens.data() + compiler::token_slot(b.view(), i);
+  const Token* got = out.tokens.data() + pipeline::token_slot(b.view(), i);
   for (u32 k = 0; k < count; ++k)
     if (!same(got[k], want[k]))
       return fail("token " + std::to_string(k) + " is (" + std::to_string(got[k].pos) + ", " +
@@ -102,7 +102,7 @@ struct Outcome {
 };
 
 // Lexes the batch and compares every program with lex().
-Outcome lex_and_compare(const Batch& b, u64 block_bytes, vm::ThreadPool& pool) {
+Outcome lex_and_compare(const Batch& b, u64 block_bytes, ThreadPool& pool) {
   HostLexedBatch out;
   out.resize(b.view());
   CpuBatchLexer lexer(pool, block_bytes);
@@ -120,8 +120,8 @@ Outcome lex_and_compare(const Batch& b, u64 block_bytes, vm::ThreadPool& pool) {
   return r;
 }
 
-vm::ThreadPool& pool() {
-  static vm::ThreadPool p(2);
+ThreadPool& pool() {
+  static ThreadPool p(2);
   return p;
 }
 
@@ -146,7 +146,7 @@ std::vector<std::string> random_programs(u32 count) {
   search::GeneratorConfig config;
   std::vector<std::string> sources;
   for (u32 k = 0; k < count; ++k) {
-    search::Rng rng(0x1e7e2025, k);
+    Rng rng(0x1e7e2025, k);
     sources.push_back(search::to_source(search::random_program(config, rng)));
   }
   return sources;
@@ -366,7 +366,7 @@ TEST(BatchLexer, RandomPrograms) {
   print_outcome("random programs", b, r);
   // For scale: lex() over the same programs, one after another on one thread.
   std::vector<Token> tokens;
-  compiler::CountDiagnostics d;
+  pipeline::CountDiagnostics d;
   auto t0 = std::chrono::steady_clock::now();
   for (u32 i = 0; i < b.count(); ++i) {
     tokens.resize(b.source(i).size() + 2);
@@ -427,42 +427,42 @@ TEST(BatchLexer, ComposedMapsEqualRunningTheDfa) {
   for (u32 k = 0; k < 200; ++k) b.add(random_bytes(rng, k % 2 == 0));
   SourceBatch s = b.view();
   std::vector<u8> flags(b.text.size(), 0);
-  for (u32 p = 0; p < s.count; ++p) compiler::lex_mark_program(s, flags.data(), p);
+  for (u32 p = 0; p < s.count; ++p) pipeline::lex_mark_program(s, flags.data(), p);
   std::vector<u8> running(b.text.size());  // packed steps
-  u32 q = compiler::kGap;
+  u32 q = pipeline::kGap;
   for (u64 i = 0; i < b.text.size(); ++i) {
-    running[i] = compiler::pack_step(compiler::step(q, compiler::byte_window(s, flags.data(), i)));
-    q = compiler::packed_state(running[i]);
+    running[i] = pipeline::pack_step(pipeline::step(q, pipeline::byte_window(s, flags.data(), i)));
+    q = pipeline::packed_state(running[i]);
   }
   for (u32 trial = 0; trial < 4; ++trial) {
     // Random tiles; each tile's inclusive maps, then the tiles' carries.
-    compiler::StateMap carry = compiler::identity_map();
+    pipeline::StateMap carry = pipeline::identity_map();
     u64 i = 0;
     while (i < b.text.size()) {
       u64 end = std::min<u64>(b.text.size(), i + 1 + rng() % 300);
-      std::vector<compiler::StateMap> local;
-      compiler::StateMap acc = compiler::identity_map();
+      std::vector<pipeline::StateMap> local;
+      pipeline::StateMap acc = pipeline::identity_map();
       for (u64 j = i; j < end; ++j)
-        local.push_back(acc = compiler::map_compose(acc, compiler::lex_byte_map(s, flags.data(), j)));
+        local.push_back(acc = pipeline::map_compose(acc, pipeline::lex_byte_map(s, flags.data(), j)));
       for (u64 j = i; j < end; ++j) {
-        u32 state = compiler::map_apply(compiler::map_compose(carry, local[j - i]), compiler::kGap);
+        u32 state = pipeline::map_apply(pipeline::map_compose(carry, local[j - i]), pipeline::kGap);
         ASSERT_EQ(state, running[j]) << "byte " << j;
       }
-      carry = compiler::map_compose(carry, acc);
+      carry = pipeline::map_compose(carry, acc);
       i = end;
     }
   }
   // Associativity on random maps over the states.
   for (u32 k = 0; k < 10000; ++k) {
-    compiler::StateMap m[3];
+    pipeline::StateMap m[3];
     for (auto& x : m) {
       x = 0;
-      for (u32 st = 0; st < compiler::kLexStates; ++st)
-        x |= compiler::StateMap(compiler::pack_step({u8(rng() % compiler::kLexStates), u8(rng() % 3)}))
+      for (u32 st = 0; st < pipeline::kLexStates; ++st)
+        x |= pipeline::StateMap(pipeline::pack_step({u8(rng() % pipeline::kLexStates), u8(rng() % 3)}))
              << (6 * st);
     }
-    ASSERT_EQ(compiler::map_compose(compiler::map_compose(m[0], m[1]), m[2]),
-              compiler::map_compose(m[0], compiler::map_compose(m[1], m[2])));
+    ASSERT_EQ(pipeline::map_compose(pipeline::map_compose(m[0], m[1]), m[2]),
+              pipeline::map_compose(m[0], pipeline::map_compose(m[1], m[2])));
   }
 }
 
@@ -509,34 +509,34 @@ TEST(BatchLexer, FallbackRepairsCorruptedStates) {
   const u64 bytes = b.text.size();
   std::vector<u8> flags(bytes, 0), states(bytes);
   std::vector<u64> counts(bytes);
-  for (u32 p = 0; p < s.count; ++p) compiler::lex_mark_program(s, flags.data(), p);
-  compiler::StateMap prefix = compiler::identity_map();
+  for (u32 p = 0; p < s.count; ++p) pipeline::lex_mark_program(s, flags.data(), p);
+  pipeline::StateMap prefix = pipeline::identity_map();
   for (u64 i = 0; i < bytes; ++i)
-    states[i] = u8(compiler::map_apply(
-        prefix = compiler::map_compose(prefix, compiler::lex_byte_map(s, flags.data(), i)), compiler::kGap));
+    states[i] = u8(pipeline::map_apply(
+        prefix = pipeline::map_compose(prefix, pipeline::lex_byte_map(s, flags.data(), i)), pipeline::kGap));
   u32 corrupted = 0;
   for (u64 i = 0; i < bytes; i += 1 + rng() % 4000) {
-    u8 wrong = compiler::pack_step({u8(rng() % compiler::kLexStates), u8(rng() % 3)});
+    u8 wrong = pipeline::pack_step({u8(rng() % pipeline::kLexStates), u8(rng() % 3)});
     corrupted += wrong != states[i];
     states[i] = wrong;
   }
   ASSERT_GT(corrupted, 50u);
-  const compiler::LexScratch x{flags.data(), states.data(), counts.data()};
+  const pipeline::LexScratch x{flags.data(), states.data(), counts.data()};
   u64 sum = 0;
   for (u64 i = 0; i < bytes; ++i) {
     u32 p = 0;  // (no hint: the binary search)
-    counts[i] = sum += compiler::lex_count_byte(s, x, i, &p);
+    counts[i] = sum += pipeline::lex_count_byte(s, x, i, &p);
   }
   HostLexedBatch out;
   out.resize(s);
   std::vector<u8> disagreed(s.count, 0);
   for (u64 i = 0; i < bytes; ++i) {
     u32 p = 0;
-    if (!compiler::lex_write_byte(s, x, i, out.view(), &p)) disagreed[p] = 1;
+    if (!pipeline::lex_write_byte(s, x, i, out.view(), &p)) disagreed[p] = 1;
   }
   u32 fallbacks = 0;
   for (u32 p = 0; p < s.count; ++p) {
-    out.fallback[p] = compiler::lex_finish_program(s, x, p, disagreed[p] != 0, out.view()) ? 0 : 1;
+    out.fallback[p] = pipeline::lex_finish_program(s, x, p, disagreed[p] != 0, out.view()) ? 0 : 1;
     fallbacks += out.fallback[p];
   }
   std::printf("[batch lexer] %u corrupted states: %u of %u programs fell back to lex()\n", corrupted,
@@ -568,10 +568,10 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
   for (u32 i = 0; i < s.count; ++i) {
     u64 len = s.offsets[i + 1] - s.offsets[i];
     longest = std::max(longest, len);
-    slot_offsets.push_back(slot_offsets.back() + vm::bytecode_slot_bytes(u32(std::min<u64>(len, 1u << 20))));
+    slot_offsets.push_back(slot_offsets.back() + pipeline::bytecode_slot_bytes(u32(std::min<u64>(len, 1u << 20))));
   }
   std::vector<u64> workspace(
-      compiler::batch_workspace_bytes(u32(std::min<u64>(longest, limits.max_source_bytes)), limits) / 8);
+      pipeline::batch_workspace_bytes(u32(std::min<u64>(longest, limits.max_source_bytes)), limits) / 8);
   struct Run {
     std::vector<u8> bytes;
     std::vector<u32> sizes, entry, diagnostic_count;
@@ -585,16 +585,16 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
     r.entry.assign(s.count, 0);
     r.status.assign(s.count, 0);
     r.diagnostic_count.assign(s.count, 0);
-    r.diagnostics.assign(u64(s.count) * compiler::kBatchDiagnostics, Diagnostic{});
-    vm::BytecodeBatch bb{s.count,        r.bytes.data(),  slot_offsets.data(),
+    r.diagnostics.assign(u64(s.count) * pipeline::kBatchDiagnostics, Diagnostic{});
+    pipeline::BytecodeBatch bb{s.count,        r.bytes.data(),  slot_offsets.data(),
                          r.sizes.data(), r.status.data(), r.entry.data()};
-    compiler::CompileResults cr{r.diagnostics.data(), r.diagnostic_count.data()};
+    pipeline::CompileResults cr{r.diagnostics.data(), r.diagnostic_count.data()};
     for (u32 i = 0; i < s.count; ++i) {
       u8* ws = reinterpret_cast<u8*>(workspace.data());
       if (pass == 0)
-        compiler::compile_program(s, i, limits, ws, bb, cr);
+        pipeline::compile_program(s, i, limits, ws, bb, cr);
       else
-        compiler::compile_program_lexed(s, i, compiler::lexed_program(s, lexed.view(), i), limits, ws, bb,
+        pipeline::compile_program_lexed(s, i, pipeline::lexed_program(s, lexed.view(), i), limits, ws, bb,
                                         cr);
     }
   }
@@ -606,10 +606,10 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
     ASSERT_EQ(0, std::memcmp(run[0].bytes.data() + slot_offsets[i], run[1].bytes.data() + slot_offsets[i],
                              run[0].sizes[i]));
     ASSERT_EQ(run[0].diagnostic_count[i], run[1].diagnostic_count[i]);
-    for (u32 k = 0; k < run[0].diagnostic_count[i] && k < compiler::kBatchDiagnostics; ++k)
-      ASSERT_TRUE(same(run[0].diagnostics[u64(i) * compiler::kBatchDiagnostics + k],
-                       run[1].diagnostics[u64(i) * compiler::kBatchDiagnostics + k]));
-    compiled += run[0].status[i] == u8(vm::ProgramStatus::OK);
+    for (u32 k = 0; k < run[0].diagnostic_count[i] && k < pipeline::kBatchDiagnostics; ++k)
+      ASSERT_TRUE(same(run[0].diagnostics[u64(i) * pipeline::kBatchDiagnostics + k],
+                       run[1].diagnostics[u64(i) * pipeline::kBatchDiagnostics + k]));
+    compiled += run[0].status[i] == u8(pipeline::ProgramStatus::OK);
   }
   EXPECT_GT(compiled, 300u);
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,11 @@ inline CommandOutcome run_command(int (*command)(const std::vector<std::string>&
   return {code, out, ::testing::internal::GetCapturedStderr()};
 }
 
-// A file in the test's temporary folder holding `content` (written unless content is empty).
-inline std::string temp_file(const std::string& name, const std::string& content = {}) {
+// A path in the test's temporary folder; the file there holds `content` when it is given (an
+// empty string makes an empty file), and is left as it is (an output's path) when it is not.
+inline std::string temp_file(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
   std::string path = ::testing::TempDir() + name;
-  if (!content.empty()) std::ofstream(path, std::ios::binary) << content;
+  if (content) std::ofstream(path, std::ios::binary | std::ios::trunc) << *content;
   return path;
 }
 

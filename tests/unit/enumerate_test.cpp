@@ -18,7 +18,7 @@
 namespace gs {
 namespace {
 
-std::unique_ptr<node::Pipeline> cpu() { return node::make_pipeline(node::Device::Cpu, {}); }
+std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipeline::Device::Cpu, {}); }
 
 // A problem from a signature and a function that gives the expected JSON output for an input.
 template <typename F>
@@ -42,7 +42,7 @@ std::vector<nlohmann::json> int_pairs() {
 struct Proposed {
   std::string source;
   bool probe;
-  vm::ProgramStatus status;
+  pipeline::ProgramStatus status;
 };
 std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSettings s, u32 batch, u32 most) {
   auto g = search::make_enumerate_generator(p, s);
@@ -52,9 +52,9 @@ std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSetti
     std::vector<search::Proposal> proposals = g->propose(batch, it);
     if (proposals.empty()) break;
     const std::optional<Type> probe = g->probe_result();
-    node::Sources sources;
+    pipeline::Sources sources;
     for (const search::Proposal& q : proposals) sources.add(q.source);
-    node::BatchResults r;
+    pipeline::BatchResults r;
     pipeline->run(sources, probe ? node::probe_tests(p, *probe) : node::problem_tests(p, node::Split::Train), &r);
     search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
     g->observe(proposals, e);
@@ -95,7 +95,7 @@ TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
     std::set<std::string> seen;
     u32 probes = 0, candidates = 0;
     for (const Proposed& q : all) {
-      EXPECT_STREQ(vm::status_name(q.status), "ok") << sig << "\n" << q.source;
+      EXPECT_STREQ(pipeline::status_name(q.status), "ok") << sig << "\n" << q.source;
       EXPECT_TRUE(seen.insert(q.source).second) << "proposed twice:\n" << q.source;
       (q.probe ? probes : candidates) += 1;
       if (!q.probe) {
@@ -209,7 +209,7 @@ TEST(Enumerate, SolvesSmallProblemsAndGeneralises) {
 struct ProbeCounter final : node::SearchObserver {
   u32 probe_batches = 0, candidate_batches = 0;
   void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>&,
-                const node::BatchResults&) override {
+                const pipeline::BatchResults&) override {
     (r.probes ? probe_batches : candidate_batches) += 1;
     EXPECT_FALSE(r.probes && r.solved);
   }

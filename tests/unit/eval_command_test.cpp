@@ -26,7 +26,9 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-std::string temp(const std::string& name, const std::string& content = {}) { return testing::temp_file(name, content); }
+std::string temp(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
+  return testing::temp_file(name, content);
+}
 
 TEST(EvalCommand, FiltersTheExampleSamples) {
   std::string out = temp("passing.jsonl");

@@ -22,7 +22,9 @@ using Outcome = testing::CommandOutcome;
 
 Outcome import_psb(const std::vector<std::string>& args) { return testing::run_command(jobs::import_psb_command, args); }
 
-std::string temp(const std::string& name, const std::string& content = {}) { return testing::temp_file(name, content); }
+std::string temp(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
+  return testing::temp_file(name, content);
+}
 
 const char* kEverything = "fn solve(n: int, x: float, b: bool, s: str, xs: [int], fs: [float], bs: [bool], ss: [str]) -> (str, int)";
 

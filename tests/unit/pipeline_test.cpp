@@ -8,10 +8,10 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "tests/unit/random_batches.h"
-#include "vm/output_error.h"
-#include "vm/thread_pool.h"
+#include "pipeline/output_error.h"
+#include "base/thread_pool.h"
 
 namespace gs {
 namespace {
@@ -19,7 +19,7 @@ namespace {
 using testing::RandomBatch;
 
 // The reference outcome of every pair, from the single-program path.
-void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r, const vm::Limits& limits) {
+void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults& r, const vm::Limits& limits) {
   vm::Runner runner(limits);
   const u32 tests = r.tests;
   for (u32 i = 0; i < r.programs; ++i) {
@@ -39,12 +39,12 @@ void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r,
         if (!same) entry = -1;
       }
     }
-    vm::ProgramStatus want = !c.ok() ? vm::ProgramStatus::COMPILE_ERROR
-                             : entry < 0 ? vm::ProgramStatus::NO_ENTRY
-                                         : vm::ProgramStatus::OK;
-    ASSERT_EQ(vm::status_name(want), vm::status_name(r.program_status(i)));
+    pipeline::ProgramStatus want = !c.ok() ? pipeline::ProgramStatus::COMPILE_ERROR
+                             : entry < 0 ? pipeline::ProgramStatus::NO_ENTRY
+                                         : pipeline::ProgramStatus::OK;
+    ASSERT_EQ(pipeline::status_name(want), pipeline::status_name(r.program_status(i)));
     EXPECT_EQ(r.diagnostic_count[i], c.diagnostics.size());
-    EXPECT_EQ(r.bytecode_hash[i], c.ok() ? vm::bytecode_hash(c.bytecode.data(), u32(c.bytecode.size())) : 0);
+    EXPECT_EQ(r.bytecode_hash[i], c.ok() ? pipeline::bytecode_hash(c.bytecode.data(), u32(c.bytecode.size())) : 0);
     auto kept = r.kept_diagnostics(i);
     for (size_t k = 0; k < kept.size(); ++k) {
       EXPECT_EQ(kept[k].code, c.diagnostics[k].code);
@@ -54,25 +54,25 @@ void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r,
     u64 instructions = 0;
     for (u32 k = 0; k < tests; ++k) {
       u64 pair = u64(i) * tests + k;
-      if (want != vm::ProgramStatus::OK) {
-        EXPECT_EQ(r.trap[pair], vm::kNotRun);
+      if (want != pipeline::ProgramStatus::OK) {
+        EXPECT_EQ(r.trap[pair], pipeline::kNotRun);
         EXPECT_EQ(r.pass[pair], 0);
         if (!r.error.empty()) {
-          EXPECT_EQ(r.error[pair], vm::kNoOutputError);
+          EXPECT_EQ(r.error[pair], pipeline::kNoOutputError);
         }
         continue;
       }
       vm::Outcome o = runner.run(*program, u32(entry), b.inputs[k]);
       bool pass = o.trap == vm::Trap::NONE;
       for (size_t v = 0; pass && v < o.results.size(); ++v)
-        pass = vm::values_match(o.results[v], b.outputs[k][v], b.tests->view().float_tolerance);
+        pass = pipeline::values_match(o.results[v], b.outputs[k][v], b.tests->view().float_tolerance);
       ASSERT_EQ(vm::trap_name(o.trap), vm::trap_name(vm::Trap(r.trap[pair]))) << "test " << k;
       EXPECT_EQ(o.instructions, r.pair_instructions[pair]) << "test " << k;
       EXPECT_EQ(u8(pass), r.pass[pair]) << "test " << k;
-      EXPECT_EQ(o.trap == vm::Trap::NONE ? vm::output_hash(o.results) : 0, r.output_hash[pair]) << "test " << k;
-      const float error = o.trap != vm::Trap::NONE ? vm::kNoOutputError
+      EXPECT_EQ(o.trap == vm::Trap::NONE ? pipeline::output_hash(o.results) : 0, r.output_hash[pair]) << "test " << k;
+      const float error = o.trap != vm::Trap::NONE ? pipeline::kNoOutputError
                           : pass                   ? 0.0f
-                                                   : vm::values_error(o.results, b.outputs[k], b.tests->view().float_tolerance);
+                                                   : pipeline::values_error(o.results, b.outputs[k], b.tests->view().float_tolerance);
       if (!r.error.empty()) {
         EXPECT_EQ(error, r.error[pair]) << "test " << k;
       }
@@ -81,18 +81,18 @@ void expect_matches_reference(const RandomBatch& b, const node::BatchResults& r,
     }
     EXPECT_EQ(passed, r.tests_passed[i]);
     EXPECT_EQ(instructions, r.instructions[i]);
-    EXPECT_FLOAT_EQ(vm::reward_of({}, u8(want), passed, tests, instructions, limits.fuel), r.reward[i]);
+    EXPECT_FLOAT_EQ(pipeline::reward_of({}, u8(want), passed, tests, instructions, limits.fuel), r.reward[i]);
   }
 }
 
 TEST(CpuPipeline, MatchesTheSingleProgramPathOnRandomBatches) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.grade = true;
   auto batches = testing::random_batches(0xba7c4, 1200, 6, config.limits);
-  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
+  auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   u64 pairs = 0, passes = 0, traps = 0;
   for (const RandomBatch& b : batches) {
-    node::BatchResults r;
+    pipeline::BatchResults r;
     pipeline->run(b.sources, *b.tests, &r);
     ASSERT_EQ(r.programs, b.sources.count());
     ASSERT_EQ(r.error.size(), r.trap.size());
@@ -111,14 +111,14 @@ TEST(CpuPipeline, MatchesTheSingleProgramPathOnRandomBatches) {
 }
 
 TEST(CpuPipeline, TrapsStayWithTheirProgram) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.grade = true;
   RandomBatch b = testing::adversarial_batch();
-  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
-  node::BatchResults r;
+  auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
+  pipeline::BatchResults r;
   pipeline->run(b.sources, *b.tests, &r);
   expect_matches_reference(b, r, config.limits);
-  using S = vm::ProgramStatus;
+  using S = pipeline::ProgramStatus;
   EXPECT_EQ(r.program_status(0), S::OK);
   EXPECT_EQ(r.tests_passed[0], 6u);
   EXPECT_EQ(r.trap[1 * 6], u8(vm::Trap::OUT_OF_FUEL));
@@ -140,7 +140,7 @@ TEST(CpuPipeline, TrapsStayWithTheirProgram) {
     RandomBatch one = testing::adversarial_batch();
     one.sources = {};
     one.sources.add(b.sources.source(i));
-    node::BatchResults alone;
+    pipeline::BatchResults alone;
     pipeline->run(one.sources, *one.tests, &alone);
     EXPECT_EQ(alone.status[0], r.status[i]);
     for (u32 k = 0; k < 6; ++k) {
@@ -151,9 +151,9 @@ TEST(CpuPipeline, TrapsStayWithTheirProgram) {
   }
 }
 
-// Graded errors (vm/output_error.h) of every result type, strings long enough for both the exact
+// Graded errors (pipeline/output_error.h) of every result type, strings long enough for both the exact
 // edit distance and its bound above kEditDistanceMaxLength, arrays of other lengths, NaN floats:
-// the pipeline's against vm::values_error on the Runner's results.
+// the pipeline's against pipeline::values_error on the Runner's results.
 TEST(CpuPipeline, GradedErrorsMatchTheReference) {
   RandomBatch b;
   b.params = {Type::Str, Type::IntArray, Type::Float, Type::Bool};
@@ -169,7 +169,7 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
            "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (\"\", [], 1e300, false); }",
        })
     b.sources.add(s);
-  search::Rng rng(0xe7707);
+  Rng rng(0xe7707);
   auto text = [&](u32 n) {
     std::string s;
     for (u32 k = 0; k < n; ++k) s += char('a' + rng.below(4));
@@ -189,16 +189,16 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
                          vm::Value::of_float(k % 7 == 3 ? std::nan("") : x + 1.0), vm::Value::of_bool(k % 2)});
   }
   b.make_tests();
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.grade = true;
-  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
-  node::BatchResults r;
+  auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
+  pipeline::BatchResults r;
   pipeline->run(b.sources, *b.tests, &r);
   ASSERT_EQ(r.error.size(), r.trap.size());
   expect_matches_reference(b, r, config.limits);
   // Without grade the errors are not computed, and nothing else changes.
-  node::BatchResults ungraded;
-  node::make_pipeline(node::Device::Cpu, node::PipelineConfig{})->run(b.sources, *b.tests, &ungraded);
+  pipeline::BatchResults ungraded;
+  pipeline::make_pipeline(pipeline::Device::Cpu, pipeline::PipelineConfig{})->run(b.sources, *b.tests, &ungraded);
   EXPECT_TRUE(ungraded.error.empty());
   EXPECT_EQ(ungraded.trap, r.trap);
   EXPECT_EQ(ungraded.pass, r.pass);
@@ -212,7 +212,7 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
   // Known distances, and the bound above the cap.
   auto str_error = [](const std::string& a, const std::string& e) {
     std::vector<vm::Value> x{vm::Value::of_str(a)}, y{vm::Value::of_str(e)};
-    return vm::values_error(x, y, 0);
+    return pipeline::values_error(x, y, 0);
   };
   EXPECT_EQ(str_error("kitten", "sitting"), 3.0f);
   EXPECT_EQ(str_error("", "abc"), 3.0f);
@@ -224,81 +224,81 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
   EXPECT_EQ(str_error("abc", alternating), 197.0f + 1.0f);  // one string above the cap: the bound
   for (u32 k = 0; k < 200; ++k) {
     std::string a = text(rng.below(150)), e = text(rng.below(150));
-    EXPECT_EQ(str_error(a, e), float(vm::edit_distance(reinterpret_cast<const u8*>(a.data()), u32(a.size()),
+    EXPECT_EQ(str_error(a, e), float(pipeline::edit_distance(reinterpret_cast<const u8*>(a.data()), u32(a.size()),
                                                        reinterpret_cast<const u8*>(e.data()), u32(e.size()))))
         << a << " / " << e;
   }
 }
 
 TEST(CpuPipeline, EmptyBatchAndNoTests) {
-  node::PipelineConfig config;
-  auto pipeline = node::make_pipeline(node::Device::Cpu, config);
+  pipeline::PipelineConfig config;
+  auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   RandomBatch b = testing::adversarial_batch();
-  node::BatchResults r;
-  pipeline->run(node::Sources{}, *b.tests, &r);
+  pipeline::BatchResults r;
+  pipeline->run(pipeline::Sources{}, *b.tests, &r);
   EXPECT_EQ(r.programs, 0u);
   Type results[] = {Type::Int};
-  vm::TestSet none("solve", std::span<const Type>(b.params), results, {}, 0);
+  pipeline::TestSet none("solve", std::span<const Type>(b.params), results, {}, 0);
   pipeline->run(b.sources, none, &r);
   EXPECT_EQ(r.tests_passed[0], 0u);
   EXPECT_GT(r.reward[0], 10.0f);  // no tests: vacuously solved
 }
 
 TEST(CpuPipeline, KeepPairsOffReturnsOnlyPerProgramResults) {
-  node::PipelineConfig config;
+  pipeline::PipelineConfig config;
   config.keep_pairs = false;
   RandomBatch b = testing::adversarial_batch();
-  node::BatchResults r;
-  node::make_pipeline(node::Device::Cpu, config)->run(b.sources, *b.tests, &r);
+  pipeline::BatchResults r;
+  pipeline::make_pipeline(pipeline::Device::Cpu, config)->run(b.sources, *b.tests, &r);
   EXPECT_TRUE(r.trap.empty());
   EXPECT_EQ(r.tests_passed[0], 6u);
 }
 
 TEST(Pipeline, DeviceChoice) {
-  EXPECT_EQ(node::parse_device("cpu"), node::Device::Cpu);
-  EXPECT_EQ(node::parse_device("auto"), node::Device::Auto);
-  EXPECT_FALSE(node::parse_device("gpu"));
-  node::PipelineConfig config;
-  EXPECT_STREQ(node::make_pipeline(node::Device::Cpu, config)->name(), "cpu");
+  EXPECT_EQ(pipeline::parse_device("cpu"), pipeline::Device::Cpu);
+  EXPECT_EQ(pipeline::parse_device("auto"), pipeline::Device::Auto);
+  EXPECT_FALSE(pipeline::parse_device("gpu"));
+  pipeline::PipelineConfig config;
+  EXPECT_STREQ(pipeline::make_pipeline(pipeline::Device::Cpu, config)->name(), "cpu");
   std::string why;
-  if (!node::cuda_available(&why)) {
+  if (!pipeline::cuda_available(&why)) {
     EXPECT_FALSE(why.empty());
-    EXPECT_STREQ(node::make_pipeline(node::Device::Auto, config)->name(), "cpu");
+    EXPECT_STREQ(pipeline::make_pipeline(pipeline::Device::Auto, config)->name(), "cpu");
     try {
-      node::make_pipeline(node::Device::Cuda, config);
+      pipeline::make_pipeline(pipeline::Device::Cuda, config);
       ADD_FAILURE() << "cuda pipeline made without a device";
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
     }
   }
   config.limits.fuel = u64(1) << 32;
-  EXPECT_THROW(node::make_pipeline(node::Device::Cpu, config), std::runtime_error);
+  EXPECT_THROW(pipeline::make_pipeline(pipeline::Device::Cpu, config), std::runtime_error);
 }
 
 TEST(TestSet, RejectsValuesOfTheWrongType) {
   std::vector<vm::Value> in = {vm::Value::of_str("x")}, out = {vm::Value::of_int(1)};
-  vm::TestSet::Case c{in, out};
+  pipeline::TestSet::Case c{in, out};
   Type params[] = {Type::Int}, results[] = {Type::Int};
   try {
-    vm::TestSet t("solve", params, results, std::span(&c, 1), 0);
+    pipeline::TestSet t("solve", params, results, std::span(&c, 1), 0);
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "case 1, input 1: expected int");
   }
-  EXPECT_THROW(vm::TestSet("", params, results, {}, 0), std::invalid_argument);
+  EXPECT_THROW(pipeline::TestSet("", params, results, {}, 0), std::invalid_argument);
 }
 
 TEST(TestSet, FloatToleranceAndNaN) {
-  EXPECT_TRUE(vm::floats_match(bits_of(1.0), bits_of(1.0005), 1e-3));
-  EXPECT_FALSE(vm::floats_match(bits_of(1.0), bits_of(1.002), 1e-3));
-  EXPECT_TRUE(vm::floats_match(bits_of(NAN), bits_of(-NAN), 0));
-  EXPECT_FALSE(vm::floats_match(bits_of(NAN), bits_of(1.0), 1e300));
-  EXPECT_TRUE(vm::floats_match(bits_of(INFINITY), bits_of(INFINITY), 0));
-  EXPECT_FALSE(vm::floats_match(bits_of(INFINITY), bits_of(-INFINITY), 1e308));
+  EXPECT_TRUE(pipeline::floats_match(bits_of(1.0), bits_of(1.0005), 1e-3));
+  EXPECT_FALSE(pipeline::floats_match(bits_of(1.0), bits_of(1.002), 1e-3));
+  EXPECT_TRUE(pipeline::floats_match(bits_of(NAN), bits_of(-NAN), 0));
+  EXPECT_FALSE(pipeline::floats_match(bits_of(NAN), bits_of(1.0), 1e300));
+  EXPECT_TRUE(pipeline::floats_match(bits_of(INFINITY), bits_of(INFINITY), 0));
+  EXPECT_FALSE(pipeline::floats_match(bits_of(INFINITY), bits_of(-INFINITY), 1e308));
 }
 
 TEST(ThreadPool, EveryIndexOnceAndErrorsRethrown) {
-  vm::ThreadPool pool(3);
+  ThreadPool pool(3);
   EXPECT_EQ(pool.size(), 3u);
   for (u64 n : {0ull, 1ull, 7ull, 1000ull, 12345ull}) {
     std::vector<std::atomic<u32>> hits(n);

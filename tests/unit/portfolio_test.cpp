@@ -16,7 +16,7 @@
 namespace gs {
 namespace {
 
-std::unique_ptr<node::Pipeline> cpu() { return node::make_pipeline(node::Device::Cpu, {}); }
+std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipeline::Device::Cpu, {}); }
 
 // solve(a, b) = a * b * b + 3 on a small grid: beyond the enumeration's first few hundred
 // candidates, while simpler ones pass some cases (3 = 1 + 2 passes those where a or b is 0).
@@ -42,17 +42,17 @@ search::GeneratorSettings settings(u64 enumerate_candidates, u32 elites) {
 struct Step {
   std::vector<search::Proposal> proposals;
   std::optional<Type> probe;
-  node::BatchResults results;
+  pipeline::BatchResults results;
 };
-Step step(search::Generator& g, const search::Problem& p, node::Pipeline& pipeline, u32 batch, u64 iteration,
+Step step(search::Generator& g, const search::Problem& p, pipeline::Pipeline& pipeline, u32 batch, u64 iteration,
           i64 first_id) {
   Step s;
   s.proposals = g.propose(batch, iteration);
   s.probe = g.probe_result();
-  node::Sources sources;
+  pipeline::Sources sources;
   for (const search::Proposal& q : s.proposals) sources.add(q.source);
   pipeline.run(sources, s.probe ? node::probe_tests(p, *s.probe) : node::problem_tests(p, node::Split::Train), &s.results);
-  const node::BatchResults& r = s.results;
+  const pipeline::BatchResults& r = s.results;
   search::Evaluation e{r.programs, r.tests, first_id, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
   g.observe(s.proposals, e);
   return s;

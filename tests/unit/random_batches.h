@@ -11,26 +11,26 @@
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "node/pipeline.h"
+#include "pipeline/pipeline.h"
 #include "search/random_program.h"
 #include "search/syntax.h"
 #include "vm/program.h"
 #include "vm/runner.h"
-#include "vm/test_set.h"
+#include "pipeline/case_set.h"
 
 namespace gs::testing {
 
 struct RandomBatch {
   std::string entry = "solve";
   std::vector<Type> params, results;
-  node::Sources sources;
+  pipeline::Sources sources;
   std::vector<std::vector<vm::Value>> inputs, outputs;  // per test
-  std::unique_ptr<vm::TestSet> tests;
+  std::unique_ptr<pipeline::TestSet> tests;
 
   void make_tests(double tolerance = 1e-9) {
-    std::vector<vm::TestSet::Case> cases;
+    std::vector<pipeline::TestSet::Case> cases;
     for (size_t k = 0; k < inputs.size(); ++k) cases.push_back({inputs[k], outputs[k]});
-    tests = std::make_unique<vm::TestSet>(entry, params, results, cases, tolerance);
+    tests = std::make_unique<pipeline::TestSet>(entry, params, results, cases, tolerance);
   }
 };
 
@@ -75,12 +75,12 @@ inline std::vector<RandomBatch> random_batches(u64 seed, u32 programs, u32 tests
   search::GeneratorConfig config;
   config.max_params = 2;
   config.p_observe_locals = 0.2;
-  search::Rng rng(seed);
+  Rng rng(seed);
   std::map<std::string, RandomBatch> groups;
   std::map<std::string, search::Function> firsts;
   std::vector<std::string> order;
   for (u32 p = 0; p < programs; ++p) {
-    search::Rng program_rng = rng.derive(p);
+    Rng program_rng = rng.derive(p);
     search::Program program = search::random_program(config, program_rng);
     const search::Function* entry = program.find("solve");
     std::string key = signature_key(*entry);
@@ -102,7 +102,7 @@ inline std::vector<RandomBatch> random_batches(u64 seed, u32 programs, u32 tests
     if (b.results.empty()) continue;  // a unit entry has nothing to test
     compiler::Output first = compiler::compile(b.sources.source(0));
     auto program = vm::Program::load(first.bytecode);
-    search::Rng test_rng = rng.derive(0x7e57000000ull + out.size());
+    Rng test_rng = rng.derive(0x7e57000000ull + out.size());
     for (u32 k = 0; k < tests; ++k) {
       std::vector<vm::Value> in = search::random_inputs(firsts.at(key), inputs, test_rng);
       vm::Outcome o = runner.run(*program, u32(program->find("solve")), in);

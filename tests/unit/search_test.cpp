@@ -27,7 +27,7 @@ const char* const kCorrect =
     "fn solve(xs: [int]) -> int { let n = 0; for x in xs { if x % 2 != 0 { n = n + 1; } } return n; }";
 const char* const kWrong = "fn solve(xs: [int]) -> int { return len(xs); }";
 
-std::unique_ptr<node::Pipeline> cpu() { return node::make_pipeline(node::Device::Cpu, {}); }
+std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipeline::Device::Cpu, {}); }
 
 // Records what the loop reports.
 struct Recorder final : node::SearchObserver {
@@ -35,7 +35,7 @@ struct Recorder final : node::SearchObserver {
   u64 proposals = 0;
   int solutions = 0;
   void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>& p,
-                const node::BatchResults&) override {
+                const pipeline::BatchResults&) override {
     reports.push_back(r);
     proposals += p.size();
   }
@@ -72,7 +72,7 @@ struct StopAfter final : node::SearchObserver {
   u64 seen = 0;
   int solutions = 0;
   explicit StopAfter(u64 n) : batches_left(n) {}
-  void on_batch(const node::IterationReport&, const std::vector<search::Proposal>&, const node::BatchResults&) override {
+  void on_batch(const node::IterationReport&, const std::vector<search::Proposal>&, const pipeline::BatchResults&) override {
     ++seen;
   }
   void on_solution(const node::SearchOutcome&) override { ++solutions; }
@@ -147,23 +147,25 @@ TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
   auto a = search::make_random_generator(p.signature, settings);
   auto b = search::make_random_generator(p.signature, settings);
   std::vector<search::Proposal> x = a->propose(50, 3), y = b->propose(50, 3);
-  node::Sources sources;
+  pipeline::Sources sources;
   for (size_t k = 0; k < x.size(); ++k) {
     EXPECT_EQ(x[k].source, y[k].source);
     sources.add(x[k].source);
   }
   EXPECT_NE(a->propose(1, 4)[0].source, x[0].source);
-  node::BatchResults r;
+  pipeline::BatchResults r;
   cpu()->run(sources, node::problem_tests(p, node::Split::Train), &r);
   for (u32 i = 0; i < r.programs; ++i)
-    EXPECT_EQ(vm::status_name(r.program_status(i)), vm::status_name(vm::ProgramStatus::OK)) << x[i].source;
+    EXPECT_EQ(pipeline::status_name(r.program_status(i)), pipeline::status_name(pipeline::ProgramStatus::OK)) << x[i].source;
 }
 
 using Outcome = testing::CommandOutcome;
 
 Outcome search_cli(const std::vector<std::string>& args) { return testing::run_command(jobs::search_command, args); }
 
-std::string temp(const std::string& name, const std::string& content = {}) { return testing::temp_file(name, content); }
+std::string temp(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
+  return testing::temp_file(name, content);
+}
 
 TEST(SearchCommand, SolvesFromACandidateFileAndReadsAConfigFile) {
   std::string candidates = temp("search_candidates.txt", std::string(kWrong) + "\n---\n" + kCorrect + "\n");

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/selection.h"
 
 namespace gs::search {

@@ -14,7 +14,7 @@
 
 #include "jobs/command.h"
 #include "tests/unit/command_outcome.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/trace.h"
 #include "vm/trap.h"
 
@@ -64,7 +64,7 @@ CandidateRecord candidate(i64 id, u32 iteration, u32 index, float reward, u32 pa
   c.index = index;
   c.source = "fn solve(xs: [int]) -> int { return " + std::to_string(id) + "; }";
   c.bytecode_bytes = 100 + u32(id);
-  c.bytecode_hash = vm::bytecode_hash(reinterpret_cast<const u8*>(c.source.data()), u32(c.source.size()));
+  c.bytecode_hash = pipeline::bytecode_hash(reinterpret_cast<const u8*>(c.source.data()), u32(c.source.size()));
   c.trap = u8(vm::Trap::NONE);
   c.tests_passed = passed;
   c.reward = reward;
@@ -91,7 +91,7 @@ IterationRecord iteration_row(u32 iteration, u32 evaluated, float best, bool sol
 void write_run(TraceWriter& w, u32 first_iteration, u32 iterations, u32 per_iteration) {
   w.begin_problem(kProblem);
   for (u32 it = first_iteration; it < first_iteration + iterations; ++it) {
-    search::Rng rng(7, it);
+    Rng rng(7, it);
     std::vector<CandidateRecord> batch;
     for (u32 k = 0; k < per_iteration; ++k) {
       i64 id = i64(it) * per_iteration + k;
@@ -123,8 +123,8 @@ TEST(Trace, EveryFieldRoundTrips) {
     CandidateRecord c = candidate(1000 + k, 0, k, -1.5f + float(k), k % 7);
     c.generator = search::GeneratorKind(k % 4);
     c.compile_path = search::CompilePath(k % 3);
-    c.status = vm::ProgramStatus(k % vm::kProgramStatusCount);
-    c.trap = k == 11 ? vm::kNotRun : u8(k % vm::kTrapCount);
+    c.status = pipeline::ProgramStatus(k % pipeline::kProgramStatusCount);
+    c.trap = k == 11 ? pipeline::kNotRun : u8(k % vm::kTrapCount);
     c.bytecode_hash = ~u64(k);  // all 64 bits
     c.parents[0] = k == 0 ? search::kNoParent : i64(1000 + k - 1);
     c.parents[1] = k < 2 ? search::kNoParent : i64(1000 + k - 2);
@@ -229,15 +229,15 @@ TEST(Trace, EveryFieldRoundTrips) {
 TEST(Trace, HelpersAndNames) {
   EXPECT_EQ(search::records_file_name(), "records.h5");
   EXPECT_EQ(search::records_file_name(3u), "records.rank-3.h5");
-  EXPECT_EQ(vm::bytecode_hash(nullptr, 0), 0xcbf29ce484222325ull);
+  EXPECT_EQ(pipeline::bytecode_hash(nullptr, 0), 0xcbf29ce484222325ull);
   const u8 a[] = {'a'};
-  EXPECT_EQ(vm::bytecode_hash(a, 1), 0xaf63dc4c8601ec8cull);  // the published FNV-1a 64 test vector
+  EXPECT_EQ(pipeline::bytecode_hash(a, 1), 0xaf63dc4c8601ec8cull);  // the published FNV-1a 64 test vector
   const u8 t1[] = {0, 4, 4, 1, 1, 0};
   EXPECT_EQ(search::dominant_trap(t1), u8(vm::Trap::DIVISION_BY_ZERO));  // ties: the lowest code
   const u8 t2[] = {0, 0, 0};
   EXPECT_EQ(search::dominant_trap(t2), u8(vm::Trap::NONE));
-  const u8 t3[] = {vm::kNotRun, vm::kNotRun};
-  EXPECT_EQ(search::dominant_trap(t3), vm::kNotRun);
+  const u8 t3[] = {pipeline::kNotRun, pipeline::kNotRun};
+  EXPECT_EQ(search::dominant_trap(t3), pipeline::kNotRun);
   std::string dir = fresh_dir("names");
   std::ofstream(dir + "/records.rank-1.h5") << "x";
   std::ofstream(dir + "/other.h5") << "x";
@@ -265,7 +265,7 @@ TEST(Trace, SamplingEveryNPlusImprovementsAndSolutions) {
         i64 id = i64(it) * 10 + k;
         batch.push_back(candidate(id, it, k, rewards[id], id == 18 ? 6 : 0));  // 18 passes every train case
       }
-      batch[9].status = vm::ProgramStatus::COMPILE_ERROR;  // a failure is not a solution, whatever it passed
+      batch[9].status = pipeline::ProgramStatus::COMPILE_ERROR;  // a failure is not a solution, whatever it passed
       batch[9].tests_passed = 6;
       w.add_candidates(std::span(batch).first(5));  // an iteration's candidates in two calls
       w.add_candidates(std::span(batch).subspan(5));
@@ -468,7 +468,7 @@ TEST(Trace, DamagedFilesAreClearErrors) {
   std::ofstream(half, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
   expect_open_fails(half, "cannot open as HDF5");
 
-  search::Rng rng(1);
+  Rng rng(1);
   std::string noise(bytes.size(), '\0');
   for (char& c : noise) c = char(rng.next_u32());
   std::string random = dir + "/random.h5";

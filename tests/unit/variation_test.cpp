@@ -13,7 +13,7 @@
 #include "compiler/compiler.h"
 #include "search/problem.h"
 #include "search/random_program.h"
-#include "search/rng.h"
+#include "base/rng.h"
 #include "search/simplify.h"
 #include "search/syntax.h"
 #include "search/variation.h"

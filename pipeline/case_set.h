@@ -1,0 +1,180 @@
+// A problem's tests in the batch layout: each test's arguments as a ready heap image plus
+// argument slots (copied into an execution's heap and stack as they are, with no conversion),
+// and its expected results as a second image. The comparison of a finished execution's results
+// with the expected ones, and the hash of those results, are host+device code, so the CPU and
+// the CUDA executor judge the same way.
+#pragma once
+
+#include <cmath>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vm/bytecode.h"
+#include "base/hash.h"
+#include "vm/heap.h"
+#include "vm/interpreter.h"
+#include "vm/value.h"
+#include "base/types.h"
+
+namespace gs::pipeline {
+
+inline constexpr u32 kMaxEntryName = 64;
+
+struct TestSetView {
+  u32 test_count = 0;
+  u32 param_count = 0;
+  u32 result_count = 0;
+  u8 types[vm::kMaxParams + vm::kMaxResults] = {};  // params, then results (as in a FunctionRecord)
+  char entry[kMaxEntryName] = {};
+  u32 entry_len = 0;
+  double float_tolerance = 0;
+  const u64* input_heap = nullptr;        // all tests' input heap images, concatenated
+  const u32* input_offsets = nullptr;     // test_count + 1, in words
+  const u64* input_slots = nullptr;       // test_count × param_count
+  const u64* expected_heap = nullptr;     // the expected results' heap images
+  const u32* expected_offsets = nullptr;  // test_count + 1, in words
+  const u64* expected_slots = nullptr;    // test_count × result_count
+};
+
+// The output hash: 64-bit FNV-1a (vm/hash.h) over the results' words.
+
+// Canonical bits of a float for hashing: every NaN hashes alike (value.h: all NaNs identical).
+GS_HD inline u64 float_key(u64 bits) {
+  double d = double_of(bits);
+  return d != d ? 0x7ff8000000000000ull : bits;
+}
+
+GS_HD inline bool floats_match(u64 actual, u64 expected, double tolerance) {
+  double a = double_of(actual), e = double_of(expected);
+  if (a != a || e != e) return a != a && e != e;
+  return a == e || fabs(a - e) <= tolerance;
+}
+
+enum class Match : u8 { PASS, FAIL, BAD_REFERENCE };
+
+// One scalar of type t (Int, Float, Bool or Str) from the execution's heap against the expected
+// image; mixes the actual value into *hash.
+GS_HD inline Match match_scalar(Type t, vm::Heap& heap, u64 actual, vm::Heap& want, u64 expected, double tolerance,
+                                u64* hash) {
+  switch (t) {
+    case Type::Float:
+      *hash = mix_word(*hash, float_key(actual));
+      return floats_match(actual, expected, tolerance) ? Match::PASS : Match::FAIL;
+    case Type::Str: {
+      if (!heap.is_string(actual)) return Match::BAD_REFERENCE;
+      u32 n = heap.header(u32(actual))->length;
+      const u8* a = heap.bytes(u32(actual));
+      *hash = mix_word(*hash, n);
+      for (u32 k = 0; k < n; ++k) *hash = mix_word(*hash, a[k]);
+      return n == want.header(u32(expected))->length && equal_bytes(a, want.bytes(u32(expected)), n)
+                 ? Match::PASS
+                 : Match::FAIL;
+    }
+    case Type::Bool: actual = actual != 0; break;
+    default: break;
+  }
+  *hash = mix_word(*hash, actual);
+  return actual == expected ? Match::PASS : Match::FAIL;
+}
+
+// Test `test`'s expected results' heap image, as a (read-only) heap.
+GS_HD inline vm::Heap expected_image(const TestSetView& t, u32 test) {
+  vm::Heap want;
+  want.base = reinterpret_cast<u8*>(const_cast<u64*>(t.expected_heap + t.expected_offsets[test]));
+  want.capacity = want.used = (t.expected_offsets[test + 1] - t.expected_offsets[test]) * 8;
+  return want;
+}
+
+// Compares the results an execution left in m.stack[0 .. result_count) with test `test`'s
+// expected results. *hash receives the hash of the actual results (0 on BAD_REFERENCE).
+GS_HD inline Match compare_outputs(const TestSetView& t, u32 test, vm::Machine& m, u64* hash) {
+  vm::Heap want = expected_image(t, test);
+  const u64* expected = t.expected_slots + u64(test) * t.result_count;
+  vm::Heap& heap = m.heap;
+  u64 h = kHashSeed;
+  bool pass = m.result_count == t.result_count;
+  for (u32 r = 0; r < t.result_count && r < m.result_count; ++r) {
+    Type type = static_cast<Type>(t.types[t.param_count + r]);
+    u64 actual = m.stack[r];
+    Match one = Match::PASS;
+    if (!is_array(type)) {
+      one = match_scalar(type, heap, actual, want, expected[r], t.float_tolerance, &h);
+    } else {
+      if (!heap.is_array(actual)) {
+        *hash = 0;
+        return Match::BAD_REFERENCE;
+      }
+      u32 n = heap.header(u32(actual))->length;
+      u32 expected_n = want.header(u32(expected[r]))->length;
+      h = mix_word(h, n);
+      if (n != expected_n) one = Match::FAIL;
+      for (u32 k = 0; k < n; ++k) {
+        u64 e = k < expected_n ? want.slots(u32(expected[r]))[k] : 0;
+        Match element = match_scalar(element_of(type), heap, heap.slots(u32(actual))[k], want, e,
+                                     t.float_tolerance, &h);
+        if (element == Match::BAD_REFERENCE) {
+          *hash = 0;
+          return element;
+        }
+        if (element == Match::FAIL || k >= expected_n) one = Match::FAIL;
+      }
+    }
+    if (one == Match::BAD_REFERENCE) {
+      *hash = 0;
+      return one;
+    }
+    if (one == Match::FAIL) pass = false;
+  }
+  *hash = h;
+  return pass ? Match::PASS : Match::FAIL;
+}
+
+// Host storage of a test set; view() points into it.
+class TestSet {
+ public:
+  struct Case {
+    std::span<const vm::Value> inputs;
+    std::span<const vm::Value> outputs;
+  };
+  // entry: the function's name; params and results: the signature's types; every case's values
+  // must have those types (else std::invalid_argument naming the case and value).
+  TestSet(std::string entry, std::span<const Type> params, std::span<const Type> results,
+          std::span<const Case> cases, double float_tolerance);
+
+  const TestSetView& view() const { return view_; }
+  // The arrays, for copying to a device (a device view has the same counts and other pointers).
+  const std::vector<u64>& input_heap() const { return input_heap_; }
+  const std::vector<u32>& input_offsets() const { return input_offsets_; }
+  const std::vector<u64>& input_slots() const { return input_slots_; }
+  const std::vector<u64>& expected_heap() const { return expected_heap_; }
+  const std::vector<u32>& expected_offsets() const { return expected_offsets_; }
+  const std::vector<u64>& expected_slots() const { return expected_slots_; }
+  // Largest input image of a test, in bytes (an execution's heap must hold it).
+  u32 max_input_bytes() const { return max_input_bytes_; }
+
+  TestSet(const TestSet& other) = delete;
+  TestSet& operator=(const TestSet&) = delete;
+  TestSet(TestSet&&) = default;
+  TestSet& operator=(TestSet&&) = default;
+
+ private:
+  void point_view();
+  TestSetView view_;
+  std::vector<u64> input_heap_, input_slots_, expected_heap_, expected_slots_;
+  std::vector<u32> input_offsets_, expected_offsets_;
+  u32 max_input_bytes_ = 0;
+};
+
+// The host reference for compare_outputs on decoded values: same types, ints, bools and strings
+// equal, floats within tolerance (NaN matches NaN), arrays element by element.
+bool values_match(const vm::Value& actual, const vm::Value& expected, double tolerance);
+
+// The host reference for output_error (pipeline/output_error.h) on decoded values: the sum over the
+// results of each one's error, +inf when the counts differ.
+float values_error(std::span<const vm::Value> actual, std::span<const vm::Value> expected, double tolerance);
+
+// The host reference for the output hash compare_outputs computes.
+u64 output_hash(std::span<const vm::Value> results);
+
+}  // namespace gs::pipeline

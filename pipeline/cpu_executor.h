@@ -1,0 +1,39 @@
+// The CPU backend of the verify, execute and score stages: loops of pipeline/stages.h's functions
+// over a thread pool, each worker with its own machine (stack, frames, heap) and verifier
+// scratch. The reference the CUDA executor is compared with.
+#pragma once
+
+#include <vector>
+
+#include "pipeline/batch.h"
+#include "vm/limits.h"
+#include "pipeline/case_set.h"
+#include "base/thread_pool.h"
+
+namespace gs::pipeline {
+
+class CpuExecutor {
+ public:
+  CpuExecutor(ThreadPool& pool, const vm::Limits& limits);
+
+  // Verify stage: programs with status OK are verified and their entry found.
+  void check(BytecodeBatch& b, const TestSetView& t);
+  // Execute stage: every (program, test) pair.
+  void execute(const BytecodeBatch& b, const TestSetView& t, PairResults& out);
+  // Score stage: tests passed, instructions and reward per program.
+  void score(const BytecodeBatch& b, const TestSetView& t, const PairResults& pairs, const RewardWeights& w,
+             ProgramResults& out);
+
+ private:
+  struct Worker {
+    std::vector<u64> stack, heap;
+    std::vector<vm::Frame> frames;
+    std::vector<u32> scratch;
+    vm::Machine machine;
+  };
+  ThreadPool& pool_;
+  vm::Limits limits_;
+  std::vector<Worker> workers_;
+};
+
+}  // namespace gs::pipeline

@@ -1,0 +1,82 @@
+#include "pipeline/pipeline.h"
+
+#include <stdexcept>
+
+#include "pipeline/cpu_pipeline.h"
+#if GPUSYNTH_HAVE_CUDA
+#include "pipeline/cuda_pipeline.h"
+#endif
+
+namespace gs::pipeline {
+
+std::optional<Device> parse_device(std::string_view text) {
+  if (text == "cpu") return Device::Cpu;
+  if (text == "cuda") return Device::Cuda;
+  if (text == "auto") return Device::Auto;
+  return std::nullopt;
+}
+
+const char* device_name(Device d) {
+  switch (d) {
+    case Device::Cpu: return "cpu";
+    case Device::Cuda: return "cuda";
+    case Device::Auto: return "auto";
+  }
+  return "?";
+}
+
+std::optional<CompileMode> parse_compile_mode(std::string_view text) {
+  if (text == "traditional") return CompileMode::Traditional;
+  if (text == "neural") return CompileMode::Neural;
+  if (text == "hybrid") return CompileMode::Hybrid;
+  return std::nullopt;
+}
+
+const char* compile_mode_name(CompileMode m) {
+  switch (m) {
+    case CompileMode::Traditional: return "traditional";
+    case CompileMode::Neural: return "neural";
+    case CompileMode::Hybrid: return "hybrid";
+  }
+  return "?";
+}
+
+#if !GPUSYNTH_HAVE_CUDA
+int cuda_device_count(std::string* why) {
+  if (why != nullptr) *why = "this build has no CUDA backend (configure with -DGPUSYNTH_CUDA=ON)";
+  return 0;
+}
+#endif
+
+bool cuda_available(std::string* why) { return cuda_device_count(why) > 0; }
+
+namespace {
+NeuralPipelineFactory neural_factory = nullptr;
+}  // namespace
+
+void register_neural_pipeline(NeuralPipelineFactory make) { neural_factory = make; }
+
+std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) {
+  if (config.limits.fuel >= (u64(1) << 32))
+    throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) + ")");
+  std::string why;
+  if (config.neural.mode != CompileMode::Traditional) {
+    const std::string mode = std::string("--compile ") + compile_mode_name(config.neural.mode);
+    if (neural_factory == nullptr)
+      throw std::runtime_error(mode + ": this build has no libtorch, so no neural compiler (configure with "
+                                      "-DGPUSYNTH_TORCH=ON, docs/neural.md)");
+    if (d == Device::Cuda)
+      throw std::runtime_error(mode + " runs on the CPU backend in this version; use --device cpu (the model itself "
+                                      "may run on a GPU: --model-device cuda)");
+    return neural_factory(config);
+  }
+  if (d == Device::Cpu || (d == Device::Auto && !cuda_available(&why))) return make_cpu_pipeline(config);
+  if (!cuda_available(&why)) throw std::runtime_error("--device cuda: " + why);
+#if GPUSYNTH_HAVE_CUDA
+  return make_cuda_pipeline(config);
+#else
+  throw std::runtime_error("--device cuda: " + why);
+#endif
+}
+
+}  // namespace gs::pipeline
