@@ -25,7 +25,7 @@
 #include "bench/corpus.h"
 #include "bench/machine.h"
 #include "bench/python_translation.h"
-#include "search/json_values.h"
+#include "suites/json_values.h"
 #include "compiler/compiler.h"
 #include "vm/program.h"
 #include "vm/runner.h"
@@ -74,7 +74,7 @@ json input_json(const vm::Value& v) {
       if (std::isinf(v.f)) return v.f > 0 ? "inf" : "-inf";
       return v.f;
     case Type::Str:
-      return search::utf8_of_bytes(v.s);
+      return suites::utf8_of_bytes(v.s);
     default:
       break;
   }
@@ -104,7 +104,7 @@ bool python_value(const json& j, Type t, vm::Value* out) {
       return end && *end == '\0' && !text.empty();
     }
     case Type::Str:
-      return j.is_string() && search::bytes_of_utf8(j.get<std::string>(), &out->s);
+      return j.is_string() && suites::bytes_of_utf8(j.get<std::string>(), &out->s);
     default:
       break;
   }
@@ -243,8 +243,8 @@ void prepare(const Options& o, const std::vector<CorpusProgram>& corpus, std::ve
     i32 fn = e.program->find(o.corpus.generator.entry);
     if (fn < 0) fail("corpus program " + std::to_string(k) + " has no entry");
     e.fn = u32(fn);
-    const search::Function& f = *e.corpus->tree.find(o.corpus.generator.entry);
-    for (const search::Param& p : f.params) e.params.push_back(p.type);
+    const trees::Function& f = *e.corpus->tree.find(o.corpus.generator.entry);
+    for (const trees::Param& p : f.params) e.params.push_back(p.type);
     e.results = f.results;
     for (const std::vector<vm::Value>& args : e.corpus->inputs) {
       e.reference.push_back(runner.run(*e.program, e.fn, args));
@@ -256,7 +256,7 @@ void prepare(const Options& o, const std::vector<CorpusProgram>& corpus, std::ve
   }
 }
 
-json generator_json(const search::GeneratorConfig& g) {
+json generator_json(const trees::RandomProgramConfig& g) {
   return {{"entry", g.entry},
           {"max_helpers", g.max_helpers},
           {"max_params", g.max_params},
@@ -300,15 +300,15 @@ void write_corpus(const Options& o, const std::vector<Entry>& entries, const fs:
   for (size_t k = 0; k < entries.size(); ++k) {
     const Entry& e = entries[k];
     json params = json::array(), results = json::array(), inputs = json::array();
-    for (Type t : e.params) params.push_back(search::type_source(t));
-    for (Type t : e.results) results.push_back(search::type_source(t));
+    for (Type t : e.params) params.push_back(trees::type_source(t));
+    for (Type t : e.results) results.push_back(trees::type_source(t));
     for (const std::vector<vm::Value>& args : e.corpus->inputs) {
       json a = json::array();
       for (const vm::Value& v : args) a.push_back(input_json(v));
       inputs.push_back(a);
     }
     programs.push_back({{"id", k},
-                        {"syn", search::utf8_of_bytes(e.corpus->source)},
+                        {"syn", suites::utf8_of_bytes(e.corpus->source)},
                         {"python", e.python.source},
                         {"python_checked", e.python_checked.source},
                         {"entry", e.python.entry},
@@ -778,7 +778,7 @@ Options parse(int argc, char** argv) {
       "ints in programs and inputs stay within +-this");
   add("non-finite-floats", "NaN and infinities among the float inputs");
   add("generator", po::value<std::string>()->default_value("synthesis"),
-      "synthesis: ~200-byte programs (bench/corpus.h); default: search::GeneratorConfig's defaults");
+      "synthesis: ~200-byte programs (bench/corpus.h); default: trees::RandomProgramConfig's defaults");
   add("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
       "repetitions of each measurement");
   add("min-seconds", po::value(&o.min_seconds)->default_value(o.min_seconds), "least seconds per repetition");
@@ -813,7 +813,7 @@ Options parse(int argc, char** argv) {
   o.corpus.input.non_finite_floats = vm.count("non-finite-floats") > 0;
   std::string generator = vm["generator"].as<std::string>();
   if (generator == "default")
-    o.corpus.generator = search::GeneratorConfig{};
+    o.corpus.generator = trees::RandomProgramConfig{};
   else if (generator != "synthesis")
     fail("--generator is synthesis or default");
   return o;

@@ -4,8 +4,8 @@
 
 namespace gs::bench {
 
-search::GeneratorConfig synthesis_generator_config() {
-  search::GeneratorConfig c;
+trees::RandomProgramConfig synthesis_generator_config() {
+  trees::RandomProgramConfig c;
   // Small programs, as a synthesis loop proposes them: a few statements, shallow expressions,
   // at most one helper; the other knobs keep the generator's defaults (traps stay possible).
   // With CorpusConfig's defaults this gives about 200 bytes of source on average.
@@ -28,9 +28,9 @@ i64 small_int(i64 v, i64 bound, Rng& rng) {
   return rng.uniform_int(-bound, bound);
 }
 
-void bound_literals(search::Program& p, i64 bound, Rng& rng) {
-  for (search::Expr* e : search::collect_exprs(p, Type::Int)) {
-    if (e->kind != search::ExprKind::IntLit) continue;
+void bound_literals(trees::Tree& p, i64 bound, Rng& rng) {
+  for (trees::Expr* e : trees::collect_exprs(p, Type::Int)) {
+    if (e->kind != trees::ExprKind::IntLit) continue;
     e->int_value = small_int(e->int_value, bound, rng);
     if (e->int_value < 0) e->hex = false;  // a negative hex literal prints as 0xffff...
   }
@@ -50,15 +50,15 @@ std::vector<CorpusProgram> make_corpus(const CorpusConfig& config) {
     CorpusProgram& c = corpus[k];
     Rng program_rng = root.derive(2 * u64(k));
     Rng input_rng = root.derive(2 * u64(k) + 1);
-    search::GeneratorConfig generator = config.generator;
+    trees::RandomProgramConfig generator = config.generator;
     if (!program_rng.bernoulli(config.helper_share)) generator.max_helpers = 0;
-    do c.tree = search::random_program(generator, program_rng);
+    do c.tree = trees::random_program(generator, program_rng);
     while (config.require_inputs && c.tree.find(generator.entry)->params.empty());
     bound_literals(c.tree, config.int_bound, program_rng);
-    c.source = search::to_source(c.tree);
-    const search::Function* entry = c.tree.find(config.generator.entry);
+    c.source = trees::to_source(c.tree);
+    const trees::Function* entry = c.tree.find(config.generator.entry);
     for (u32 t = 0; t < config.inputs; ++t) {
-      std::vector<vm::Value> args = search::random_inputs(*entry, config.input, input_rng);
+      std::vector<vm::Value> args = trees::random_inputs(*entry, config.input, input_rng);
       for (vm::Value& a : args) bound_value(a, config.int_bound, input_rng);
       c.inputs.push_back(std::move(args));
     }

@@ -1,4 +1,4 @@
-// The fixed corpus bench/compile_vm runs: random Syn programs from search/random_program.h at a
+// The fixed corpus bench/compile_vm runs: random Syn programs from trees/random_program.h at a
 // fixed seed, shaped like synthesis candidates (an entry, sometimes a helper, loops over input
 // arrays, arithmetic, conditionals, strings sometimes), each with random inputs.
 //
@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "search/random_program.h"
-#include "search/syntax.h"
+#include "trees/random_program.h"
+#include "trees/syntax.h"
 #include "vm/value.h"
 
 namespace gs::bench {
 
 // The generator settings of the default corpus: programs of about 200 bytes of source.
-search::GeneratorConfig synthesis_generator_config();
+trees::RandomProgramConfig synthesis_generator_config();
 
 struct CorpusConfig {
   u64 seed = 20251122;
@@ -30,13 +30,13 @@ struct CorpusConfig {
   double helper_share = 0.3;
   // Candidates whose entry takes no input are drawn again: a synthesis candidate reads its input.
   bool require_inputs = true;
-  search::GeneratorConfig generator = synthesis_generator_config();
-  search::InputConfig input;
+  trees::RandomProgramConfig generator = synthesis_generator_config();
+  trees::InputConfig input;
 };
 
 struct CorpusProgram {
-  search::Program tree;
-  std::string source;                          // Syn, as search::to_source prints it
+  trees::Tree tree;
+  std::string source;                          // Syn, as trees::to_source prints it
   std::vector<std::vector<vm::Value>> inputs;  // one argument list per test
 };
 

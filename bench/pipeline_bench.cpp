@@ -57,9 +57,9 @@ std::string argument_for(Type t) {
 }
 
 // The adapted source, or "" for a candidate whose entry returns nothing.
-std::string adapted(search::Program tree) {
-  search::Function* entry = nullptr;
-  for (search::Function& f : tree.functions)
+std::string adapted(trees::Tree tree) {
+  trees::Function* entry = nullptr;
+  for (trees::Function& f : tree.functions)
     if (f.name == "solve") entry = &f;
   if (entry == nullptr || entry->results.empty()) return {};
   entry->name = "candidate";
@@ -76,7 +76,7 @@ std::string adapted(search::Program tree) {
     case Type::Bool: s += "  if r0 { return 1; }\n  return 0;\n"; break;
     default: s += "  return len(r0);\n"; break;
   }
-  return s + "}\n" + search::to_source(tree);
+  return s + "}\n" + trees::to_source(tree);
 }
 
 pipeline::Sources corpus_sources(u32 n, u64 seed) {

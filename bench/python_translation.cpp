@@ -13,15 +13,15 @@ namespace gs::bench {
 
 namespace {
 
-using search::BinaryOp;
-using search::Block;
-using search::Builtin;
-using search::Expr;
-using search::ExprKind;
-using search::Function;
-using search::Stmt;
-using search::StmtKind;
-using search::UnaryOp;
+using trees::BinaryOp;
+using trees::Block;
+using trees::Builtin;
+using trees::Expr;
+using trees::ExprKind;
+using trees::Function;
+using trees::Stmt;
+using trees::StmtKind;
+using trees::UnaryOp;
 
 // Names a variable or function must not take in Python: keywords, the builtins the translation
 // calls, the modules the prelude uses. Names starting with `_` belong to the prelude.
@@ -100,7 +100,7 @@ struct Var {
 
 class Translator {
  public:
-  Translator(const search::Program& p, const PythonOptions& o) : program_(p), options_(o) {}
+  Translator(const trees::Tree& p, const PythonOptions& o) : program_(p), options_(o) {}
 
   PythonProgram run(std::string_view entry) {
     name_functions();
@@ -157,11 +157,11 @@ class Translator {
     switch (v.type) {
       case Type::Int:
         if (op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor)
-          return search::op_text(op);
+          return trees::op_text(op);
         if (checked()) return nullptr;
         [[fallthrough]];
       case Type::Float:
-        return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul ? search::op_text(op)
+        return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul ? trees::op_text(op)
                                                                                  : nullptr;
       default:
         return op == BinaryOp::Add ? "+" : nullptr;  // str, arrays
@@ -197,7 +197,7 @@ class Translator {
     }
   }
 
-  bool param_in_place(const std::string& fn, const search::Param& p) {
+  bool param_in_place(const std::string& fn, const trees::Param& p) {
     return is_array(p.type) && facts_[fn].in_place.count(p.name) > 0;
   }
 
@@ -331,14 +331,14 @@ class Translator {
     BinaryOp op = e.binary_op();
     const Expr& l = e.children[0];
     const Expr& r = e.children[1];
-    std::string o = search::op_text(op);
+    std::string o = trees::op_text(op);
     if (op == BinaryOp::And || op == BinaryOp::Or)
       return {paren(expr(l)) + (op == BinaryOp::And ? " and " : " or ") + paren(expr(r)), false};
     if (l.type == Type::FloatArray && (op == BinaryOp::Eq || op == BinaryOp::Ne)) {
       std::string eq = "_feq(" + expr(l).text + ", " + expr(r).text + ")";
       return op == BinaryOp::Eq ? Py{eq, true} : Py{"not " + eq, false};
     }
-    if (search::is_comparison(op)) return {paren(expr(l)) + " " + o + " " + paren(expr(r)), false};
+    if (trees::is_comparison(op)) return {paren(expr(l)) + " " + o + " " + paren(expr(r)), false};
     if (l.type == Type::Int) return int_binary(op, l, r);
     if (l.type == Type::Float) return float_binary(op, l, r);
     return {paren(expr(l)) + " + " + paren(expr(r)), false};  // str and arrays: concatenation
@@ -346,7 +346,7 @@ class Translator {
 
   Py int_binary(BinaryOp op, const Expr& l, const Expr& r) {
     Py a = expr(l), b = expr(r);
-    std::string o = search::op_text(op);
+    std::string o = trees::op_text(op);
     switch (op) {
       case BinaryOp::Add:
       case BinaryOp::Sub:
@@ -390,7 +390,7 @@ class Translator {
       case BinaryOp::Add:
       case BinaryOp::Sub:
       case BinaryOp::Mul:
-        return {paren(a) + " " + search::op_text(op) + " " + paren(b), false};
+        return {paren(a) + " " + trees::op_text(op) + " " + paren(b), false};
       case BinaryOp::Div:
         if (r.kind == ExprKind::FloatLit && r.float_value != 0) return {paren(a) + " / " + paren(b), false};
         return {"_fdiv(" + a.text + ", " + b.text + ")", true};
@@ -407,7 +407,7 @@ class Translator {
     std::vector<Type> types;
     for (const Expr& c : e.children) types.push_back(c.type);
     Type result;
-    std::optional<Builtin> b = search::resolve_builtin(e.text, types, &result);
+    std::optional<Builtin> b = trees::resolve_builtin(e.text, types, &result);
     if (!b) throw std::logic_error("python translation: no builtin " + e.text);
     return builtin(*b, e);
   }
@@ -693,7 +693,7 @@ class Translator {
     function_ = &f;
     scopes_.assign(1, {});
     std::string params;
-    for (const search::Param& p : f.params)
+    for (const trees::Param& p : f.params)
       params += (params.empty() ? "" : ", ") + declare(p.name, p.type, false).py;
     if (recursive_) params += std::string(params.empty() ? "" : ", ") + (entry ? "_d=1" : "_d");
     line("def " + function_py_[f.name] + "(" + params + "):");
@@ -707,7 +707,7 @@ class Translator {
     --indent_;
   }
 
-  const search::Program& program_;
+  const trees::Tree& program_;
   PythonOptions options_;
   std::map<std::string, std::string> function_py_;  // Syn function name -> Python name
   std::set<std::string> function_names_;            // the Python names of all functions
@@ -721,7 +721,7 @@ class Translator {
 
 }  // namespace
 
-PythonProgram to_python(const search::Program& program, std::string_view entry,
+PythonProgram to_python(const trees::Tree& program, std::string_view entry,
                         const PythonOptions& options) {
   return Translator(program, options).run(entry);
 }

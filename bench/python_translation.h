@@ -1,4 +1,4 @@
-// Syn -> Python over the typed syntax tree (search/syntax.h), for the CPython baseline of
+// Syn -> Python over the typed syntax tree (trees/syntax.h), for the CPython baseline of
 // bench/compile_vm. Benchmark code, not part of search/.
 //
 // The Python computes what the Syn program computes, outcome for outcome (results, or the trap
@@ -28,7 +28,7 @@
 #include <string>
 #include <string_view>
 
-#include "search/syntax.h"
+#include "trees/syntax.h"
 
 namespace gs::bench {
 
@@ -42,7 +42,7 @@ struct PythonProgram {
   std::string entry;   // the Python name of the entry function
 };
 
-PythonProgram to_python(const search::Program& program, std::string_view entry,
+PythonProgram to_python(const trees::Tree& program, std::string_view entry,
                         const PythonOptions& options = {});
 
 }  // namespace gs::bench

@@ -27,13 +27,14 @@
 #include <set>
 #include <sstream>
 
-#include "cluster/records_join.h"
+#include "records/join.h"
 #include "cluster/work_queue.h"
 #include "jobs/command.h"
 #include "jobs/options.h"
 #include "jobs/search_options.h"
-#include "node/search_records.h"
-#include "search/trace.h"
+#include "records/search_records.h"
+#include "records/records.h"
+#include "suites/suite.h"
 #include "base/hash.h"
 #include "base/host.h"
 
@@ -43,44 +44,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// The problem files of a suite, in name order; a bad file stops the campaign before it starts.
-bool load_suite(const std::string& dir, std::vector<search::Problem>* problems, std::ostream& err) {
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) {
-    err << dir << ": not a directory of problem files\n";
-    return false;
-  }
-  std::vector<std::string> paths;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file() && e.path().extension() == ".json") paths.push_back(e.path().string());
-  std::sort(paths.begin(), paths.end());
-  bool ok = true;
-  for (const std::string& path : paths) {
-    std::string error;
-    auto p = search::load_problem(path, &error);
-    if (p)
-      problems->push_back(std::move(*p));
-    else {
-      err << error << "\n";
-      ok = false;
-    }
-  }
-  if (ok && problems->empty()) {
-    err << dir << ": no problem files (*.json)\n";
-    return false;
-  }
-  return ok;
-}
-
-// What every rank must agree on: the problems, in order, with their signatures and cases.
-u64 suite_fingerprint(const std::vector<search::Problem>& problems) {
-  std::string text;
-  for (const search::Problem& p : problems)
-    text += p.name + "\n" + p.signature.text + "\n" + std::to_string(p.train.size()) + " " +
-            std::to_string(p.test.size()) + "\n";
-  return fnv1a64(reinterpret_cast<const u8*>(text.data()), text.size());
-}
 
 // One finished problem, as campaign.jsonl holds it.
 struct Finished {
@@ -204,28 +167,28 @@ void print_messages(const std::string& text, const cluster::WorkQueue& queue) {
 
 // The search's records, and a look at the work queue after every batch: rank 0 answers the
 // other ranks there, and every rank learns there that it must stop.
-class CampaignObserver final : public node::SearchObserver {
+class CampaignObserver final : public search::SearchObserver {
  public:
-  CampaignObserver(search::TraceWriter& writer, const search::Problem& problem, search::GeneratorKind generator,
+  CampaignObserver(records::Writer& writer, const suites::Problem& problem, search::GeneratorKind generator,
                    cluster::WorkQueue& queue)
       : records_(writer, problem, generator), queue_(queue) {}
 
-  void on_batch(const node::IterationReport& report, const std::vector<search::Proposal>& proposals,
+  void on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
                 const pipeline::BatchResults& results) override {
     records_.on_batch(report, proposals, results);  // flushed: a stop loses nothing
   }
   bool stop_requested() override { return queue_.poll(); }
-  void on_solution(const node::SearchOutcome& outcome) override { records_.on_solution(outcome); }
+  void on_solution(const search::SearchOutcome& outcome) override { records_.on_solution(outcome); }
 
  private:
-  node::SearchRecords records_;
+  records::SearchRecords records_;
   cluster::WorkQueue& queue_;
 };
 
 // Rank 0's account of the campaign: campaign.jsonl, the progress lines, the table's rows.
 class Ledger {
  public:
-  Ledger(const std::vector<search::Problem>& problems, const std::map<std::string, Finished>& finished,
+  Ledger(const std::vector<suites::Problem>& problems, const std::map<std::string, Finished>& finished,
          const std::string& summary_path, bool quiet)
       : problems_(problems), rows_(problems.size()), quiet_(quiet), start_(Clock::now()) {
     for (size_t i = 0; i < problems.size(); ++i)
@@ -285,7 +248,7 @@ class Ledger {
   }
 
  private:
-  const std::vector<search::Problem>& problems_;
+  const std::vector<suites::Problem>& problems_;
   std::vector<std::optional<Finished>> rows_;  // by problem index
   bool quiet_;
   Clock::time_point start_;
@@ -295,10 +258,10 @@ class Ledger {
 };
 
 // A campaign.jsonl naming problems the suite does not have was written for another suite.
-bool check_same_suite(const std::map<std::string, Finished>& finished, const std::vector<search::Problem>& problems,
+bool check_same_suite(const std::map<std::string, Finished>& finished, const std::vector<suites::Problem>& problems,
                       const std::string& summary_path, const std::string& suite, std::ostream& err) {
   std::set<std::string> names;
-  for (const search::Problem& p : problems) names.insert(p.name);
+  for (const suites::Problem& p : problems) names.insert(p.name);
   for (const auto& [name, f] : finished)
     if (!names.count(name)) {
       err << summary_path << ": lists problem '" << name << "', which " << suite
@@ -325,7 +288,7 @@ int campaign_command(const std::vector<std::string>& args) {
 
   SearchOptions o;
   std::string suite, run_dir;
-  search::SamplingPolicy sampling;
+  records::SamplingPolicy sampling;
   po::options_description visible("Options");
   visible.add_options()
       ("help,h", "show this help")
@@ -371,13 +334,13 @@ int campaign_command(const std::vector<std::string>& args) {
   // Every rank prepares — the suite, the run directory, the pipeline, its records file — and the
   // ranks agree before any searches: a rank that cannot start stops them all, with its reason.
   std::ostringstream messages;
-  std::vector<search::Problem> problems;
+  std::vector<suites::Problem> problems;
   std::map<std::string, Finished> finished;
   const std::string summary_path = (fs::path(run_dir) / "campaign.jsonl").string();
   std::unique_ptr<pipeline::Pipeline> pipeline;
-  std::optional<search::TraceWriter> writer;
-  search::RunInfo info;
-  bool ready = load_suite(suite, &problems, messages);
+  std::optional<records::Writer> writer;
+  records::RunInfo info;
+  bool ready = suites::load_suite(suite, &problems, messages);
   if (ready) {
     std::error_code ec;
     fs::create_directories(run_dir, ec);
@@ -390,7 +353,7 @@ int campaign_command(const std::vector<std::string>& args) {
     finished = read_finished(summary_path);
     ready = check_same_suite(finished, problems, summary_path, suite, messages);
   }
-  const std::string records_name = distributed ? search::records_file_name(queue->rank()) : search::records_file_name();
+  const std::string records_name = distributed ? records::records_file_name(queue->rank()) : records::records_file_name();
   if (ready) {
     try {
       pipeline::PipelineConfig config = pipeline_config(o);
@@ -402,13 +365,13 @@ int campaign_command(const std::vector<std::string>& args) {
       for (const std::string& a : args) info.command_line += " " + a;
       info.hosts = gs::host_name();
       info.devices = pipeline->name();
-      writer = search::TraceWriter::create_or_resume((fs::path(run_dir) / records_name).string(), info, sampling);
+      writer = records::Writer::create_or_resume((fs::path(run_dir) / records_name).string(), info, sampling);
     } catch (const std::exception& e) {
       messages << "gpusynth campaign: " << e.what() << "\n";
       ready = false;
     }
   }
-  const cluster::Agreement agreement = queue->agree(ready, ready ? suite_fingerprint(problems) : 0);
+  const cluster::Agreement agreement = queue->agree(ready, ready ? suites::suite_fingerprint(problems) : 0);
   if (!agreement.ok()) {
     // Rank 0 speaks for a failure every rank shares; a rank that fails alone says why itself.
     if (!ready && (coordinator || agreement.coordinator_ready)) print_messages(messages.str(), *queue);
@@ -432,7 +395,7 @@ int campaign_command(const std::vector<std::string>& args) {
       queue->start(ledger->unfinished(), [&](const cluster::ProblemResult& r) { ledger->record(r); });
     }
     while (std::optional<u32> index = queue->next()) {
-      const search::Problem& p = problems[*index];
+      const suites::Problem& p = problems[*index];
       SearchOptions per_problem = o;
       per_problem.settings.seed = problem_seed(o.settings.seed, p.name);
       std::string error;
@@ -445,7 +408,7 @@ int campaign_command(const std::vector<std::string>& args) {
         continue;
       }
       CampaignObserver observer(*writer, p, generator->kind(), *queue);
-      const node::SearchOutcome r = node::run_search(p, *generator, *pipeline, o.search, &observer);
+      const search::SearchOutcome r = search::run_search(p, *generator, *pipeline, o.search, &observer);
       if (r.stopped) break;  // unfinished: its records are flushed up to the last batch, and a re-run resumes it
       Finished f{p.name, r.solved, r.generalises, r.candidates, r.seconds, r.test_passed, r.test_cases, {}};
       queue->finished({*index, queue->rank(), summary_line(f)});
@@ -463,13 +426,13 @@ int campaign_command(const std::vector<std::string>& args) {
     // The ranks' records become one RUN/records.h5: after a distributed run, and after a
     // one-process run that finished what a distributed one left.
     std::string joined;
-    if (distributed || !search::rank_records_files(run_dir).empty()) {
-      cluster::JoinReport join = cluster::join_records(run_dir, info);
+    if (distributed || !records::rank_records_files(run_dir).empty()) {
+      records::JoinReport join = records::join_records(run_dir, info);
       for (const std::string& w : join.warnings) say("gpusynth campaign: warning: " + w + "\n");
       joined = ", joined from " + std::to_string(join.sources) + " files";
     }
     print_table(ledger->rows());
-    std::cout << "records: " << run_dir << "/" << search::records_file_name() << joined
+    std::cout << "records: " << run_dir << "/" << records::records_file_name() << joined
               << " (gpusynth trace summary " << run_dir << ")\n";
     if (distributed) {
       // What coordinating cost rank 0 (docs/cluster.md "Coordinator cost"; bench/cluster_scaling.py reads this line).

@@ -12,9 +12,10 @@
 #include "jobs/compile_options.h"
 #include "jobs/options.h"
 #include "pipeline/pipeline.h"
-#include "node/search.h"
-#include "search/candidates.h"
-#include "search/problem.h"
+#include "search/search_loop.h"
+#include "suites/cases.h"
+#include "suites/candidates.h"
+#include "suites/problem.h"
 
 namespace gs::jobs {
 
@@ -105,28 +106,28 @@ int eval_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth eval: " << error << "\n";
     return kExitUsage;
   }
-  auto problem = search::load_problem(problem_path, &error);
+  auto problem = suites::load_problem(problem_path, &error);
   if (!problem) {
     std::cerr << error << "\n";
     return kExitUsage;
   }
   auto text = read_file(candidates_path);
   if (!text) return kExitUsage;
-  search::CandidateFile file = search::parse_candidates(*text, candidates_path);
+  suites::CandidateFile file = suites::parse_candidates(*text, candidates_path);
   for (const std::string& e : file.errors) std::cerr << e << "\n";
 
-  const node::Split which = split == "train" ? node::Split::Train : split == "test" ? node::Split::Test : node::Split::All;
-  const search::Signature& sig = problem->signature;
+  const suites::Split which = split == "train" ? suites::Split::Train : split == "test" ? suites::Split::Test : suites::Split::All;
+  const suites::Signature& sig = problem->signature;
   std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
-    const pipeline::TestSet tests = node::problem_tests(*problem, which);
+    const pipeline::TestSet tests = suites::problem_tests(*problem, which);
     const u32 cases = tests.view().test_count;
     pipeline = pipeline::make_pipeline(*device, config);
     std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases << " " << split
               << " cases of " << problem->name << ", on the " << pipeline->name() << "\n";
     if (!quiet) std::cout << "candidate\tline\tstatus\tpassed\terror\n";
     Tally tally;
-    std::vector<const search::Candidate*> passing;
+    std::vector<const suites::Candidate*> passing;
     auto start = std::chrono::steady_clock::now();
     for (size_t first = 0; first < file.candidates.size(); first += batch) {
       size_t end = std::min(file.candidates.size(), first + batch);
@@ -136,7 +137,7 @@ int eval_command(const std::vector<std::string>& args) {
       pipeline->run(sources, tests, &r);
       tally.add(r);
       for (u32 i = 0; i < r.programs; ++i) {
-        const search::Candidate& c = file.candidates[first + i];
+        const suites::Candidate& c = file.candidates[first + i];
         pipeline::ProgramStatus s = r.program_status(i);
         tally.by_status[u32(s)]++;
         bool ok = s == pipeline::ProgramStatus::OK;
@@ -154,7 +155,7 @@ int eval_command(const std::vector<std::string>& args) {
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (out_path.empty()) out_path = candidates_path + ".passing";
     std::ofstream out(out_path, std::ios::binary);
-    out << search::candidates_text(passing, file.json_lines);
+    out << suites::candidates_text(passing, file.json_lines);
     out.close();
     if (!out) {
       std::cerr << out_path << ": cannot write the passing candidates\n";

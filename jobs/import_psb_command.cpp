@@ -1,7 +1,7 @@
 // gpusynth import-psb --signature SIG --train TRAIN.jsonl [--test TEST.jsonl] [--edge EDGE.jsonl]
 //                     --name NAME -o PROBLEM.json
 //
-// PSB-style JSON Lines and a signature into one problem file (search/psb_import.h does the
+// PSB-style JSON Lines and a signature into one problem file (suites/psb_import.h does the
 // conversion). Nothing is written unless every line of every file is good, and what is written
 // is loaded back with load_problem before the command reports success.
 #include <cstdio>
@@ -10,13 +10,13 @@
 
 #include "jobs/command.h"
 #include "jobs/options.h"
-#include "search/problem.h"
-#include "search/psb_import.h"
+#include "suites/problem.h"
+#include "suites/psb_import.h"
 
 namespace gs::jobs {
 
 int import_psb_command(const std::vector<std::string>& args) {
-  search::PsbImport in;
+  suites::PsbImport in;
   std::string train_path, test_path, edge_path, out_path;
   po::options_description visible("Options");
   visible.add_options()
@@ -42,10 +42,10 @@ int import_psb_command(const std::vector<std::string>& args) {
   if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
 
-  auto load = [](const std::string& path) -> std::optional<search::PsbFile> {
+  auto load = [](const std::string& path) -> std::optional<suites::PsbFile> {
     auto text = read_file(path);  // prints "PATH: cannot read file"
     if (!text) return std::nullopt;
-    return search::PsbFile{path, std::move(*text)};
+    return suites::PsbFile{path, std::move(*text)};
   };
   auto train = load(train_path);
   if (!train) return kExitUsage;
@@ -54,7 +54,7 @@ int import_psb_command(const std::vector<std::string>& args) {
   if (!edge_path.empty() && !(in.edge = load(edge_path))) return kExitUsage;
 
   std::vector<std::string> errors;
-  auto problem = search::import_psb(in, &errors);
+  auto problem = suites::import_psb(in, &errors);
   if (!problem) {
     for (const std::string& e : errors) std::cerr << e << "\n";
     std::cerr << "gpusynth import-psb: " << errors.size() << (errors.size() == 1 ? " error" : " errors")
@@ -62,7 +62,7 @@ int import_psb_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   std::ofstream out(out_path, std::ios::binary);
-  out << search::problem_json(*problem);
+  out << suites::problem_json(*problem);
   out.close();
   if (!out) {
     std::cerr << out_path << ": cannot write file\n";
@@ -70,7 +70,7 @@ int import_psb_command(const std::vector<std::string>& args) {
   }
   // What import writes must be what every other command reads.
   std::string error;
-  if (!search::load_problem(out_path, &error)) {
+  if (!suites::load_problem(out_path, &error)) {
     std::remove(out_path.c_str());
     std::cerr << "gpusynth import-psb: internal error: the problem written does not load: " << error << "\n";
     return kExitFailed;

@@ -5,7 +5,7 @@
 #include "compiler/compiler.h"
 #include "jobs/command.h"
 #include "jobs/options.h"
-#include "search/json_values.h"
+#include "suites/json_values.h"
 #include "vm/runner.h"
 
 namespace gs::jobs {
@@ -73,7 +73,7 @@ int run_command(const std::vector<std::string>& args) {
   for (u32 k = 0; k < f.param_count; ++k) types.push_back(f.param_type(k));
   std::vector<vm::Value> values;
   std::string error;
-  if (!search::parse_values(arguments, types, &values, &error)) {
+  if (!suites::parse_values(arguments, types, &values, &error)) {
     std::cerr << "--args: " << error << " (" << program->signature(u32(fn)) << ")\n";
     return kExitUsage;
   }

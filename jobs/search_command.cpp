@@ -12,20 +12,20 @@
 #include "jobs/command.h"
 #include "jobs/options.h"
 #include "jobs/search_options.h"
-#include "node/search.h"
-#include "search/candidates.h"
-#include "search/problem.h"
+#include "search/search_loop.h"
+#include "suites/candidates.h"
+#include "suites/problem.h"
 
 namespace gs::jobs {
 
 namespace {
 
 // One stderr line per second at most (and the last iteration's): iteration, candidates, best.
-class ProgressLine final : public node::SearchObserver {
+class ProgressLine final : public search::SearchObserver {
  public:
   explicit ProgressLine(bool quiet) : quiet_(quiet) {}
 
-  void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>&,
+  void on_batch(const search::IterationReport& r, const std::vector<search::Proposal>&,
                 const pipeline::BatchResults&) override {
     if (quiet_ || (r.elapsed - last_ < 1.0 && !r.solved && r.iteration != 0)) return;
     last_ = r.elapsed;
@@ -33,7 +33,7 @@ class ProgressLine final : public node::SearchObserver {
                  (unsigned long long)r.iteration, (unsigned long long)r.total_candidates, r.best_passed,
                  r.train_cases, double(r.best_reward), r.elapsed > 0 ? double(r.total_candidates) / r.elapsed : 0.0);
   }
-  void on_solution(const node::SearchOutcome&) override {}
+  void on_solution(const search::SearchOutcome&) override {}
 
  private:
   bool quiet_;
@@ -63,7 +63,7 @@ int search_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth search: " << error << "\n";
     return kExitUsage;
   }
-  auto problem = search::load_problem(o.problem_path, &error);
+  auto problem = suites::load_problem(o.problem_path, &error);
   if (!problem) {
     std::cerr << error << "\n";
     return kExitUsage;
@@ -79,7 +79,7 @@ int search_command(const std::vector<std::string>& args) {
               << problem->test.size() << " test cases), generator " << o.generator << ", batch " << o.search.batch
               << ", seed " << o.settings.seed << ", on the " << pipeline->name() << "\n";
     ProgressLine progress(o.quiet);
-    node::SearchOutcome r = node::run_search(*problem, *generator, *pipeline, o.search, &progress);
+    search::SearchOutcome r = search::run_search(*problem, *generator, *pipeline, o.search, &progress);
     print_outcome(std::cout, *problem, r);
     return r.solved ? kExitOk : kExitFailed;
   } catch (const std::exception& e) {

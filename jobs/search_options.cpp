@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "jobs/compile_options.h"
-#include "search/candidates.h"
+#include "suites/candidates.h"
 
 namespace gs::jobs {
 
@@ -81,7 +81,7 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     return false;
   }
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
-  const node::SearchBudget& b = o.search.budget;
+  const search::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
     *error = "give a budget: --budget, --iterations or --seconds";
     return false;
@@ -109,7 +109,7 @@ search::GeneratorSettings gp_settings(const SearchOptions& o) {
 
 }  // namespace
 
-std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const search::Problem& p,
+std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const suites::Problem& p,
                                                   std::string* error) {
   switch (*search::parse_generator(o.generator)) {
     case search::GeneratorKind::Random: return search::make_random_generator(p.signature, o.settings);
@@ -121,10 +121,10 @@ std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const 
         *error = o.candidates_path + ": cannot read file";
         return nullptr;
       }
-      search::CandidateFile file = search::parse_candidates(*text, o.candidates_path);
+      suites::CandidateFile file = suites::parse_candidates(*text, o.candidates_path);
       for (const std::string& e : file.errors) std::cerr << e << "\n";
       std::vector<std::string> sources;
-      for (search::Candidate& c : file.candidates) sources.push_back(std::move(c.source));
+      for (suites::Candidate& c : file.candidates) sources.push_back(std::move(c.source));
       return search::make_external_generator(std::move(sources));
     }
     case search::GeneratorKind::Enumerate: return search::make_enumerate_generator(p, o.settings.enumerate);
@@ -133,7 +133,7 @@ std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const 
   return nullptr;
 }
 
-void print_outcome(std::ostream& out, const search::Problem& p, const node::SearchOutcome& r) {
+void print_outcome(std::ostream& out, const suites::Problem& p, const search::SearchOutcome& r) {
   out << p.name << ": " << (r.solved ? "solved" : "not solved") << " after " << r.candidates << " candidates in "
       << r.iterations << " iterations, " << r.seconds << " s ("
       << (r.seconds > 0 ? double(r.candidates) / r.seconds : 0) << " candidates/s)\n";

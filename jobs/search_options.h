@@ -8,9 +8,9 @@
 
 #include "jobs/options.h"
 #include "pipeline/pipeline.h"
-#include "node/search.h"
+#include "search/search_loop.h"
 #include "search/generator.h"
-#include "search/problem.h"
+#include "suites/problem.h"
 
 namespace gs::jobs {
 
@@ -24,7 +24,7 @@ struct SearchOptions {
   std::string config_path;
   bool quiet = false;
   pipeline::PipelineConfig pipeline;
-  node::SearchConfig search;
+  search::SearchConfig search;
   search::GeneratorSettings settings;
 };
 
@@ -41,10 +41,10 @@ bool check_search_options(const SearchOptions& o, std::string* error);
 
 // The generator the options ask for, for this problem; null with *error when it cannot be made
 // (an unreadable candidates file).
-std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const search::Problem& p,
+std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const suites::Problem& p,
                                                   std::string* error);
 
 // The result of one search, as `gpusynth search` prints it.
-void print_outcome(std::ostream& out, const search::Problem& p, const node::SearchOutcome& r);
+void print_outcome(std::ostream& out, const suites::Problem& p, const search::SearchOutcome& r);
 
 }  // namespace gs::jobs

@@ -13,7 +13,7 @@
 
 #include "jobs/command.h"
 #include "jobs/options.h"
-#include "search/trace.h"
+#include "records/records.h"
 #include "vm/trap.h"
 
 namespace gs::jobs {
@@ -31,11 +31,11 @@ const char* const kUsage =
     "candidate rows as CSV or JSON Lines.";
 
 // The readers of RUN's records files, or nullopt after printing why there are none.
-std::optional<std::vector<search::TraceReader>> open_run(const std::string& run) {
+std::optional<std::vector<records::Reader>> open_run(const std::string& run) {
   std::error_code ec;
   std::vector<std::string> files;
   if (std::filesystem::is_directory(run, ec)) {
-    files = search::records_files(run);
+    files = records::records_files(run);
     if (files.empty()) {
       std::cerr << "gpusynth trace: " << run << ": no records file (records.h5 or records.rank-K.h5) in this directory\n";
       return std::nullopt;
@@ -46,14 +46,14 @@ std::optional<std::vector<search::TraceReader>> open_run(const std::string& run)
     std::cerr << "gpusynth trace: " << run << ": no such run directory or records file\n";
     return std::nullopt;
   }
-  std::vector<search::TraceReader> readers;
+  std::vector<records::Reader> readers;
   try {
-    for (const std::string& f : files) readers.push_back(search::TraceReader::open(f));
+    for (const std::string& f : files) readers.push_back(records::Reader::open(f));
   } catch (const std::exception& e) {
     std::cerr << "gpusynth trace: " << e.what() << "\n";
     return std::nullopt;
   }
-  for (const search::TraceReader& r : readers)
+  for (const records::Reader& r : readers)
     for (const std::string& w : r.warnings()) std::cerr << "gpusynth trace: warning: " << w << "\n";
   return readers;
 }
@@ -77,27 +77,27 @@ std::string trap_text(u8 trap) {
 }
 
 // The file a problem came from, when a run has several.
-std::string qualified(const search::TraceReader& r, const std::string& problem, bool several) {
+std::string qualified(const records::Reader& r, const std::string& problem, bool several) {
   return several ? std::filesystem::path(r.path()).filename().string() + ":" + problem : problem;
 }
 
-int summary(const std::vector<search::TraceReader>& readers) {
+int summary(const std::vector<records::Reader>& readers) {
   bool several = readers.size() > 1;
   u64 problems = 0, solved = 0;
   std::cout << "problem\tcandidates\titerations\tbest_reward\tsolved\tfirst_solution\tgeneralises\n";
-  for (const search::TraceReader& r : readers)
-    for (const search::ProblemInfo& p : r.problems()) {
-      std::vector<search::IterationRecord> its = r.iterations(p.name);
-      std::vector<search::SolutionRecord> sols = r.solutions(p.name);
-      const search::IterationRecord* first = nullptr;
-      for (const search::IterationRecord& it : its)
+  for (const records::Reader& r : readers)
+    for (const records::ProblemInfo& p : r.problems()) {
+      std::vector<records::IterationRecord> its = r.iterations(p.name);
+      std::vector<records::SolutionRecord> sols = r.solutions(p.name);
+      const records::IterationRecord* first = nullptr;
+      for (const records::IterationRecord& it : its)
         if (it.solved) {
           first = &it;
           break;
         }
       bool is_solved = first != nullptr || !sols.empty();
       bool generalises = false;
-      for (const search::SolutionRecord& s : sols) generalises = generalises || s.generalises;
+      for (const records::SolutionRecord& s : sols) generalises = generalises || s.generalises;
       std::string when = "-";
       if (first != nullptr)
         when = "iteration " + std::to_string(first->iteration) + " after " +
@@ -114,12 +114,12 @@ int summary(const std::vector<search::TraceReader>& readers) {
   return kExitOk;
 }
 
-int solutions(const std::vector<search::TraceReader>& readers) {
+int solutions(const std::vector<records::Reader>& readers) {
   bool several = readers.size() > 1;
   u64 count = 0;
-  for (const search::TraceReader& r : readers)
-    for (const search::ProblemInfo& p : r.problems())
-      for (const search::SolutionRecord& s : r.solutions(p.name)) {
+  for (const records::Reader& r : readers)
+    for (const records::ProblemInfo& p : r.problems())
+      for (const records::SolutionRecord& s : r.solutions(p.name)) {
         ++count;
         std::cout << "# " << qualified(r, p.name, several) << ": candidate " << s.candidate_id << ", iteration "
                   << s.iteration << ", train " << s.train_passed << "/" << s.train_total << ", test " << s.test_passed
@@ -141,9 +141,9 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-void write_candidate(std::ostream& out, bool csv, const std::string& problem, const search::CandidateRecord& c) {
+void write_candidate(std::ostream& out, bool csv, const std::string& problem, const records::CandidateRecord& c) {
   const char* generator = search::generator_name(c.generator);
-  const char* path = search::compile_path_name(c.compile_path);
+  const char* path = records::compile_path_name(c.compile_path);
   const char* status = pipeline::status_name(c.status);
   if (csv) {
     out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator << "," << path
@@ -164,15 +164,15 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem, co
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
-int export_rows(const std::vector<search::TraceReader>& readers, const std::string& format, const std::string& problem,
+int export_rows(const std::vector<records::Reader>& readers, const std::string& format, const std::string& problem,
                 const std::string& out_path) {
   if (format != "csv" && format != "jsonl") {
     std::cerr << "gpusynth trace: --format must be csv or jsonl, not '" << format << "'\n";
     return kExitUsage;
   }
   bool known = problem.empty();
-  for (const search::TraceReader& r : readers)
-    for (const search::ProblemInfo& p : r.problems()) known = known || p.name == problem;
+  for (const records::Reader& r : readers)
+    for (const records::ProblemInfo& p : r.problems()) known = known || p.name == problem;
   if (!known) {
     std::cerr << "gpusynth trace: no problem named '" << problem << "' in the records\n";
     return kExitUsage;
@@ -193,13 +193,13 @@ int export_rows(const std::vector<search::TraceReader>& readers, const std::stri
            "bytecode_hash,parent0,parent1,source\n";
   u64 rows = 0;
   constexpr u64 kBatch = 65536;  // rows read at a time, so a large record streams
-  for (const search::TraceReader& r : readers)
-    for (const search::ProblemInfo& p : r.problems()) {
+  for (const records::Reader& r : readers)
+    for (const records::ProblemInfo& p : r.problems()) {
       if (!problem.empty() && p.name != problem) continue;
       std::string name = qualified(r, p.name, several);
       u64 total = r.candidate_count(p.name);
       for (u64 first = 0; first < total; first += kBatch)
-        for (const search::CandidateRecord& c : r.candidates(p.name, first, kBatch)) {
+        for (const records::CandidateRecord& c : r.candidates(p.name, first, kBatch)) {
           write_candidate(out, csv, name, c);
           ++rows;
         }

@@ -6,7 +6,7 @@
 #include "neural/bytecode_tokenizer.h"
 #include "neural/source_tokenizer.h"
 #include "search/generator.h"
-#include "search/syntax.h"
+#include "trees/syntax.h"
 
 namespace gs::neural {
 namespace {
@@ -21,8 +21,8 @@ bool is_held_out(const std::string& source) {
 
 }  // namespace
 
-search::GeneratorConfig curriculum_config(u32 level) {
-  search::GeneratorConfig c = search::search_program_config();
+trees::RandomProgramConfig curriculum_config(u32 level) {
+  trees::RandomProgramConfig c = search::search_program_config();
   switch (level) {
     case 0:  // straight-line int code
       c.max_helpers = 0;
@@ -63,14 +63,14 @@ PairMaker::PairMaker(u64 seed, u32 max_source, u32 max_bytecode)
     : seed_(seed), max_source_(max_source), max_bytecode_(max_bytecode) {}
 
 Example PairMaker::make(Split split, u64 index, u32 level) const {
-  search::GeneratorConfig config = curriculum_config(level);
+  trees::RandomProgramConfig config = curriculum_config(level);
   Rng base = Rng(seed_, u64(split)).derive(index);
   compiler::Compiler compiler;
   for (u32 attempt = 0; attempt < kMaxAttempts; ++attempt) {
     Rng rng = base.derive(attempt);
     Example e;
     e.level = level;
-    e.source = search::to_source(search::random_program(config, rng));
+    e.source = trees::to_source(trees::random_program(config, rng));
     if (is_held_out(e.source) != (split == Split::HeldOut)) continue;
     auto src = encode_source(e.source);
     if (!src || src->ids.size() > max_source_) continue;

@@ -1,5 +1,5 @@
 // Training pairs for the neural compiler, made on demand: a random program from the typed
-// generator (search/random_program.h), its bytecode from the traditional compiler, both as
+// generator (trees/random_program.h), its bytecode from the traditional compiler, both as
 // tokens. No data files. docs/neural.md "Data" describes the curriculum.
 //
 // Determinism: example i of a split is a pure function of (seed, split, i, level) — it comes
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "neural/vocabulary.h"
-#include "search/random_program.h"
+#include "trees/random_program.h"
 
 namespace gs::neural {
 
@@ -30,7 +30,7 @@ struct Example {
 // The curriculum: program size grows with the level (0 = a few int statements; the last =
 // helpers, loops, arrays, strings, floats).
 inline constexpr u32 kCurriculumLevels = 4;
-search::GeneratorConfig curriculum_config(u32 level);
+trees::RandomProgramConfig curriculum_config(u32 level);
 
 // The level in force at `step` of `total_steps`: equal shares of the run, small programs first.
 u32 curriculum_level(u64 step, u64 total_steps, u32 levels = kCurriculumLevels);

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "search/random_program.h"
+#include "trees/random_program.h"
 #include "base/rng.h"
 
 namespace gs::neural {
@@ -59,10 +59,10 @@ std::optional<Reference> make_reference(std::span<const u8> bytecode, const Refe
   Reference r{std::move(*program), u32(entry), {}, {}, 0};
   const vm::FunctionRecord& f = r.program.function(r.entry);
   Rng rng = Rng(options.seed, 0x7e1f).derive(options.stream);
-  search::InputConfig inputs;
+  trees::InputConfig inputs;
   for (u32 k = 0; k < options.random_inputs; ++k) {
     std::vector<vm::Value> args;
-    for (u32 p = 0; p < f.param_count; ++p) args.push_back(search::random_value(f.param_type(p), inputs, rng));
+    for (u32 p = 0; p < f.param_count; ++p) args.push_back(trees::random_value(f.param_type(p), inputs, rng));
     r.inputs.push_back(std::move(args));
   }
   for (const auto& args : extra) r.inputs.push_back(args);

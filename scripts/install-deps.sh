@@ -10,7 +10,7 @@ packages=(
   nlohmann-json3-dev             # problem files, --args
   libgtest-dev                   # tests
   libbenchmark-dev               # bench/
-  libhdf5-dev                    # run records (search/trace.h, docs/trace-format.md)
+  libhdf5-dev                    # run records (records/records.h, docs/trace-format.md)
   libopenmpi-dev openmpi-bin     # distributed campaigns: cluster/ (GPUSYNTH_MPI), mpirun for tests/cluster
   slurm-wlm munge                # slurmctld, slurmd, sbatch/srun and munged: tests/slurm runs slurm/ on a local Slurm
   python3-h5py                   # reading records without project code: tests, scripts/plot_trace.py

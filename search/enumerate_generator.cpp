@@ -154,7 +154,7 @@ std::string common_affix(const std::vector<std::string>& texts, bool suffix) {
 // "choose_int", "choose_list_str": the helper function that makes choose() an expression.
 std::string choose_name(Type t) {
   std::string s = "choose_";
-  for (char c : type_source(t)) {
+  for (char c : trees::type_source(t)) {
     if (c == '[') s += "list_";
     else if (c != ']') s += c;
   }
@@ -189,7 +189,7 @@ bool next_parts(u32 k, std::array<u32, 3>* parts) {
 
 class EnumerateGenerator final : public Generator {
  public:
-  EnumerateGenerator(const Problem& problem, EnumerateSettings settings)
+  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings)
       : signature_(problem.signature), settings_(settings) {
     // A problem with several results has no candidates but assembled ones (make_goals): every
     // expression is a probe.
@@ -218,9 +218,9 @@ class EnumerateGenerator final : public Generator {
     pending_.clear();
     std::vector<Proposal> out;
     if (!assembled_.empty()) {  // candidates assembled from goals met, a batch of their own
-      for (Program& p : assembled_) {
+      for (trees::Tree& p : assembled_) {
         Proposal proposal;
-        proposal.source = to_source(p);
+        proposal.source = trees::to_source(p);
         proposal.tree = std::move(p);
         out.push_back(std::move(proposal));
       }
@@ -234,7 +234,7 @@ class EnumerateGenerator final : public Generator {
       while (out.size() < count && next(&node)) {
         Proposal p;
         p.tree = context_ == 0 ? program_of(node) : probe_of(node);
-        p.source = to_source(*p.tree);
+        p.source = trees::to_source(*p.tree);
         if (context_ == 0 && banked_as_probe(node, p.source)) continue;
         out.push_back(std::move(p));
         pending_.push_back(node);
@@ -273,7 +273,7 @@ class EnumerateGenerator final : public Generator {
   // The result type first (within a size, candidates go before probes), then int and bool, the
   // parameters' types and their elements, [str] with str (split), and with lambdas the arrays
   // that maps make.
-  void make_types(const Problem& problem) {
+  void make_types(const suites::Problem& problem) {
     for (Type t : signature_.results) {
       add_type(t);
       if (is_array(t)) add_type(element_of(t));
@@ -305,19 +305,19 @@ class EnumerateGenerator final : public Generator {
   // Parameters, small constants of the scalar types (not -1: that is -(1); no `[]`, whose type
   // Syn cannot infer where it stands alone), and the string outputs that recur in the train
   // cases (a problem that answers "small" or "large" needs those words).
-  void make_leaves(const Problem& problem) {
+  void make_leaves(const suites::Problem& problem) {
     for (u32 i = 0; i < signature_.params.size(); ++i)
-      leaves_.push_back(Expr::name(signature_.param_names[i], signature_.params[i]));
-    for (i64 v : {0, 1, 2, 10}) leaves_.push_back(Expr::int_lit(v));
-    leaves_.push_back(Expr::bool_lit(true));
-    leaves_.push_back(Expr::bool_lit(false));
+      leaves_.push_back(trees::Expr::name(signature_.param_names[i], signature_.params[i]));
+    for (i64 v : {0, 1, 2, 10}) leaves_.push_back(trees::Expr::int_lit(v));
+    leaves_.push_back(trees::Expr::bool_lit(true));
+    leaves_.push_back(trees::Expr::bool_lit(false));
     if (index_of_type(Type::Float) != kNone)
-      for (double v : {0.0, 1.0, 0.5}) leaves_.push_back(Expr::float_lit(v));
+      for (double v : {0.0, 1.0, 0.5}) leaves_.push_back(trees::Expr::float_lit(v));
     if (index_of_type(Type::Str) != kNone) {
       std::vector<std::string> strings{"", " "};
       std::vector<std::pair<std::string, u32>> counts;
       bool lines = false;
-      for (const Case& c : problem.train)
+      for (const suites::Case& c : problem.train)
         for (u32 r = 0; r < c.outputs.size(); ++r) {
           const vm::Value& v = c.outputs[r];
           if (v.type != Type::Str) continue;
@@ -333,22 +333,22 @@ class EnumerateGenerator final : public Generator {
       for (const auto& [text, n] : counts)
         if (n >= recurring && strings.size() < 8 && std::find(strings.begin(), strings.end(), text) == strings.end())
           strings.push_back(text);
-      for (const std::string& s : strings) leaves_.push_back(Expr::str_lit(s));
+      for (const std::string& s : strings) leaves_.push_back(trees::Expr::str_lit(s));
     }
     // The problem's own constants (docs/problems.md), those not among the leaves already.
     for (const vm::Value& v : problem.constants)
-      if (std::optional<Expr> e = literal_of(v)) add_leaf_once(std::move(*e));
+      if (std::optional<trees::Expr> e = literal_of(v)) add_leaf_once(std::move(*e));
     // With splits, thresholds: where the outputs step as an int parameter grows (small-or-large's
     // 1000 and 2000), those not among the leaves already.
     if (settings_.splits)
-      for (i64 v : thresholds(problem)) add_leaf_once(Expr::int_lit(v));
+      for (i64 v : thresholds(problem)) add_leaf_once(trees::Expr::int_lit(v));
     for (u32 i = 0; i < leaves_.size(); ++i) rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
   }
 
   // A leaf, unless one of its type and source is there already.
-  void add_leaf_once(Expr e) {
-    const std::string text = to_source(e);
-    if (std::none_of(leaves_.begin(), leaves_.end(), [&](const Expr& l) { return l.type == e.type && to_source(l) == text; }))
+  void add_leaf_once(trees::Expr e) {
+    const std::string text = trees::to_source(e);
+    if (std::none_of(leaves_.begin(), leaves_.end(), [&](const trees::Expr& l) { return l.type == e.type && trees::to_source(l) == text; }))
       leaves_.push_back(std::move(e));
   }
 
@@ -356,13 +356,13 @@ class EnumerateGenerator final : public Generator {
   // least split_min_cases() cases each: the values at which they change (the first value of each
   // step after the first). Decision-tree learners take their split points the same way; PushGP
   // draws such numbers as random constants.
-  std::vector<i64> thresholds(const Problem& problem) const {
+  std::vector<i64> thresholds(const suites::Problem& problem) const {
     std::vector<i64> out;
     const u32 least = split_min_cases(u32(problem.train.size()));
     for (u32 p = 0; p < signature_.params.size(); ++p) {
       if (signature_.params[p] != Type::Int) continue;
       std::vector<std::pair<i64, u64>> points;  // the parameter's value, the outputs' hash
-      for (const Case& c : problem.train) points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
+      for (const suites::Case& c : problem.train) points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
       std::sort(points.begin(), points.end());
       std::vector<i64> steps;
       bool fits = true;
@@ -379,18 +379,18 @@ class EnumerateGenerator final : public Generator {
   }
 
   // A value as a literal; none for an empty array (Syn cannot type `[]` standing alone).
-  static std::optional<Expr> literal_of(const vm::Value& v) {
+  static std::optional<trees::Expr> literal_of(const vm::Value& v) {
     switch (v.type) {
-      case Type::Int: return Expr::int_lit(v.i);
-      case Type::Float: return Expr::float_lit(v.f);
-      case Type::Bool: return Expr::bool_lit(v.i != 0);
-      case Type::Str: return Expr::str_lit(v.s);
+      case Type::Int: return trees::Expr::int_lit(v.i);
+      case Type::Float: return trees::Expr::float_lit(v.f);
+      case Type::Bool: return trees::Expr::bool_lit(v.i != 0);
+      case Type::Str: return trees::Expr::str_lit(v.s);
       default: break;
     }
     if (!is_array(v.type) || v.items.empty()) return std::nullopt;
-    std::vector<Expr> items;
+    std::vector<trees::Expr> items;
     for (const vm::Value& item : v.items) items.push_back(*literal_of(item));
-    return Expr::array_lit(v.type, std::move(items));
+    return trees::Expr::array_lit(v.type, std::move(items));
   }
 
   // A name no parameter has (nor any name taken before).
@@ -419,7 +419,7 @@ class EnumerateGenerator final : public Generator {
       for (u32 t = 0; t < types_.size(); ++t)
         if (is_scalar(types_[t])) c.types.push_back(t);
       // The variable: a leaf of its context alone (rule i is still leaves_[i]).
-      leaves_.push_back(Expr::name(c.var, var_type));
+      leaves_.push_back(trees::Expr::name(c.var, var_type));
       Rule leaf{Production::Leaf, 0, {}, {}, var_type, false};
       leaf.context = u32(contexts_.size());
       c.variable = u32(rules_.size());
@@ -451,7 +451,7 @@ class EnumerateGenerator final : public Generator {
       contexts_.back().indexed = sequences.size() >= 2;
       if (contexts_.back().indexed)
         for (u32 p : sequences) {
-          leaves_.push_back(Expr::index(Expr::name(signature_.param_names[p], params[p]), Expr::name(i, Type::Int)));
+          leaves_.push_back(trees::Expr::index(trees::Expr::name(signature_.param_names[p], params[p]), trees::Expr::name(i, Type::Int)));
           Rule leaf{Production::Leaf, 0, {}, {}, item_of(params[p]), false};
           leaf.context = u32(contexts_.size() - 1);
           rules_.push_back(std::move(leaf));
@@ -469,34 +469,34 @@ class EnumerateGenerator final : public Generator {
   }
 
   void make_rules() {
-    for (Type t : {Type::Int, Type::Float}) add_rule({Production::Unary, u8(UnaryOp::Neg), {}, {t}, t, false});
-    add_rule({Production::Unary, u8(UnaryOp::Not), {}, {Type::Bool}, Type::Bool, false});
+    for (Type t : {Type::Int, Type::Float}) add_rule({Production::Unary, u8(trees::UnaryOp::Neg), {}, {t}, t, false});
+    add_rule({Production::Unary, u8(trees::UnaryOp::Not), {}, {Type::Bool}, Type::Bool, false});
     for (Type t : types_) {
       const bool number = t == Type::Int || t == Type::Float;
       if (number || t == Type::Str || is_array(t))
-        add_rule({Production::Binary, u8(BinaryOp::Add), {}, {t, t}, t, number});
+        add_rule({Production::Binary, u8(trees::BinaryOp::Add), {}, {t, t}, t, number});
       if (number) {
-        add_rule({Production::Binary, u8(BinaryOp::Sub), {}, {t, t}, t, false});
-        add_rule({Production::Binary, u8(BinaryOp::Mul), {}, {t, t}, t, true});
-        add_rule({Production::Binary, u8(BinaryOp::Div), {}, {t, t}, t, false});
-        add_rule({Production::Binary, u8(BinaryOp::Mod), {}, {t, t}, t, false});
+        add_rule({Production::Binary, u8(trees::BinaryOp::Sub), {}, {t, t}, t, false});
+        add_rule({Production::Binary, u8(trees::BinaryOp::Mul), {}, {t, t}, t, true});
+        add_rule({Production::Binary, u8(trees::BinaryOp::Div), {}, {t, t}, t, false});
+        add_rule({Production::Binary, u8(trees::BinaryOp::Mod), {}, {t, t}, t, false});
       }
       if (number || t == Type::Str)
-        for (BinaryOp op : {BinaryOp::Lt, BinaryOp::Le})  // > and >= are these with the operands swapped
+        for (trees::BinaryOp op : {trees::BinaryOp::Lt, trees::BinaryOp::Le})  // > and >= are these with the operands swapped
           add_rule({Production::Binary, u8(op), {}, {t, t}, Type::Bool, false});
-      add_rule({Production::Binary, u8(BinaryOp::Eq), {}, {t, t}, Type::Bool, true});
-      if (t != Type::Bool) add_rule({Production::Binary, u8(BinaryOp::Ne), {}, {t, t}, Type::Bool, true});
+      add_rule({Production::Binary, u8(trees::BinaryOp::Eq), {}, {t, t}, Type::Bool, true});
+      if (t != Type::Bool) add_rule({Production::Binary, u8(trees::BinaryOp::Ne), {}, {t, t}, Type::Bool, true});
       if (is_array(t)) add_rule({Production::Index, 0, {}, {t, Type::Int}, element_of(t), false});
       if (t == Type::Str) add_rule({Production::Index, 0, {}, {t, Type::Int}, Type::Int, false});
     }
-    for (BinaryOp op : {BinaryOp::And, BinaryOp::Or})
+    for (trees::BinaryOp op : {trees::BinaryOp::And, trees::BinaryOp::Or})
       add_rule({Production::Binary, u8(op), {}, {Type::Bool, Type::Bool}, Type::Bool, true});
     // Every builtin overload, found by trying the bank's types as arguments.
     std::vector<std::pair<std::string, u32>> builtins;
-    for (u32 b = 0; b < kBuiltinCount; ++b) {
-      const std::string signature = builtin_signature(Builtin(b));
+    for (u32 b = 0; b < trees::kBuiltinCount; ++b) {
+      const std::string signature = trees::builtin_signature(trees::Builtin(b));
       const u32 arity = u32(std::count(signature.begin(), signature.end(), ',')) + 1;
-      std::pair<std::string, u32> key{builtin_name(Builtin(b)), arity};
+      std::pair<std::string, u32> key{trees::builtin_name(trees::Builtin(b)), arity};
       if (std::find(builtins.begin(), builtins.end(), key) == builtins.end()) builtins.push_back(key);
     }
     const u32 n = u32(types_.size());
@@ -507,7 +507,7 @@ class EnumerateGenerator final : public Generator {
         std::vector<Type> args;
         for (u32 j = 0, c = code; j < arity; ++j, c /= n) args.push_back(types_[c % n]);
         Type result;
-        if (!resolve_builtin(name, args, &result)) continue;
+        if (!trees::resolve_builtin(name, args, &result)) continue;
         // Conversions of a type to itself are the identity.
         if (arity == 1 && args[0] == result && (name == "int" || name == "float" || name == "str")) continue;
         const bool commutative = arity == 2 && args[0] == args[1] && (name == "min" || name == "max");
@@ -568,11 +568,11 @@ class EnumerateGenerator final : public Generator {
   // ---- goals -----------------------------------------------------------------------------
 
   // The prefix and suffix all train outputs of each string result share (others: none).
-  void make_affixes(const Problem& problem) {
+  void make_affixes(const suites::Problem& problem) {
     for (u32 r = 0; r < signature_.results.size(); ++r) {
       std::vector<std::string> texts;
       if (signature_.results[r] == Type::Str)
-        for (const Case& c : problem.train) texts.push_back(c.outputs[r].s);
+        for (const suites::Case& c : problem.train) texts.push_back(c.outputs[r].s);
       const std::string prefix = common_affix(texts, false);
       for (std::string& t : texts) t.erase(0, prefix.size());
       affixes_.push_back({prefix, common_affix(texts, true)});
@@ -583,7 +583,7 @@ class EnumerateGenerator final : public Generator {
   // case); for a string result whose train outputs share a prefix or suffix, one without them
   // too; for a string result whose outputs, less the affixes, are single characters or decimal
   // integers, an int goal under chr() or str().
-  void make_goals(const Problem& problem) {
+  void make_goals(const suites::Problem& problem) {
     const std::vector<Type>& results = signature_.results;
     met_.assign(results.size(), std::nullopt);
     cases_ = u32(problem.train.size());
@@ -603,7 +603,7 @@ class EnumerateGenerator final : public Generator {
     };
     for (u32 r = 0; r < results.size(); ++r) {
       std::vector<vm::Value> outputs;
-      for (const Case& c : problem.train) outputs.push_back(c.outputs[r]);
+      for (const suites::Case& c : problem.train) outputs.push_back(c.outputs[r]);
       add(r, results[r], "", "", nullptr, outputs);
       if (results[r] != Type::Str) continue;
       const auto& [prefix, suffix] = affixes_[r];
@@ -712,22 +712,22 @@ class EnumerateGenerator final : public Generator {
   void assemble() {
     if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return;
     Helpers h;
-    std::vector<Expr> parts;
+    std::vector<trees::Expr> parts;
     for (const std::optional<Met>& m : met_) {
       const Goal& goal = goals_[m->goal];
-      Expr e = expr_of(entries_[m->list.otherwise].node, &h);
+      trees::Expr e = expr_of(entries_[m->list.otherwise].node, &h);
       for (size_t j = m->list.branches.size(); j-- > 0;) {
         const Branch& b = m->list.branches[j];
-        Expr term = expr_of(entries_[b.term].node, &h);
-        std::vector<Expr> args;
+        trees::Expr term = expr_of(entries_[b.term].node, &h);
+        std::vector<trees::Expr> args;
         args.push_back(expr_of(entries_[b.predicate].node, &h));
         args.push_back(b.when ? std::move(term) : std::move(e));
         args.push_back(b.when ? std::move(e) : std::move(term));
         e = choose_call(std::move(args), &h);
       }
-      if (goal.convert) e = Expr::call(goal.convert, Type::Str, {std::move(e)});
-      if (!goal.prefix.empty()) e = Expr::binary(BinaryOp::Add, Expr::str_lit(goal.prefix), std::move(e));
-      if (!goal.suffix.empty()) e = Expr::binary(BinaryOp::Add, std::move(e), Expr::str_lit(goal.suffix));
+      if (goal.convert) e = trees::Expr::call(goal.convert, Type::Str, {std::move(e)});
+      if (!goal.prefix.empty()) e = trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::str_lit(goal.prefix), std::move(e));
+      if (!goal.suffix.empty()) e = trees::Expr::binary(trees::BinaryOp::Add, std::move(e), trees::Expr::str_lit(goal.suffix));
       parts.push_back(std::move(e));
     }
     assembled_.push_back(program_with(std::move(parts), std::move(h)));
@@ -843,21 +843,21 @@ class EnumerateGenerator final : public Generator {
   // call (by type) and the lambdas' helper functions.
   struct Helpers {
     std::vector<Type> chosen;
-    std::vector<Function> functions;
+    std::vector<trees::Function> functions;
   };
 
-  std::vector<Expr> parameter_names() const {
-    std::vector<Expr> out;
-    for (u32 i = 0; i < signature_.params.size(); ++i) out.push_back(Expr::name(signature_.param_names[i], signature_.params[i]));
+  std::vector<trees::Expr> parameter_names() const {
+    std::vector<trees::Expr> out;
+    for (u32 i = 0; i < signature_.params.size(); ++i) out.push_back(trees::Expr::name(signature_.param_names[i], signature_.params[i]));
     return out;
   }
 
-  static Expr zero_of(Type t) {
+  static trees::Expr zero_of(Type t) {
     switch (t) {
-      case Type::Int: return Expr::int_lit(0);
-      case Type::Float: return Expr::float_lit(0.0);
-      case Type::Str: return Expr::str_lit("");
-      default: return Expr::bool_lit(false);
+      case Type::Int: return trees::Expr::int_lit(0);
+      case Type::Float: return trees::Expr::float_lit(0.0);
+      case Type::Str: return trees::Expr::str_lit("");
+      default: return trees::Expr::bool_lit(false);
     }
   }
 
@@ -868,68 +868,68 @@ class EnumerateGenerator final : public Generator {
   //   range:  fn map_k(n_: int, …) -> [U] { let r_ = array(max(n_, 0), 0); for i in 0..n_ { r_[i] = body; } return r_; }
   //   filter: fn filter_k(s_: S, …) -> S { let r_: S = []; for x in s_ { if body { r_ = push(r_, x); } } return r_; }
   //           (a string: let r_ = ""; … r_ = r_ + chr(x);)
-  Expr lambda_call(Production kind, const Context& ctx, Type over_type, Expr over, Expr body, Helpers* h) const {
+  trees::Expr lambda_call(Production kind, const Context& ctx, Type over_type, trees::Expr over, trees::Expr body, Helpers* h) const {
     const std::string& s = helper_names_[0];
     const std::string& n = helper_names_[1];
     const std::string& r = helper_names_[2];
     const std::string& j = helper_names_[3];
     const Type u = body.type;
     const Type result = kind == Production::Filter ? over_type : array_of(u);
-    Function f;
+    trees::Function f;
     f.name = std::string(kind == Production::Filter ? "filter_" : "map_") + std::to_string(h->functions.size() + 1);
     f.params.push_back({kind == Production::MapRange ? n : s, over_type});
     for (u32 i = 0; i < signature_.params.size(); ++i) f.params.push_back({signature_.param_names[i], signature_.params[i]});
     f.results = {result};
-    const auto name = [](const std::string& v, Type t) { return Expr::name(v, t); };
+    const auto name = [](const std::string& v, Type t) { return trees::Expr::name(v, t); };
     if (kind == Production::Map) {
-      Expr length = Expr::call("len", Type::Int, {name(s, over_type)});
-      f.body.push_back(Stmt::let(r, Expr::call("array", result, {length, zero_of(u)})));
-      Block loop;
-      loop.push_back(Stmt::let(ctx.var, Expr::index(name(s, over_type), name(j, Type::Int))));
-      loop.push_back(Stmt::element_assign(r, name(j, Type::Int), std::move(body)));
-      f.body.push_back(Stmt::for_range(j, Expr::int_lit(0), std::move(length), std::move(loop)));
+      trees::Expr length = trees::Expr::call("len", Type::Int, {name(s, over_type)});
+      f.body.push_back(trees::Stmt::let(r, trees::Expr::call("array", result, {length, zero_of(u)})));
+      trees::Block loop;
+      loop.push_back(trees::Stmt::let(ctx.var, trees::Expr::index(name(s, over_type), name(j, Type::Int))));
+      loop.push_back(trees::Stmt::element_assign(r, name(j, Type::Int), std::move(body)));
+      f.body.push_back(trees::Stmt::for_range(j, trees::Expr::int_lit(0), std::move(length), std::move(loop)));
     } else if (kind == Production::MapRange) {
-      Expr count = Expr::call("max", Type::Int, {name(n, Type::Int), Expr::int_lit(0)});
-      f.body.push_back(Stmt::let(r, Expr::call("array", result, {std::move(count), zero_of(u)})));
-      Block loop;
-      loop.push_back(Stmt::element_assign(r, name(ctx.var, Type::Int), std::move(body)));
-      f.body.push_back(Stmt::for_range(ctx.var, Expr::int_lit(0), name(n, Type::Int), std::move(loop)));
+      trees::Expr count = trees::Expr::call("max", Type::Int, {name(n, Type::Int), trees::Expr::int_lit(0)});
+      f.body.push_back(trees::Stmt::let(r, trees::Expr::call("array", result, {std::move(count), zero_of(u)})));
+      trees::Block loop;
+      loop.push_back(trees::Stmt::element_assign(r, name(ctx.var, Type::Int), std::move(body)));
+      f.body.push_back(trees::Stmt::for_range(ctx.var, trees::Expr::int_lit(0), name(n, Type::Int), std::move(loop)));
     } else {
       const bool text = over_type == Type::Str;
-      f.body.push_back(text ? Stmt::let(r, Expr::str_lit("")) : Stmt::let(r, Expr::array_lit(result, {}), result));
-      Expr kept = text ? Expr::binary(BinaryOp::Add, name(r, result), Expr::call("chr", Type::Str, {name(ctx.var, ctx.var_type)}))
-                       : Expr::call("push", result, {name(r, result), name(ctx.var, ctx.var_type)});
-      Block keep;
-      keep.push_back(Stmt::assign(r, std::move(kept)));
-      Block loop;
-      loop.push_back(Stmt::if_chain({std::move(body)}, {std::move(keep)}));
-      f.body.push_back(Stmt::for_in(ctx.var, name(s, over_type), std::move(loop)));
+      f.body.push_back(text ? trees::Stmt::let(r, trees::Expr::str_lit("")) : trees::Stmt::let(r, trees::Expr::array_lit(result, {}), result));
+      trees::Expr kept = text ? trees::Expr::binary(trees::BinaryOp::Add, name(r, result), trees::Expr::call("chr", Type::Str, {name(ctx.var, ctx.var_type)}))
+                       : trees::Expr::call("push", result, {name(r, result), name(ctx.var, ctx.var_type)});
+      trees::Block keep;
+      keep.push_back(trees::Stmt::assign(r, std::move(kept)));
+      trees::Block loop;
+      loop.push_back(trees::Stmt::if_chain({std::move(body)}, {std::move(keep)}));
+      f.body.push_back(trees::Stmt::for_in(ctx.var, name(s, over_type), std::move(loop)));
     }
-    f.body.push_back(Stmt::ret({name(r, result)}));
-    std::vector<Expr> args{std::move(over)};
-    for (Expr& p : parameter_names()) args.push_back(std::move(p));
-    Expr call = Expr::call(f.name, result, std::move(args));
+    f.body.push_back(trees::Stmt::ret({name(r, result)}));
+    std::vector<trees::Expr> args{std::move(over)};
+    for (trees::Expr& p : parameter_names()) args.push_back(std::move(p));
+    trees::Expr call = trees::Expr::call(f.name, result, std::move(args));
     h->functions.push_back(std::move(f));
     return call;
   }
 
   // choose_T(c, a, b) for args {c, a, b}, its helper noted in h.
-  static Expr choose_call(std::vector<Expr> args, Helpers* h) {
+  static trees::Expr choose_call(std::vector<trees::Expr> args, Helpers* h) {
     const Type t = args[1].type;
     if (std::find(h->chosen.begin(), h->chosen.end(), t) == h->chosen.end()) h->chosen.push_back(t);
-    return Expr::call(choose_name(t), t, std::move(args));
+    return trees::Expr::call(choose_name(t), t, std::move(args));
   }
 
-  Expr expr_of(const Node& n, Helpers* h) const {
+  trees::Expr expr_of(const Node& n, Helpers* h) const {
     const Rule& r = rules_[n.rule];
     if (r.kind == Production::Leaf) return leaves_[n.rule];
-    std::vector<Expr> args;
+    std::vector<trees::Expr> args;
     for (u32 j = 0; j < r.args.size(); ++j) args.push_back(expr_of(entries_[n.child[j]].node, h));
     switch (r.kind) {
-      case Production::Unary: return Expr::unary(UnaryOp(r.op), std::move(args[0]));
-      case Production::Binary: return Expr::binary(BinaryOp(r.op), std::move(args[0]), std::move(args[1]));
-      case Production::Index: return Expr::index(std::move(args[0]), std::move(args[1]));
-      case Production::Builtin: return Expr::call(r.callee, r.result, std::move(args));
+      case Production::Unary: return trees::Expr::unary(trees::UnaryOp(r.op), std::move(args[0]));
+      case Production::Binary: return trees::Expr::binary(trees::BinaryOp(r.op), std::move(args[0]), std::move(args[1]));
+      case Production::Index: return trees::Expr::index(std::move(args[0]), std::move(args[1]));
+      case Production::Builtin: return trees::Expr::call(r.callee, r.result, std::move(args));
       case Production::Choose:
         return choose_call(std::move(args), h);
       case Production::Map:
@@ -943,65 +943,65 @@ class EnumerateGenerator final : public Generator {
 
   // fn <entry>(<params>) -> T { return e; } (several results: -> (T, U) { return e, f; }) and
   // the helpers the expressions call.
-  Program program_with(std::vector<Expr> results, Helpers h) const {
-    Program p;
-    Function entry;
+  trees::Tree program_with(std::vector<trees::Expr> results, Helpers h) const {
+    trees::Tree p;
+    trees::Function entry;
     entry.name = signature_.entry;
     for (u32 i = 0; i < signature_.params.size(); ++i) entry.params.push_back({signature_.param_names[i], signature_.params[i]});
-    for (const Expr& e : results) entry.results.push_back(e.type);
-    entry.body.push_back(Stmt::ret(std::move(results)));
+    for (const trees::Expr& e : results) entry.results.push_back(e.type);
+    entry.body.push_back(trees::Stmt::ret(std::move(results)));
     p.functions.push_back(std::move(entry));
-    for (Function& f : h.functions) p.functions.push_back(std::move(f));
+    for (trees::Function& f : h.functions) p.functions.push_back(std::move(f));
     for (Type t : h.chosen) {
       // fn choose_T(c: bool, a: T, b: T) -> T { if c { return a; } return b; }
-      Function f;
+      trees::Function f;
       f.name = choose_name(t);
       f.params = {{"c", Type::Bool}, {"a", t}, {"b", t}};
       f.results = {t};
-      Block then;
-      then.push_back(Stmt::ret({Expr::name("a", t)}));
-      f.body.push_back(Stmt::if_chain({Expr::name("c", Type::Bool)}, {std::move(then)}));
-      f.body.push_back(Stmt::ret({Expr::name("b", t)}));
+      trees::Block then;
+      then.push_back(trees::Stmt::ret({trees::Expr::name("a", t)}));
+      f.body.push_back(trees::Stmt::if_chain({trees::Expr::name("c", Type::Bool)}, {std::move(then)}));
+      f.body.push_back(trees::Stmt::ret({trees::Expr::name("b", t)}));
       p.functions.push_back(std::move(f));
     }
     return p;
   }
 
-  Program program_of(const Node& n) const {
+  trees::Tree program_of(const Node& n) const {
     Helpers h;
-    std::vector<Expr> e;
+    std::vector<trees::Expr> e;
     e.push_back(expr_of(n, &h));
     return program_with(std::move(e), std::move(h));
   }
 
   // A lambda body's probe: the body mapped over each source of its context's values, the maps
   // concatenated — map_1(xs, …) + map_2(ys, …), or map_1(len(xs), …) + …, map_1(min(n, 64), …).
-  Program probe_of(const Node& n) const {
+  trees::Tree probe_of(const Node& n) const {
     const Context& ctx = contexts_[context_];
     Helpers h;
-    std::optional<Expr> all;
+    std::optional<trees::Expr> all;
     for (u32 p : ctx.sources) {
       const Type t = signature_.params[p];
-      Expr param = Expr::name(signature_.param_names[p], t);
-      Expr over = !ctx.range ? std::move(param)
-                  : t == Type::Int ? Expr::call("min", Type::Int, {std::move(param), Expr::int_lit(kRangeProbe)})
-                                   : Expr::call("len", Type::Int, {std::move(param)});
-      Expr body = expr_of(n, &h);
-      Expr mapped = lambda_call(ctx.range ? Production::MapRange : Production::Map, ctx, ctx.range ? Type::Int : t,
+      trees::Expr param = trees::Expr::name(signature_.param_names[p], t);
+      trees::Expr over = !ctx.range ? std::move(param)
+                  : t == Type::Int ? trees::Expr::call("min", Type::Int, {std::move(param), trees::Expr::int_lit(kRangeProbe)})
+                                   : trees::Expr::call("len", Type::Int, {std::move(param)});
+      trees::Expr body = expr_of(n, &h);
+      trees::Expr mapped = lambda_call(ctx.range ? Production::MapRange : Production::Map, ctx, ctx.range ? Type::Int : t,
                                 std::move(over), std::move(body), &h);
-      all = all ? Expr::binary(BinaryOp::Add, std::move(*all), std::move(mapped)) : std::move(mapped);
+      all = all ? trees::Expr::binary(trees::BinaryOp::Add, std::move(*all), std::move(mapped)) : std::move(mapped);
     }
-    std::vector<Expr> e;
+    std::vector<trees::Expr> e;
     e.push_back(std::move(*all));
     return program_with(std::move(e), std::move(h));
   }
 
-  Signature signature_;
+  suites::Signature signature_;
   EnumerateSettings settings_;
   Type result_ = Type::Unit;
   std::vector<Type> types_;
   std::array<u32, 256> type_index_{};
-  std::vector<Expr> leaves_;
+  std::vector<trees::Expr> leaves_;
   std::vector<Rule> rules_;  // leaves first: rule i < leaves_.size() is leaves_[i]
   std::vector<Context> contexts_;
   std::vector<std::string> names_;         // names fresh() gave out
@@ -1021,7 +1021,7 @@ class EnumerateGenerator final : public Generator {
   std::vector<CaseSet> predicate_cases_;   // … and the cases each holds on
   bool terms_changed_ = false;             // since split_goals() last tried
   size_t next_split_ = 1;                  // … and the conditions it waits for otherwise
-  std::vector<Program> assembled_;    // candidates to propose next
+  std::vector<trees::Tree> assembled_;    // candidates to propose next
 
   // Cursor: size, context, type (index into contexts_[context_].types), rule (index into
   // by_result_[context_][type_index()]), operand split, operand positions.
@@ -1035,7 +1035,7 @@ class EnumerateGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_enumerate_generator(const Problem& problem, EnumerateSettings settings) {
+std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem, EnumerateSettings settings) {
   return std::make_unique<EnumerateGenerator>(problem, settings);
 }
 

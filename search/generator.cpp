@@ -25,8 +25,8 @@ std::optional<GeneratorKind> parse_generator(std::string_view name) {
   return std::nullopt;
 }
 
-GeneratorConfig search_program_config() {
-  GeneratorConfig c;
+trees::RandomProgramConfig search_program_config() {
+  trees::RandomProgramConfig c;
   c.max_helpers = 1;
   c.max_statements = 4;
   c.max_block_depth = 2;
@@ -42,7 +42,7 @@ GeneratorConfig search_program_config() {
   return c;
 }
 
-GeneratorConfig generator_config_for(const Signature& signature, GeneratorConfig base) {
+trees::RandomProgramConfig generator_config_for(const suites::Signature& signature, trees::RandomProgramConfig base) {
   base.entry = signature.entry;
   base.fixed_entry = true;
   base.entry_params = signature.params;
@@ -54,7 +54,7 @@ namespace {
 
 class RandomGenerator final : public Generator {
  public:
-  RandomGenerator(const Signature& signature, GeneratorSettings s)
+  RandomGenerator(const suites::Signature& signature, GeneratorSettings s)
       : config_(generator_config_for(signature, std::move(s.programs))), rng_(s.seed) {}
 
   GeneratorKind kind() const override { return GeneratorKind::Random; }
@@ -64,8 +64,8 @@ class RandomGenerator final : public Generator {
     const Rng for_iteration = rng_.derive(iteration);
     for (u32 k = 0; k < count; ++k) {
       Rng rng = for_iteration.derive(k);
-      out[k].tree = random_program(config_, rng);
-      out[k].source = to_source(*out[k].tree);
+      out[k].tree = trees::random_program(config_, rng);
+      out[k].source = trees::to_source(*out[k].tree);
     }
     return out;
   }
@@ -73,7 +73,7 @@ class RandomGenerator final : public Generator {
   void observe(std::span<const Proposal>, const Evaluation&) override {}
 
  private:
-  GeneratorConfig config_;
+  trees::RandomProgramConfig config_;
   Rng rng_;
 };
 
@@ -98,7 +98,7 @@ class ExternalGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_random_generator(const Signature& signature, GeneratorSettings settings) {
+std::unique_ptr<Generator> make_random_generator(const suites::Signature& signature, GeneratorSettings settings) {
   return std::make_unique<RandomGenerator>(signature, std::move(settings));
 }
 

@@ -1,5 +1,5 @@
 // Candidate generators: where a search's programs come from. A generator proposes a batch of
-// Syn sources, the search loop (node/search.h) compiles, runs and tests them in one pipeline
+// Syn sources, the search loop (search/search_loop.h) compiles, runs and tests them in one pipeline
 // call, and the generator observes the results before it proposes again — so a generator that
 // learns (genetic programming, enumeration with observational equivalence) and one that does
 // not (random programs, a file of samples) share one interface.
@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "search/generator_kind.h"
-#include "search/problem.h"
-#include "search/random_program.h"
-#include "search/syntax.h"
+#include "suites/problem.h"
+#include "trees/random_program.h"
+#include "trees/syntax.h"
 
 namespace gs::search {
 
@@ -23,7 +23,7 @@ namespace gs::search {
 // bred from, -1 for none.
 struct Proposal {
   std::string source;
-  std::optional<Program> tree;  // when the generator built it as a syntax tree
+  std::optional<trees::Tree> tree;  // when the generator built it as a syntax tree
   i64 parents[2] = {-1, -1};
 };
 
@@ -70,7 +70,7 @@ enum class CaseScores : u8 { Error, Pass };
 const char* case_scores_name(CaseScores s);  // "error", "pass"
 std::optional<CaseScores> parse_case_scores(std::string_view name);
 
-// Genetic programming (search/selection.h, search/variation.h).
+// Genetic programming (search/selection.h, trees/variation.h).
 struct GpSettings {
   Selection selection = Selection::Lexicase;
   double downsample = 0.25;  // DownsampledLexicase: the fraction of cases each generation
@@ -85,7 +85,7 @@ struct GpSettings {
 // are made to exercise the compiler and VM in tests) — one helper at most, short blocks, shallow
 // expressions, few unguarded traps, no deep recursion — since a search's first programs should
 // be near the small programs that solve problems.
-GeneratorConfig search_program_config();
+trees::RandomProgramConfig search_program_config();
 
 // Bottom-up enumeration (search/enumerate_generator.cpp).
 struct EnumerateSettings {
@@ -104,7 +104,7 @@ struct PortfolioSettings {
 // What every generator that builds programs needs: the random program generator's settings,
 // the seed, and for GP, enumeration and the portfolio their settings.
 struct GeneratorSettings {
-  GeneratorConfig programs = search_program_config();  // entry and signature set from the problem
+  trees::RandomProgramConfig programs = search_program_config();  // entry and signature set from the problem
   u64 seed = 1;
   GpSettings gp;
   EnumerateSettings enumerate;
@@ -113,12 +113,12 @@ struct GeneratorSettings {
 
 // Random programs with the problem's signature: candidate k of iteration t is a pure function
 // of (seed, t, k).
-std::unique_ptr<Generator> make_random_generator(const Signature& signature, GeneratorSettings settings);
+std::unique_ptr<Generator> make_random_generator(const suites::Signature& signature, GeneratorSettings settings);
 
 // Genetic programming: iteration 0 is random programs; each later iteration breeds a new
 // population from the last one's results — parents by the settings' selection over the cases'
 // errors or pass bits (lexicase) or the rewards (tournament), children by crossover or mutation.
-std::unique_ptr<Generator> make_gp_generator(const Signature& signature, GeneratorSettings settings);
+std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature, GeneratorSettings settings);
 
 // Bottom-up enumeration with observational equivalence: every expression over the problem's
 // parameters, a few constants, the operators and builtins, smallest first; each size is built
@@ -135,19 +135,19 @@ std::unique_ptr<Generator> make_gp_generator(const Signature& signature, Generat
 // which the outputs step as an int parameter grows are constants too. With lambdas, map, filter
 // and map over 0..n are productions whose bodies are enumerated in their own contexts, told
 // apart by probes that map them over the parameters (docs/search.md "Enumeration").
-std::unique_ptr<Generator> make_enumerate_generator(const Problem& problem, EnumerateSettings settings);
+std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem, EnumerateSettings settings);
 
 // Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates
 // programs (candidates and probes; fewer if it finishes first, none for a problem it cannot
 // take), then GP searches, its first population holding the enumeration's best candidates by
 // train cases passed (up to settings.portfolio.elites) in the place of random programs.
-std::unique_ptr<Generator> make_portfolio_generator(const Problem& problem, GeneratorSettings settings);
+std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem, GeneratorSettings settings);
 
-// Sources read from a file of candidates (search/candidates.h), proposed in file order until
+// Sources read from a file of candidates (suites/candidates.h), proposed in file order until
 // they run out; the file's malformed entries are skipped (the caller has reported them).
 std::unique_ptr<Generator> make_external_generator(std::vector<std::string> sources);
 
 // The random generator's settings for a problem: the entry's name and types fixed.
-GeneratorConfig generator_config_for(const Signature& signature, GeneratorConfig base = {});
+trees::RandomProgramConfig generator_config_for(const suites::Signature& signature, trees::RandomProgramConfig base = {});
 
 }  // namespace gs::search

@@ -1,5 +1,5 @@
 // Who made a candidate: the generators of search/generator.h, named once for the command line
-// (`--generator`), the search loop and the records (search/trace.h).
+// (`--generator`), the search loop and the records (records/records.h).
 #pragma once
 
 #include <optional>

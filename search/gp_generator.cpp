@@ -1,12 +1,12 @@
 // Genetic programming as a generator (search/generator.h): a generational GP whose population
 // is each iteration's batch. Selection and variation are search/selection.h and
-// search/variation.h; this file only keeps the population between propose() and observe().
+// trees/variation.h; this file only keeps the population between propose() and observe().
 #include <stdexcept>
 #include <utility>
 
 #include "search/generator.h"
 #include "search/selection.h"
-#include "search/variation.h"
+#include "trees/variation.h"
 
 namespace gs::search {
 
@@ -37,7 +37,7 @@ namespace {
 
 class GpGenerator final : public Generator {
  public:
-  GpGenerator(const Signature& signature, GeneratorSettings s)
+  GpGenerator(const suites::Signature& signature, GeneratorSettings s)
       : signature_(signature), gp_(s.gp), rng_(s.seed) {
     variation_.generator = generator_config_for(signature, std::move(s.programs));
     variation_.max_nodes = gp_.max_nodes;
@@ -59,11 +59,11 @@ class GpGenerator final : public Generator {
       Rng child = rng.derive(k);
       const u32 a = parents[2 * k], b = parents[2 * k + 1];
       const bool cross = child.bernoulli(gp_.p_crossover);
-      Offspring o = cross ? crossover(population_[a], population_[b], signature_, variation_, child)
+      trees::Offspring o = cross ? crossover(population_[a], population_[b], signature_, variation_, child)
                           : mutation(population_[a], signature_, variation_, child);
       out[k].parents[0] = first_id_ + a;
       out[k].parents[1] = cross ? first_id_ + b : -1;
-      out[k].source = to_source(o.program);
+      out[k].source = trees::to_source(o.program);
       out[k].tree = std::move(o.program);
     }
     return out;
@@ -96,12 +96,12 @@ class GpGenerator final : public Generator {
     return {};
   }
 
-  Signature signature_;
+  suites::Signature signature_;
   GpSettings gp_;
-  VariationConfig variation_;
+  trees::VariationConfig variation_;
   Rng rng_;
   std::unique_ptr<Generator> random_;
-  std::vector<Program> population_;
+  std::vector<trees::Tree> population_;
   i64 first_id_ = 0;
   std::vector<float> scores_, reward_;
   u32 cases_ = 0;
@@ -109,7 +109,7 @@ class GpGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_gp_generator(const Signature& signature, GeneratorSettings settings) {
+std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature, GeneratorSettings settings) {
   return std::make_unique<GpGenerator>(signature, std::move(settings));
 }
 

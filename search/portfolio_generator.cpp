@@ -21,21 +21,21 @@ namespace gs::search {
 
 namespace {
 
-bool has_loop(const Block& b) {
-  for (const Stmt& s : b) {
-    if (s.kind == StmtKind::While || s.kind == StmtKind::ForRange || s.kind == StmtKind::ForIn) return true;
-    for (const Block& inner : s.blocks)
+bool has_loop(const trees::Block& b) {
+  for (const trees::Stmt& s : b) {
+    if (s.kind == trees::StmtKind::While || s.kind == trees::StmtKind::ForRange || s.kind == trees::StmtKind::ForIn) return true;
+    for (const trees::Block& inner : s.blocks)
       if (has_loop(inner)) return true;
   }
   return false;
 }
-bool has_loop(const Program& p) {
-  return std::any_of(p.functions.begin(), p.functions.end(), [](const Function& f) { return has_loop(f.body); });
+bool has_loop(const trees::Tree& p) {
+  return std::any_of(p.functions.begin(), p.functions.end(), [](const trees::Function& f) { return has_loop(f.body); });
 }
 
 class PortfolioGenerator final : public Generator {
  public:
-  PortfolioGenerator(const Problem& problem, GeneratorSettings settings) : portfolio_(settings.portfolio) {
+  PortfolioGenerator(const suites::Problem& problem, GeneratorSettings settings) : portfolio_(settings.portfolio) {
     if (portfolio_.enumerate_candidates > 0) enumerate_ = make_enumerate_generator(problem, settings.enumerate);
     gp_ = make_gp_generator(problem.signature, std::move(settings));
   }
@@ -104,7 +104,7 @@ class PortfolioGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_portfolio_generator(const Problem& problem, GeneratorSettings settings) {
+std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem, GeneratorSettings settings) {
   return std::make_unique<PortfolioGenerator>(problem, std::move(settings));
 }
 

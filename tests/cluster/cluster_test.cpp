@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cluster/records_join.h"
+#include "records/join.h"
 #include "cluster/stop_signal.h"
 #include "cluster/work_queue.h"
-#include "search/trace.h"
+#include "records/records.h"
 
 namespace gs::cluster {
 namespace {
@@ -23,17 +23,17 @@ std::string fresh_dir(const std::string& name) {
   return dir.string();
 }
 
-const search::RunInfo kRun{42, "seed = 42\n", "gpusynth campaign", "host-a", "cpu"};
+const records::RunInfo kRun{42, "seed = 42\n", "gpusynth campaign", "host-a", "cpu"};
 
-search::ProblemInfo problem(const std::string& name) { return {name, "fn solve(n: int) -> int", 3, 2, name + ".json"}; }
+records::ProblemInfo problem(const std::string& name) { return {name, "fn solve(n: int) -> int", 3, 2, name + ".json"}; }
 
 // Records `iterations` iterations of `candidates` rows each of a problem into a records file.
 void record(const std::string& path, const std::string& name, u32 iterations, u32 candidates, bool solve = false,
-            const search::RunInfo& run = kRun) {
-  search::TraceWriter w = search::TraceWriter::create_or_resume(path, run, {});
+            const records::RunInfo& run = kRun) {
+  records::Writer w = records::Writer::create_or_resume(path, run, {});
   w.begin_problem(problem(name));
   for (u32 it = 0; it < iterations; ++it) {
-    std::vector<search::CandidateRecord> rows(candidates);
+    std::vector<records::CandidateRecord> rows(candidates);
     for (u32 i = 0; i < candidates; ++i) {
       rows[i].id = i64(it) * candidates + i;
       rows[i].iteration = it;
@@ -42,14 +42,14 @@ void record(const std::string& path, const std::string& name, u32 iterations, u3
       rows[i].reward = float(rows[i].id);
     }
     w.add_candidates(rows);
-    search::IterationRecord row;
+    records::IterationRecord row;
     row.iteration = it;
     row.candidates_evaluated = candidates;
     w.add_iteration(row);
     w.flush();
   }
   if (solve) {
-    search::SolutionRecord s;
+    records::SolutionRecord s;
     s.candidate_id = i64(iterations) * candidates - 1;
     s.iteration = iterations - 1;
     s.source = "fn solve(n: int) -> int { return n; }";
@@ -59,38 +59,38 @@ void record(const std::string& path, const std::string& name, u32 iterations, u3
 }
 
 TEST(RankFiles, NamesAndListing) {
-  EXPECT_EQ(search::records_file_name(0), "records.rank-0.h5");
-  EXPECT_EQ(search::records_file_name(12), "records.rank-12.h5");
+  EXPECT_EQ(records::records_file_name(0), "records.rank-0.h5");
+  EXPECT_EQ(records::records_file_name(12), "records.rank-12.h5");
   std::string dir = fresh_dir("listing");
   for (const char* name : {"records.rank-10.h5", "records.rank-2.h5", "records.h5", "records.rank-x.h5",
                            "records-rank1.h5", "records.rank-3.h5.joining"})
     std::ofstream(dir + "/" + name) << "x";
-  std::vector<std::string> files = search::rank_records_files(dir);
+  std::vector<std::string> files = records::rank_records_files(dir);
   ASSERT_EQ(files.size(), 2u);
   EXPECT_EQ(fs::path(files[0]).filename(), "records.rank-2.h5");  // by rank, not by name
   EXPECT_EQ(fs::path(files[1]).filename(), "records.rank-10.h5");
   // A reader of RUN/ reads the joined records.h5 when it is there, the rank files otherwise.
-  ASSERT_EQ(search::records_files(dir).size(), 1u);
-  EXPECT_EQ(fs::path(search::records_files(dir)[0]).filename(), "records.h5");
+  ASSERT_EQ(records::records_files(dir).size(), 1u);
+  EXPECT_EQ(fs::path(records::records_files(dir)[0]).filename(), "records.h5");
   fs::remove(dir + "/records.h5");
-  EXPECT_EQ(search::records_files(dir), files);
-  EXPECT_TRUE(search::rank_records_files(dir + "/missing").empty());
+  EXPECT_EQ(records::records_files(dir), files);
+  EXPECT_TRUE(records::rank_records_files(dir + "/missing").empty());
 }
 
 TEST(JoinRecords, EachProblemOnceFromItsMostCompleteFile) {
   std::string dir = fresh_dir("join");
   // "a" was interrupted on rank 0 after 2 iterations and searched again, whole, on rank 1.
-  record(dir + "/" + search::records_file_name(0), "a", 2, 5);
-  record(dir + "/" + search::records_file_name(0), "b", 3, 4, true);
-  record(dir + "/" + search::records_file_name(1), "a", 4, 5, true);
+  record(dir + "/" + records::records_file_name(0), "a", 2, 5);
+  record(dir + "/" + records::records_file_name(0), "b", 3, 4, true);
+  record(dir + "/" + records::records_file_name(1), "a", 4, 5, true);
   // An earlier one-process session recorded "c" straight into records.h5.
   record(dir + "/records.h5", "c", 1, 7);
-  JoinReport report = join_records(dir, kRun);
+  records::JoinReport report = join_records(dir, kRun);
   EXPECT_EQ(report.sources, 3u);
   EXPECT_EQ(report.problems, 3u);
   EXPECT_TRUE(report.warnings.empty()) << report.warnings[0];
 
-  search::TraceReader joined = search::TraceReader::open(dir + "/records.h5");
+  records::Reader joined = records::Reader::open(dir + "/records.h5");
   EXPECT_TRUE(joined.warnings().empty());
   ASSERT_EQ(joined.problems().size(), 3u);
   EXPECT_EQ(joined.candidate_count("a"), 20u);
@@ -99,7 +99,7 @@ TEST(JoinRecords, EachProblemOnceFromItsMostCompleteFile) {
   EXPECT_EQ(joined.candidate_count("b"), 12u);
   EXPECT_EQ(joined.solutions("b").size(), 1u);
   EXPECT_EQ(joined.candidate_count("c"), 7u);
-  std::vector<search::CandidateRecord> a = joined.candidates("a");
+  std::vector<records::CandidateRecord> a = joined.candidates("a");
   for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(a[i].id, i64(i));  // no row twice
   EXPECT_EQ(a.back().source, "fn solve(n: int) -> int { return 19; }");
   EXPECT_EQ(joined.attributes().run.seed, 42u);
@@ -108,26 +108,26 @@ TEST(JoinRecords, EachProblemOnceFromItsMostCompleteFile) {
 
 TEST(JoinRecords, IsIdempotentAndTheResultResumes) {
   std::string dir = fresh_dir("join_again");
-  record(dir + "/" + search::records_file_name(0), "a", 2, 3);
-  record(dir + "/" + search::records_file_name(1), "b", 1, 3);
+  record(dir + "/" + records::records_file_name(0), "a", 2, 3);
+  record(dir + "/" + records::records_file_name(1), "b", 1, 3);
   join_records(dir, kRun);
-  JoinReport again = join_records(dir, kRun);  // the old records.h5 is a source too now
+  records::JoinReport again = join_records(dir, kRun);  // the old records.h5 is a source too now
   EXPECT_EQ(again.sources, 3u);
   EXPECT_EQ(again.problems, 2u);
-  EXPECT_EQ(search::TraceReader::open(dir + "/records.h5").candidate_count("a"), 6u);
+  EXPECT_EQ(records::Reader::open(dir + "/records.h5").candidate_count("a"), 6u);
   // A one-process run goes on from the joined file: its writer resumes it.
   record(dir + "/records.h5", "a", 3, 3);
-  search::TraceReader r = search::TraceReader::open(dir + "/records.h5");
+  records::Reader r = records::Reader::open(dir + "/records.h5");
   EXPECT_EQ(r.candidate_count("a"), 9u);
   EXPECT_EQ(r.iterations("a").size(), 3u);
 }
 
 TEST(JoinRecords, RefusesAnotherRunsFiles) {
   std::string dir = fresh_dir("join_seed");
-  search::RunInfo other = kRun;
+  records::RunInfo other = kRun;
   other.seed = 7;
-  record(dir + "/" + search::records_file_name(0), "a", 1, 1);
-  record(dir + "/" + search::records_file_name(1), "b", 1, 1, false, other);
+  record(dir + "/" + records::records_file_name(0), "a", 1, 1);
+  record(dir + "/" + records::records_file_name(1), "b", 1, 1, false, other);
   try {
     join_records(dir, kRun);
     FAIL() << "joined files of two seeds";
@@ -140,9 +140,9 @@ TEST(JoinRecords, RefusesAnotherRunsFiles) {
 
 TEST(JoinRecords, LeavesOutAnUnreadableFileWithAWarning) {
   std::string dir = fresh_dir("join_bad");
-  record(dir + "/" + search::records_file_name(0), "a", 1, 2);
-  std::ofstream(dir + "/" + search::records_file_name(1), std::ios::binary) << "not HDF5";
-  JoinReport report = join_records(dir, kRun);
+  record(dir + "/" + records::records_file_name(0), "a", 1, 2);
+  std::ofstream(dir + "/" + records::records_file_name(1), std::ios::binary) << "not HDF5";
+  records::JoinReport report = join_records(dir, kRun);
   EXPECT_EQ(report.problems, 1u);
   ASSERT_EQ(report.warnings.size(), 1u);
   EXPECT_NE(report.warnings[0].find("records.rank-1.h5"), std::string::npos) << report.warnings[0];

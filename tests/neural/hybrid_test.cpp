@@ -10,8 +10,9 @@
 
 #include "compiler/compiler.h"
 #include "neural/neural_pipeline.h"
-#include "node/search.h"
-#include "search/problem.h"
+#include "suites/cases.h"
+#include "search/search_loop.h"
+#include "suites/problem.h"
 #include "tests/neural/support.h"
 #include "tests/unit/random_batches.h"
 
@@ -147,12 +148,12 @@ TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
   const std::string padded = "fn solve(a: int) -> int { let x = a; let y = x + 0; let z = y * 1; return z * 2; }";
   const std::string twice = "fn solve(a: int) -> int { let b = a; return b * 2; }";
   std::string error;
-  auto problem = search::parse_problem(
+  auto problem = suites::parse_problem(
       R"json({"name": "double", "signature": "fn solve(a: int) -> int",
               "train": [{"inputs": [1], "outputs": [2]}, {"inputs": [-7], "outputs": [-14]}, {"inputs": [40], "outputs": [80]}]})json",
       "double.json", &error);
   ASSERT_TRUE(problem) << error;
-  const pipeline::TestSet tests = node::problem_tests(*problem, node::Split::Train);
+  const pipeline::TestSet tests = suites::problem_tests(*problem, suites::Split::Train);
   // Program 0 is lean, offered only a padded equivalent; program 1 is padded, offered the lean
   // one; program 2 is "twice" (between the two), offered padded first, then lean.
   Sources sources;

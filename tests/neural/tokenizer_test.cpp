@@ -11,9 +11,9 @@
 #include "neural/data.h"
 #include "neural/source_tokenizer.h"
 #include "neural/vocabulary.h"
-#include "search/random_program.h"
+#include "trees/random_program.h"
 #include "base/rng.h"
-#include "search/syntax.h"
+#include "trees/syntax.h"
 #include "vm/program.h"
 
 namespace gs::neural {
@@ -108,9 +108,9 @@ TEST(BytecodeTokenizer, RoundTripsRandomPrograms) {
   compiler::Compiler compiler;
   u32 checked = 0, floats = 0, strings = 0;
   for (u32 i = 0; i < n; ++i) {
-    search::GeneratorConfig config = i % 5 == 4 ? search::GeneratorConfig{} : curriculum_config(i % 4);
+    trees::RandomProgramConfig config = i % 5 == 4 ? trees::RandomProgramConfig{} : curriculum_config(i % 4);
     Rng rng = Rng(2024, 77).derive(i);
-    std::string source = search::to_source(search::random_program(config, rng));
+    std::string source = trees::to_source(trees::random_program(config, rng));
     compiler::Output out = compiler.compile(source);
     ASSERT_TRUE(out.ok()) << source;
     auto src = encode_source(source);
@@ -193,7 +193,7 @@ TEST(BytecodeTokenizer, GarbageFailsCleanly) {
   compiler::Compiler compiler;
   for (u32 i = 0; i < n; ++i) {  // real sequences, mutated
     Rng prog = Rng(7, 1).derive(i);
-    std::string source = search::to_source(search::random_program(curriculum_config(i % 4), prog));
+    std::string source = trees::to_source(trees::random_program(curriculum_config(i % 4), prog));
     compiler::Output out = compiler.compile(source);
     ASSERT_TRUE(out.ok());
     auto src = encode_source(source);

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "search/json_values.h"
+#include "suites/json_values.h"
 #include "vm/runner.h"
 
 namespace gs {
@@ -249,7 +249,7 @@ class Checker {
     for (u32 k = 0; k < f.param_count; ++k) params.push_back(f.param_type(k));
     std::vector<vm::Value> args;
     std::string error;
-    if (!search::parse_values(r.args, params, &args, &error))
+    if (!suites::parse_values(r.args, params, &args, &error))
       return fail(r.line, "bad `// args:` for " + program.signature(fn) + ": " + error);
     vm::Outcome o;
     try {
@@ -278,7 +278,7 @@ class Checker {
     std::string text = f.result_count == 1 ? "[" + r.expected + "]" : r.expected;
     std::vector<vm::Value> want;
     std::string error;
-    if (!search::parse_values(text, types, &want, &error)) {
+    if (!suites::parse_values(text, types, &want, &error)) {
       *note = " (the expectation does not parse: " + error + ")";
       return false;
     }

@@ -1,4 +1,4 @@
-// Differential property test: random well-typed programs (search/random_program.h) are printed,
+// Differential property test: random well-typed programs (trees/random_program.h) are printed,
 // compiled, verified and run on the VM, and every outcome — the trap, or the results bit for
 // bit — must equal what the independent reference evaluator (tests/reference) computes from
 // docs/language.md. Coverage of statements, operators per type, builtin overloads and traps is
@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "search/random_program.h"
-#include "search/syntax.h"
+#include "trees/random_program.h"
+#include "trees/syntax.h"
 #include "tests/reference/evaluator.h"
 #include "vm/runner.h"
 #include "base/host.h"
@@ -53,7 +53,7 @@ std::string show(const vm::Value& v) {
     case Type::Float:
       std::snprintf(buf, sizeof buf, "%.17g (%a, bits %016" PRIx64 ")", v.f, v.f, bits_of(v.f));
       return buf;
-    case Type::Str: return search::string_literal(v.s);
+    case Type::Str: return trees::string_literal(v.s);
     default: break;
   }
   std::string out = "[";
@@ -106,7 +106,7 @@ Verdict judge(const reference::Outcome& expected, const vm::Outcome& actual) {
 
 // Operator and operand-type pairs docs/language.md §5 defines: each must have been applied.
 std::vector<std::pair<u32, u32>> required_binary() {
-  using search::BinaryOp;
+  using trees::BinaryOp;
   std::vector<std::pair<u32, u32>> out;
   auto need = [&](BinaryOp op, std::initializer_list<Type> types) {
     for (Type t : types) out.push_back({u32(op), reference::type_slot(t)});
@@ -129,7 +129,7 @@ std::vector<std::pair<u32, u32>> required_binary() {
 }
 
 std::vector<std::pair<u32, u32>> required_unary() {
-  using search::UnaryOp;
+  using trees::UnaryOp;
   return {{u32(UnaryOp::Neg), reference::type_slot(Type::Int)},
           {u32(UnaryOp::Neg), reference::type_slot(Type::Float)},
           {u32(UnaryOp::Not), reference::type_slot(Type::Bool)},
@@ -159,45 +159,45 @@ void print_coverage(const reference::Coverage& c, const Tally& t) {
     if (t.outcomes[k])
       std::printf(" %s=%" PRIu64, k == 0 ? "returned" : vm::trap_name(vm::Trap(k)), t.outcomes[k]);
   std::printf("\n[differential] statements run:");
-  for (u32 k = 0; k < search::kStmtKindCount; ++k)
-    std::printf(" %s=%" PRIu64, search::stmt_kind_name(search::StmtKind(k)), c.statements[k]);
+  for (u32 k = 0; k < trees::kStmtKindCount; ++k)
+    std::printf(" %s=%" PRIu64, trees::stmt_kind_name(trees::StmtKind(k)), c.statements[k]);
   std::printf(" else_if=%" PRIu64 " else=%" PRIu64 "\n", c.else_if_taken, c.else_taken);
   std::printf("[differential] shadowing declarations %" PRIu64 ", builtin-named variables %" PRIu64
               ", calls of functions hiding a builtin %" PRIu64 "\n",
               c.shadowing, c.builtin_named_variable, c.builtin_hidden);
   u64 least = UINT64_MAX;
   const char* rarest = "";
-  for (u32 b = 0; b < search::kBuiltinCount; ++b)
-    if (c.builtins[b] < least) least = c.builtins[b], rarest = search::builtin_signature(search::Builtin(b));
+  for (u32 b = 0; b < trees::kBuiltinCount; ++b)
+    if (c.builtins[b] < least) least = c.builtins[b], rarest = trees::builtin_signature(trees::Builtin(b));
   std::printf("[differential] %u builtin overloads, rarest %s called %" PRIu64 " times\n",
-              search::kBuiltinCount, rarest, least);
+              trees::kBuiltinCount, rarest, least);
   least = UINT64_MAX;
   std::string rare_op;
   for (auto [op, slot] : required_binary())
     if (c.binary[op][slot] < least)
-      least = c.binary[op][slot], rare_op = std::string(search::op_text(search::BinaryOp(op))) + " on " +
+      least = c.binary[op][slot], rare_op = std::string(trees::op_text(trees::BinaryOp(op))) + " on " +
                                             type_name(reference::slot_type(slot));
   std::printf("[differential] %zu operator/type pairs, rarest '%s' applied %" PRIu64 " times\n",
               required_binary().size() + required_unary().size(), rare_op.c_str(), least);
 }
 
 void assert_coverage(const reference::Coverage& c) {
-  for (u32 k = 0; k < search::kStmtKindCount; ++k)
+  for (u32 k = 0; k < trees::kStmtKindCount; ++k)
     EXPECT_GT(c.statements[k], 0u) << "statement kind never run: "
-                                   << search::stmt_kind_name(search::StmtKind(k));
+                                   << trees::stmt_kind_name(trees::StmtKind(k));
   EXPECT_GT(c.else_if_taken, 0u) << "no else-if condition was ever evaluated";
   EXPECT_GT(c.else_taken, 0u) << "no else block ever ran";
   EXPECT_GT(c.shadowing, 0u) << "no declaration ever shadowed a variable";
   EXPECT_GT(c.builtin_named_variable, 0u) << "no variable was ever named like a builtin";
   EXPECT_GT(c.builtin_hidden, 0u) << "no program function ever hid a builtin";
-  for (u32 b = 0; b < search::kBuiltinCount; ++b)
+  for (u32 b = 0; b < trees::kBuiltinCount; ++b)
     EXPECT_GT(c.builtins[b], 0u) << "builtin overload never called: "
-                                 << search::builtin_signature(search::Builtin(b));
+                                 << trees::builtin_signature(trees::Builtin(b));
   for (auto [op, slot] : required_binary())
-    EXPECT_GT(c.binary[op][slot], 0u) << "operator " << search::op_text(search::BinaryOp(op))
+    EXPECT_GT(c.binary[op][slot], 0u) << "operator " << trees::op_text(trees::BinaryOp(op))
                                       << " never applied to " << type_name(reference::slot_type(slot));
   for (auto [op, slot] : required_unary())
-    EXPECT_GT(c.unary[op][slot], 0u) << "unary " << search::op_text(search::UnaryOp(op))
+    EXPECT_GT(c.unary[op][slot], 0u) << "unary " << trees::op_text(trees::UnaryOp(op))
                                      << " never applied to " << type_name(reference::slot_type(slot));
   for (vm::Trap t : {vm::Trap::DIVISION_BY_ZERO, vm::Trap::INDEX_OUT_OF_RANGE, vm::Trap::INVALID_ARGUMENT,
                      vm::Trap::CALL_DEPTH_EXCEEDED})
@@ -222,8 +222,8 @@ class Harness {
   void check_program(u64 index) {
     auto t0 = std::chrono::steady_clock::now();
     Rng rng(seed_, index);
-    search::Program program = search::random_program(generator_, rng);
-    std::string source = search::to_source(program);
+    trees::Tree program = trees::random_program(generator_, rng);
+    std::string source = trees::to_source(program);
     tally_.generate_s += seconds_since(t0);
     ++tally_.programs;
     tally_.source_bytes += source.size();
@@ -231,11 +231,11 @@ class Harness {
     if (!loaded) return;
     i32 fn = loaded->find(generator_.entry);
     if (fn < 0) return report(index, source, "the bytecode has no function " + generator_.entry);
-    const search::Function& entry = *program.find(generator_.entry);
+    const trees::Function& entry = *program.find(generator_.entry);
     Rng input_rng = rng.derive(1);
     for (u32 run = 0; run < kInputsPerProgram; ++run) {
       inputs_.non_finite_floats = run == kInputsPerProgram - 1;  // NaN and infinities in one run
-      std::vector<vm::Value> args = search::random_inputs(entry, inputs_, input_rng);
+      std::vector<vm::Value> args = trees::random_inputs(entry, inputs_, input_rng);
       if (!check_run(program, *loaded, u32(fn), args)) return report(index, source, last_mismatch_);
     }
   }
@@ -260,7 +260,7 @@ class Harness {
   }
 
   // One input on both sides; false (and last_mismatch_ says why) when they disagree.
-  bool check_run(const search::Program& program, const vm::Program& loaded, u32 fn,
+  bool check_run(const trees::Tree& program, const vm::Program& loaded, u32 fn,
                  const std::vector<vm::Value>& args) {
     auto t0 = std::chrono::steady_clock::now();
     reference::Outcome expected = reference::evaluate(program, generator_.entry, args, options_);
@@ -290,8 +290,8 @@ class Harness {
   }
 
   u64 seed_;
-  search::GeneratorConfig generator_;
-  search::InputConfig inputs_;
+  trees::RandomProgramConfig generator_;
+  trees::InputConfig inputs_;
   reference::Coverage coverage_;
   reference::Options options_;
   compiler::Compiler compiler_;
@@ -319,21 +319,21 @@ TEST(Differential, CompilerAndVmAgreeWithTheReference) {
 }
 
 // `fn solve(a0, a1, ..) -> R { return f(a0, a1, ..); }` for builtin f and these argument types.
-search::Program single_call(const char* name, const std::vector<Type>& types, search::Builtin* overload) {
-  search::Function f{"solve", {}, {}, {}};
-  std::vector<search::Expr> args;
+trees::Tree single_call(const char* name, const std::vector<Type>& types, trees::Builtin* overload) {
+  trees::Function f{"solve", {}, {}, {}};
+  std::vector<trees::Expr> args;
   for (size_t k = 0; k < types.size(); ++k) {
     std::string param = std::string("a").append(std::to_string(k));
     f.params.push_back({param, types[k]});
-    args.push_back(search::Expr::name(param, types[k]));
+    args.push_back(trees::Expr::name(param, types[k]));
   }
   if (std::string(name) == "array")  // a count the heap can hold (negative ones still trap)
-    args[0] = search::Expr::binary(search::BinaryOp::Mod, std::move(args[0]), search::Expr::int_lit(20));
+    args[0] = trees::Expr::binary(trees::BinaryOp::Mod, std::move(args[0]), trees::Expr::int_lit(20));
   Type result = Type::Error;
-  *overload = *search::resolve_builtin(name, types, &result);
+  *overload = *trees::resolve_builtin(name, types, &result);
   f.results = {result};
-  f.body.push_back(search::Stmt::ret({search::Expr::call(name, result, std::move(args))}));
-  search::Program p;
+  f.body.push_back(trees::Stmt::ret({trees::Expr::call(name, result, std::move(args))}));
+  trees::Tree p;
   p.functions.push_back(std::move(f));
   return p;
 }
@@ -364,33 +364,33 @@ TEST(Differential, EveryBuiltinAgreesOnRandomArguments) {
   };
   // clang-format on
   vm::Runner runner(Harness::vm_limits());
-  search::InputConfig inputs;
+  trees::InputConfig inputs;
   inputs.non_finite_floats = true;
   u64 failures = 0;
-  std::vector<bool> seen(search::kBuiltinCount);
+  std::vector<bool> seen(trees::kBuiltinCount);
   for (size_t c = 0; c < calls.size(); ++c) {
-    search::Builtin b;
-    search::Program program = single_call(calls[c].first, calls[c].second, &b);
+    trees::Builtin b;
+    trees::Tree program = single_call(calls[c].first, calls[c].second, &b);
     seen[u32(b)] = true;
-    std::string source = search::to_source(program);
+    std::string source = trees::to_source(program);
     compiler::Output out = compiler::compile(source);
     ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "builtin.syn", source);
     std::optional<vm::Program> loaded = vm::Program::load(out.bytecode);
     ASSERT_TRUE(loaded.has_value()) << source;
     Rng rng(seed, 1'000'000 + c);
     for (u64 k = 0; k < cases; ++k) {
-      std::vector<vm::Value> args = search::random_inputs(program.functions[0], inputs, rng);
+      std::vector<vm::Value> args = trees::random_inputs(program.functions[0], inputs, rng);
       reference::Outcome expected = reference::evaluate(program, "solve", args);
       vm::Outcome actual = runner.run(*loaded, 0, args);
       if (judge(expected, actual) != Verdict::Disagree) continue;
       if (failures++ < kMaxReports)
-        ADD_FAILURE() << search::builtin_signature(b) << " on (" << show(args)
+        ADD_FAILURE() << trees::builtin_signature(b) << " on (" << show(args)
                       << ")\n  expected (reference): " << show(expected.trap, expected.results)
                       << "\n  actual (compiler+VM): " << show(actual.trap, actual.results);
     }
   }
-  for (u32 b = 0; b < search::kBuiltinCount; ++b)
-    EXPECT_TRUE(seen[b]) << "no direct case for " << search::builtin_signature(search::Builtin(b));
+  for (u32 b = 0; b < trees::kBuiltinCount; ++b)
+    EXPECT_TRUE(seen[b]) << "no direct case for " << trees::builtin_signature(trees::Builtin(b));
   EXPECT_EQ(failures, 0u);
 }
 

@@ -6,17 +6,17 @@
 #include <cstdlib>
 
 #include "compiler/compiler.h"
-#include "search/random_program.h"
+#include "trees/random_program.h"
 #include "base/rng.h"
-#include "search/syntax.h"
+#include "trees/syntax.h"
 #include "tests/reference/evaluator.h"
 
 namespace gs {
 namespace {
 
-using search::BinaryOp;
-using search::Expr;
-using search::Stmt;
+using trees::BinaryOp;
+using trees::Expr;
+using trees::Stmt;
 
 TEST(Philox, MatchesRandom123KnownAnswers) {
   auto check = [](Philox4x32 ctr, u32 k0, u32 k1, Philox4x32 want) {
@@ -49,57 +49,57 @@ TEST(Philox, StreamsAreReproducibleAndDistinct) {
 }
 
 TEST(Printer, WritesEveryIntExactly) {
-  EXPECT_EQ(search::to_source(Expr::int_lit(INT64_MIN)), "-9223372036854775808");
-  EXPECT_EQ(search::to_source(Expr::int_lit(INT64_MAX)), "9223372036854775807");
-  EXPECT_EQ(search::to_source(Expr::int_lit(-1, true)), "0xffffffffffffffff");
+  EXPECT_EQ(trees::to_source(Expr::int_lit(INT64_MIN)), "-9223372036854775808");
+  EXPECT_EQ(trees::to_source(Expr::int_lit(INT64_MAX)), "9223372036854775807");
+  EXPECT_EQ(trees::to_source(Expr::int_lit(-1, true)), "0xffffffffffffffff");
   Expr e = Expr::binary(BinaryOp::Sub, Expr::int_lit(1), Expr::int_lit(-5));
-  EXPECT_EQ(search::to_source(e), "1 - -5");
+  EXPECT_EQ(trees::to_source(e), "1 - -5");
 }
 
 TEST(Printer, ParenthesisesByPrecedence) {
   Expr a = Expr::int_lit(1), b = Expr::int_lit(2), c = Expr::int_lit(3);
-  EXPECT_EQ(search::to_source(Expr::binary(BinaryOp::Mul, Expr::binary(BinaryOp::Add, a, b), c)),
+  EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Mul, Expr::binary(BinaryOp::Add, a, b), c)),
             "(1 + 2) * 3");
-  EXPECT_EQ(search::to_source(Expr::binary(BinaryOp::Sub, a, Expr::binary(BinaryOp::Sub, b, c))),
+  EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Sub, a, Expr::binary(BinaryOp::Sub, b, c))),
             "1 - (2 - 3)");
-  EXPECT_EQ(search::to_source(Expr::binary(BinaryOp::Sub, Expr::binary(BinaryOp::Sub, a, b), c)),
+  EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Sub, Expr::binary(BinaryOp::Sub, a, b), c)),
             "1 - 2 - 3");
   Expr lt = Expr::binary(BinaryOp::Lt, a, b);
-  EXPECT_EQ(search::to_source(Expr::binary(BinaryOp::Eq, lt, Expr::bool_lit(true))), "(1 < 2) == true");
-  EXPECT_EQ(search::to_source(Expr::unary(search::UnaryOp::Neg, Expr::binary(BinaryOp::Add, a, b))),
+  EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Eq, lt, Expr::bool_lit(true))), "(1 < 2) == true");
+  EXPECT_EQ(trees::to_source(Expr::unary(trees::UnaryOp::Neg, Expr::binary(BinaryOp::Add, a, b))),
             "-(1 + 2)");
 }
 
 TEST(Printer, WritesFloatsThatConvertExactly) {
   for (double v : {1.5, 0.1, 2.0, 1000.0, 0.00015, 1e21, 2.5e-10, 123456.789, 1e22, 999999999999.5}) {
-    ASSERT_TRUE(search::float_literal_is_exact(v)) << v;
-    std::string text = search::float_literal(v);
+    ASSERT_TRUE(trees::float_literal_is_exact(v)) << v;
+    std::string text = trees::float_literal(v);
     EXPECT_EQ(std::strtod(text.c_str(), nullptr), v) << text;
     EXPECT_NE(text.find_first_of(".e"), std::string::npos) << text;
   }
-  EXPECT_EQ(search::float_literal(2.0), "2.0");
-  EXPECT_EQ(search::float_literal(-0.0), "-0.0");
-  EXPECT_EQ(search::float_literal(1e21), "1e21");
-  EXPECT_FALSE(search::float_literal_is_exact(0.1 + 0.2));  // 17 digits: 0.30000000000000004
+  EXPECT_EQ(trees::float_literal(2.0), "2.0");
+  EXPECT_EQ(trees::float_literal(-0.0), "-0.0");
+  EXPECT_EQ(trees::float_literal(1e21), "1e21");
+  EXPECT_FALSE(trees::float_literal_is_exact(0.1 + 0.2));  // 17 digits: 0.30000000000000004
 }
 
 TEST(Printer, EscapesStrings) {
-  EXPECT_EQ(search::string_literal(std::string("a\"\\\n\t\r\0\x01\xff", 9)),
+  EXPECT_EQ(trees::string_literal(std::string("a\"\\\n\t\r\0\x01\xff", 9)),
             "\"a\\\"\\\\\\n\\t\\r\\0\\x01\xff\"");
 }
 
 TEST(Generator, IsDeterministicPerSeedAndStream) {
-  search::GeneratorConfig config;
+  trees::RandomProgramConfig config;
   for (u64 k = 0; k < 20; ++k) {
     Rng a(9, k), b(9, k);
-    EXPECT_EQ(search::to_source(search::random_program(config, a)),
-              search::to_source(search::random_program(config, b)));
+    EXPECT_EQ(trees::to_source(trees::random_program(config, a)),
+              trees::to_source(trees::random_program(config, b)));
   }
 }
 
 // Programs compile under every switch of the configuration, not only the defaults.
 TEST(Generator, EveryConfigurationCompiles) {
-  std::vector<search::GeneratorConfig> configs(9);
+  std::vector<trees::RandomProgramConfig> configs(9);
   configs[0].floats = false;
   configs[1].strings = false;
   configs[2].arrays = false;
@@ -116,7 +116,7 @@ TEST(Generator, EveryConfigurationCompiles) {
   for (size_t c = 0; c < configs.size(); ++c) {
     for (u64 k = 0; k < 150; ++k) {
       Rng rng(77, c * 1000 + k);
-      std::string source = search::to_source(search::random_program(configs[c], rng));
+      std::string source = trees::to_source(trees::random_program(configs[c], rng));
       compiler::Output out = compiler::compile(source);
       ASSERT_TRUE(out.ok()) << "config " << c << "\n"
                             << compiler::render(out.diagnostics, "random.syn", source) << source;
@@ -127,12 +127,12 @@ TEST(Generator, EveryConfigurationCompiles) {
 }
 
 TEST(Generator, SubtreesCanBeCollectedByType) {
-  search::GeneratorConfig config;
+  trees::RandomProgramConfig config;
   Rng rng(3, 1);
-  search::Program p = search::random_program(config, rng);
-  for (Expr* e : search::collect_exprs(p, Type::Int)) EXPECT_EQ(e->type, Type::Int);
-  EXPECT_FALSE(search::collect_blocks(p).empty());
-  EXPECT_GT(search::node_count(p), 0u);
+  trees::Tree p = trees::random_program(config, rng);
+  for (Expr* e : trees::collect_exprs(p, Type::Int)) EXPECT_EQ(e->type, Type::Int);
+  EXPECT_FALSE(trees::collect_blocks(p).empty());
+  EXPECT_GT(trees::node_count(p), 0u);
 }
 
 TEST(Reference, FormatsFloatsAsTheSpecSays) {
@@ -150,8 +150,8 @@ TEST(Reference, FormatsFloatsAsTheSpecSays) {
 
 // fn solve(xs: [int]) -> int { let b = xs; b[0] = 9; return xs[0] * 100 + b[0] + len(split("a,,b", ",")); }
 TEST(Reference, KeepsArraysValues) {
-  search::Program p;
-  search::Function f{"solve", {{"xs", Type::IntArray}}, {Type::Int}, {}};
+  trees::Tree p;
+  trees::Function f{"solve", {{"xs", Type::IntArray}}, {Type::Int}, {}};
   f.body.push_back(Stmt::let("b", Expr::name("xs", Type::IntArray)));
   f.body.push_back(Stmt::element_assign("b", Expr::int_lit(0), Expr::int_lit(9)));
   Expr first = Expr::index(Expr::name("xs", Type::IntArray), Expr::int_lit(0));
@@ -171,9 +171,9 @@ TEST(Reference, KeepsArraysValues) {
 
 // fn solve(n: int) -> int { return solve(n - 1); }: the 64th nested call is the last allowed.
 TEST(Reference, BoundsCallDepthWithTheEntryCountingOne) {
-  search::Program p;
-  search::Function f{"solve", {{"n", Type::Int}}, {Type::Int}, {}};
-  std::vector<search::Block> arms(1);
+  trees::Tree p;
+  trees::Function f{"solve", {{"n", Type::Int}}, {Type::Int}, {}};
+  std::vector<trees::Block> arms(1);
   arms[0].push_back(Stmt::ret({Expr::int_lit(7)}));
   std::vector<Expr> cond;
   cond.push_back(Expr::binary(BinaryOp::Le, Expr::name("n", Type::Int), Expr::int_lit(1)));

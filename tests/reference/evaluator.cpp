@@ -8,15 +8,15 @@
 
 namespace gs::reference {
 
-using search::BinaryOp;
-using search::Block;
-using search::Builtin;
-using search::Expr;
-using search::ExprKind;
-using search::Function;
-using search::Stmt;
-using search::StmtKind;
-using search::UnaryOp;
+using trees::BinaryOp;
+using trees::Block;
+using trees::Builtin;
+using trees::Expr;
+using trees::ExprKind;
+using trees::Function;
+using trees::Stmt;
+using trees::StmtKind;
+using trees::UnaryOp;
 using vm::Trap;
 using vm::Value;
 
@@ -134,7 +134,7 @@ struct Frame {
 
 class Evaluator {
  public:
-  Evaluator(const search::Program& p, const Options& o) : program_(p), options_(o), coverage_(o.coverage) {}
+  Evaluator(const trees::Tree& p, const Options& o) : program_(p), options_(o), coverage_(o.coverage) {}
 
   Outcome run(std::string_view entry, std::span<const Value> args) {
     Outcome out;
@@ -179,7 +179,7 @@ class Evaluator {
   }
   void note_declaration(const std::string& name) {
     for (const auto& var : frame_->vars) coverage_->shadowing += *var.first == name;
-    coverage_->builtin_named_variable += search::is_builtin_name(name);
+    coverage_->builtin_named_variable += trees::is_builtin_name(name);
   }
   void open_scope() { frame_->scopes.push_back(frame_->vars.size()); }
   void close_scope() {
@@ -206,7 +206,7 @@ class Evaluator {
     args.reserve(e.children.size());
     for (const Expr& a : e.children) args.push_back(eval(a));
     if (const Function* f = program_.find(e.text)) {  // a program's function hides a builtin
-      if (coverage_) coverage_->builtin_hidden += search::is_builtin_name(e.text);
+      if (coverage_) coverage_->builtin_hidden += trees::is_builtin_name(e.text);
       if (depth_ >= options_.max_call_depth) trap(Trap::CALL_DEPTH_EXCEEDED);
       ++depth_;
       std::vector<Value> results = call(*f, std::move(args));
@@ -216,7 +216,7 @@ class Evaluator {
     std::vector<Type> types;
     for (const Expr& a : e.children) types.push_back(a.type);
     Type result;
-    std::optional<Builtin> b = search::resolve_builtin(e.text, types, &result);
+    std::optional<Builtin> b = trees::resolve_builtin(e.text, types, &result);
     if (!b) throw std::logic_error("reference: no builtin " + e.text + " for these arguments");
     if (coverage_) coverage_->builtins[u32(*b)]++;
     std::vector<Value> out;
@@ -682,7 +682,7 @@ class Evaluator {
     return Value::of_int(i64(negative ? 0 - acc : acc));
   }
 
-  const search::Program& program_;
+  const trees::Tree& program_;
   Options options_;
   Coverage* coverage_;
   Frame* frame_ = nullptr;
@@ -693,7 +693,7 @@ class Evaluator {
 
 }  // namespace
 
-Outcome evaluate(const search::Program& p, std::string_view entry, std::span<const Value> args,
+Outcome evaluate(const trees::Tree& p, std::string_view entry, std::span<const Value> args,
                  const Options& options) {
   return Evaluator(p, options).run(entry, args);
 }

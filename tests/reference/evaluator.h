@@ -1,4 +1,4 @@
-// An independent tree-walking evaluator of Syn programs (search/syntax.h), written from
+// An independent tree-walking evaluator of Syn programs (trees/syntax.h), written from
 // docs/language.md alone: it shares no code with compiler/ or the VM's interpreter, so the
 // differential test (tests/property) can hold both against the specification.
 //
@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "search/syntax.h"
+#include "trees/syntax.h"
 #include "vm/trap.h"
 #include "vm/value.h"
 
@@ -27,15 +27,15 @@ Type slot_type(u32 slot);
 // What executions exercised: statements run, operators applied per operand type, builtin
 // overloads called and traps raised. Shared by every evaluate() given it.
 struct Coverage {
-  u64 statements[search::kStmtKindCount] = {};
+  u64 statements[trees::kStmtKindCount] = {};
   u64 else_if_taken = 0;           // an "else if" condition evaluated
   u64 else_taken = 0;              // an "else" block run
   u64 shadowing = 0;               // a declaration hid a visible variable of the same name
   u64 builtin_named_variable = 0;  // a variable named like a builtin was declared
   u64 builtin_hidden = 0;          // a call went to a program function named like a builtin
-  u64 unary[search::kUnaryOpCount][kTypeSlots] = {};
-  u64 binary[search::kBinaryOpCount][kTypeSlots] = {};
-  u64 builtins[search::kBuiltinCount] = {};
+  u64 unary[trees::kUnaryOpCount][kTypeSlots] = {};
+  u64 binary[trees::kBinaryOpCount][kTypeSlots] = {};
+  u64 builtins[trees::kBuiltinCount] = {};
   u64 traps[vm::kTrapCount] = {};
 };
 
@@ -52,7 +52,7 @@ struct Outcome {
 };
 
 // Runs function `entry` of p on args, which must match its parameter types.
-Outcome evaluate(const search::Program& p, std::string_view entry, std::span<const vm::Value> args,
+Outcome evaluate(const trees::Tree& p, std::string_view entry, std::span<const vm::Value> args,
                  const Options& options = {});
 
 // str(x) of a float, docs/language.md "Formatting floats".

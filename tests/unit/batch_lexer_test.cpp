@@ -19,9 +19,9 @@
 
 #include "pipeline/cpu_lexer.h"
 #include "pipeline/pipeline.h"
-#include "search/random_program.h"
+#include "trees/random_program.h"
 #include "base/rng.h"
-#include "search/syntax.h"
+#include "trees/syntax.h"
 #include "base/thread_pool.h"
 
 namespace gs {
@@ -143,11 +143,11 @@ std::vector<std::string> syn_files() {
 }
 
 std::vector<std::string> random_programs(u32 count) {
-  search::GeneratorConfig config;
+  trees::RandomProgramConfig config;
   std::vector<std::string> sources;
   for (u32 k = 0; k < count; ++k) {
     Rng rng(0x1e7e2025, k);
-    sources.push_back(search::to_source(search::random_program(config, rng)));
+    sources.push_back(trees::to_source(trees::random_program(config, rng)));
   }
   return sources;
 }

@@ -11,7 +11,8 @@
 #include <set>
 
 #include "jobs/command.h"
-#include "node/search.h"
+#include "search/search_loop.h"
+#include "suites/cases.h"
 #include "search/generator.h"
 #include "tests/unit/command_outcome.h"
 
@@ -22,11 +23,11 @@ std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipel
 
 // A problem from a signature and a function that gives the expected JSON output for an input.
 template <typename F>
-search::Problem make_problem(const std::string& signature, const std::vector<nlohmann::json>& inputs, F expected) {
+suites::Problem make_problem(const std::string& signature, const std::vector<nlohmann::json>& inputs, F expected) {
   nlohmann::json j{{"name", "enumerate-test"}, {"signature", signature}, {"train", nlohmann::json::array()}};
   for (const nlohmann::json& in : inputs) j["train"].push_back({{"inputs", in}, {"outputs", {expected(in)}}});
   std::string error;
-  auto p = search::parse_problem(j.dump(), "enumerate-test.json", &error);
+  auto p = suites::parse_problem(j.dump(), "enumerate-test.json", &error);
   EXPECT_TRUE(p) << error;
   return *p;
 }
@@ -44,7 +45,7 @@ struct Proposed {
   bool probe;
   pipeline::ProgramStatus status;
 };
-std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSettings s, u32 batch, u32 most) {
+std::vector<Proposed> enumerate(const suites::Problem& p, search::EnumerateSettings s, u32 batch, u32 most) {
   auto g = search::make_enumerate_generator(p, s);
   auto pipeline = cpu();
   std::vector<Proposed> out;
@@ -55,7 +56,7 @@ std::vector<Proposed> enumerate(const search::Problem& p, search::EnumerateSetti
     pipeline::Sources sources;
     for (const search::Proposal& q : proposals) sources.add(q.source);
     pipeline::BatchResults r;
-    pipeline->run(sources, probe ? node::probe_tests(p, *probe) : node::problem_tests(p, node::Split::Train), &r);
+    pipeline->run(sources, probe ? suites::probe_tests(p, *probe) : suites::problem_tests(p, suites::Split::Train), &r);
     search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
     g->observe(proposals, e);
     for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
@@ -83,7 +84,7 @@ TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
         in = nlohmann::json::array({std::vector<int>(size_t(k), 2 - k), k, std::string(size_t(k), 'r')});
       inputs.push_back(in);
     }
-    search::Problem p = make_problem(sig, inputs, [&](const nlohmann::json&) -> nlohmann::json {
+    suites::Problem p = make_problem(sig, inputs, [&](const nlohmann::json&) -> nlohmann::json {
       if (sig.ends_with("-> int")) return 0;
       if (sig.ends_with("-> str")) return "";
       if (sig.ends_with("-> bool")) return false;
@@ -156,19 +157,19 @@ TEST(Enumerate, LambdasSolveProblemsThatNeedALoop) {
          return nlohmann::json(total);
        }}};
   for (const Case& c : cases) {
-    search::Problem p = make_problem(c.signature, *c.train, c.expected);
+    suites::Problem p = make_problem(c.signature, *c.train, c.expected);
     for (const nlohmann::json& in : *c.test) p.test.push_back(make_problem(c.signature, {in}, c.expected).train[0]);
-    node::SearchConfig config;
+    search::SearchConfig config;
     config.batch = 500;
     config.budget.candidates = 100000;
     search::EnumerateSettings with, without;
     without.lambdas = false;
     auto g = search::make_enumerate_generator(p, with), h = search::make_enumerate_generator(p, without);
-    const node::SearchOutcome r = node::run_search(p, *g, *cpu(), config);
+    const search::SearchOutcome r = search::run_search(p, *g, *cpu(), config);
     EXPECT_TRUE(r.solved) << c.name << ": " << r.best_source;
     EXPECT_TRUE(r.generalises) << c.name << ": " << r.solution;
     EXPECT_NE(r.solution.find("for "), std::string::npos) << c.name << ": " << r.solution;
-    const node::SearchOutcome e = node::run_search(p, *h, *cpu(), config);
+    const search::SearchOutcome e = search::run_search(p, *h, *cpu(), config);
     EXPECT_FALSE(e.solved && e.generalises) << c.name << ": " << e.solution;
     EXPECT_EQ(e.best_source.find("for "), std::string::npos) << c.name << ": " << e.best_source;
   }
@@ -178,7 +179,7 @@ TEST(Enumerate, ExpressionsThatBehaveAlikeAreEnumeratedOnce) {
   // With a = 0 on every train case, the literal 0 behaves as `a` (enumerated first), so no
   // expression is built on the literal; with a = 7 it is.
   auto sources = [](int a) {
-    search::Problem p = make_problem("fn solve(a: int) -> int", {{a}, {a}}, [](const nlohmann::json&) { return 5; });
+    suites::Problem p = make_problem("fn solve(a: int) -> int", {{a}, {a}}, [](const nlohmann::json&) { return 5; });
     search::EnumerateSettings s;
     s.max_size = 3;
     std::string all;
@@ -193,27 +194,27 @@ TEST(Enumerate, ExpressionsThatBehaveAlikeAreEnumeratedOnce) {
 }
 
 TEST(Enumerate, SolvesSmallProblemsAndGeneralises) {
-  search::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
+  suites::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
     return in[0].get<int>() * in[1].get<int>() + 1;
   });
   p.test = p.train;
   auto g = search::make_enumerate_generator(p, {});
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 500;
-  node::SearchOutcome r = node::run_search(p, *g, *cpu(), config);
+  search::SearchOutcome r = search::run_search(p, *g, *cpu(), config);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises);
   EXPECT_NE(r.simplified.find("a * b"), std::string::npos) << r.simplified;
 }
 
-struct ProbeCounter final : node::SearchObserver {
+struct ProbeCounter final : search::SearchObserver {
   u32 probe_batches = 0, candidate_batches = 0;
-  void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>&,
+  void on_batch(const search::IterationReport& r, const std::vector<search::Proposal>&,
                 const pipeline::BatchResults&) override {
     (r.probes ? probe_batches : candidate_batches) += 1;
     EXPECT_FALSE(r.probes && r.solved);
   }
-  void on_solution(const node::SearchOutcome&) override {}
+  void on_solution(const search::SearchOutcome&) override {}
 };
 
 TEST(Enumerate, ProbesAreNeverSolutions) {
@@ -221,14 +222,14 @@ TEST(Enumerate, ProbesAreNeverSolutions) {
   // must still be the str expression.
   std::vector<nlohmann::json> inputs;
   for (int a : {0, 4, -9, 12}) inputs.push_back({a});
-  search::Problem p = make_problem("fn solve(a: int) -> str", inputs, [](const nlohmann::json& in) {
+  suites::Problem p = make_problem("fn solve(a: int) -> str", inputs, [](const nlohmann::json& in) {
     return std::to_string(in[0].get<int>());
   });
   auto g = search::make_enumerate_generator(p, {});
   ProbeCounter seen;
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 100;
-  node::SearchOutcome r = node::run_search(p, *g, *cpu(), config, &seen);
+  search::SearchOutcome r = search::run_search(p, *g, *cpu(), config, &seen);
   ASSERT_TRUE(r.solved);
   EXPECT_NE(r.solution.find("-> str"), std::string::npos) << r.solution;
   EXPECT_NE(r.solution.find("str(a)"), std::string::npos) << r.solution;
@@ -236,16 +237,16 @@ TEST(Enumerate, ProbesAreNeverSolutions) {
 }
 
 TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
-  search::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
+  suites::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
     return in[0].get<int>() * in[0].get<int>() * in[1].get<int>() - 77;  // not within size 3
   });
   search::EnumerateSettings s;
   s.max_size = 3;
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 64;
   config.budget.candidates = 1'000'000;
   auto a = search::make_enumerate_generator(p, s), b = search::make_enumerate_generator(p, s);
-  node::SearchOutcome x = node::run_search(p, *a, *cpu(), config), y = node::run_search(p, *b, *cpu(), config);
+  search::SearchOutcome x = search::run_search(p, *a, *cpu(), config), y = search::run_search(p, *b, *cpu(), config);
   EXPECT_FALSE(x.solved);
   EXPECT_LT(x.candidates, 100'000u);  // ran out, not out of budget
   EXPECT_EQ(x.candidates, y.candidates);
@@ -253,15 +254,15 @@ TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
 }
 
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
-node::SearchOutcome solve(search::Problem p, const std::vector<nlohmann::json>& test,
+search::SearchOutcome solve(suites::Problem p, const std::vector<nlohmann::json>& test,
                           const std::function<nlohmann::json(const nlohmann::json&)>& expected, u64 budget,
                           ProbeCounter* seen = nullptr, search::EnumerateSettings settings = {}) {
   for (const nlohmann::json& in : test) p.test.push_back(make_problem(p.signature.text, {in}, expected).train[0]);
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 500;
   config.budget.candidates = budget;
   auto g = search::make_enumerate_generator(p, settings);
-  return node::run_search(p, *g, *cpu(), config, seen);
+  return search::run_search(p, *g, *cpu(), config, seen);
 }
 
 std::vector<nlohmann::json> int_arrays(int first, int count) {
@@ -286,14 +287,14 @@ TEST(Enumerate, AssemblesTuplesFromAnExpressionPerResult) {
   nlohmann::json j{{"name", "tuple"}, {"signature", "fn solve(xs: [int]) -> (int, [int])"}, {"train", nlohmann::json::array()}};
   for (const nlohmann::json& in : int_arrays(0, 12)) j["train"].push_back({{"inputs", in}, {"outputs", expected(in)}});
   std::string error;
-  auto p = search::parse_problem(j.dump(), "tuple.json", &error);
+  auto p = suites::parse_problem(j.dump(), "tuple.json", &error);
   ASSERT_TRUE(p) << error;
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 500;
   config.budget.candidates = 20000;
   auto g = search::make_enumerate_generator(*p, {});
   ProbeCounter seen;
-  const node::SearchOutcome r = node::run_search(*p, *g, *cpu(), config, &seen);
+  const search::SearchOutcome r = search::run_search(*p, *g, *cpu(), config, &seen);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_NE(r.solution.find("-> (int, [int])"), std::string::npos) << r.solution;
   EXPECT_NE(r.solution.find("return (sum(xs), reverse(xs));"), std::string::npos) << r.solution;
@@ -333,7 +334,7 @@ TEST(Enumerate, AssemblesStringsFromACommonPrefixAndSuffix) {
        },
        "\"<<\" + reverse(s) + \">>\""}};
   for (const Case& c : cases) {
-    const node::SearchOutcome r = solve(make_problem(c.signature, *c.train, c.expected), *c.test, c.expected, 20000);
+    const search::SearchOutcome r = solve(make_problem(c.signature, *c.train, c.expected), *c.test, c.expected, 20000);
     ASSERT_TRUE(r.solved) << c.name << ": " << r.best_source;
     EXPECT_TRUE(r.generalises) << c.name << ": " << r.solution;
     EXPECT_NE(r.solution.find(c.solution), std::string::npos) << c.name << ": " << r.solution;
@@ -348,12 +349,12 @@ TEST(Enumerate, UsesTheProblemsConstants) {
     (k < 12 ? train : test).push_back({s});
   }
   const auto expected = [](const nlohmann::json& in) { return nlohmann::json(in[0].get<std::string>().find("xyz") != std::string::npos); };
-  search::Problem p = make_problem("fn solve(s: str) -> bool", train, expected);
-  const node::SearchOutcome without = solve(p, test, expected, 20000);
+  suites::Problem p = make_problem("fn solve(s: str) -> bool", train, expected);
+  const search::SearchOutcome without = solve(p, test, expected, 20000);
   EXPECT_FALSE(without.solved && without.generalises) << without.solution;
   std::string error;
-  ASSERT_TRUE(search::parse_constants(R"({"str": ["xyz"]})", &p.constants, &error)) << error;
-  const node::SearchOutcome with = solve(p, test, expected, 20000);
+  ASSERT_TRUE(suites::parse_constants(R"({"str": ["xyz"]})", &p.constants, &error)) << error;
+  const search::SearchOutcome with = solve(p, test, expected, 20000);
   ASSERT_TRUE(with.solved) << with.best_source;
   EXPECT_TRUE(with.generalises) << with.solution;
   EXPECT_NE(with.solution.find("\"xyz\""), std::string::npos) << with.solution;
@@ -375,7 +376,7 @@ TEST(Enumerate, MapsOverTheIndicesOfTwoSequences) {
     for (size_t j = 0; j < in[0].size(); ++j) out.push_back(in[0][j].get<int>() * in[1][j].get<int>());
     return nlohmann::json(out);
   };
-  const node::SearchOutcome r = solve(make_problem("fn solve(xs: [int], ys: [int]) -> [int]", train, expected), test, expected, 20000);
+  const search::SearchOutcome r = solve(make_problem("fn solve(xs: [int], ys: [int]) -> [int]", train, expected), test, expected, 20000);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.simplified.find("xs[i] * ys[i]"), std::string::npos) << r.simplified;
@@ -402,7 +403,7 @@ TEST(Enumerate, SplitsCasesUnderConditions) {
     const int lo = in[0], hi = in[1], x = in[2];
     return nlohmann::json(std::string("grade: ") + (x < lo ? "low" : x < hi ? "mid" : "high") + ".");
   };
-  const node::SearchOutcome r = solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000);
+  const search::SearchOutcome r = solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.solution.find("return choose_str(n < 700, choose_str(n < 300, \"low\", \"mid\"), \"high\");"), std::string::npos)
@@ -411,10 +412,10 @@ TEST(Enumerate, SplitsCasesUnderConditions) {
   off.splits = false;
   EXPECT_FALSE(solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000, nullptr, off).solved);
 
-  search::Problem p = make_problem("fn solve(lo: int, hi: int, x: int) -> str", graded, grade);
+  suites::Problem p = make_problem("fn solve(lo: int, hi: int, x: int) -> str", graded, grade);
   std::string error;
-  ASSERT_TRUE(search::parse_constants(R"({"str": ["low", "mid", "high"]})", &p.constants, &error)) << error;
-  const node::SearchOutcome g = solve(p, test_graded, grade, 5000);
+  ASSERT_TRUE(suites::parse_constants(R"({"str": ["low", "mid", "high"]})", &p.constants, &error)) << error;
+  const search::SearchOutcome g = solve(p, test_graded, grade, 5000);
   ASSERT_TRUE(g.solved) << g.best_source;
   EXPECT_TRUE(g.generalises) << g.solution;
   EXPECT_NE(g.solution.find("\"grade: \" + choose_str("), std::string::npos) << g.solution;

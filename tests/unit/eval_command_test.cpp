@@ -7,7 +7,7 @@
 
 #include "jobs/command.h"
 #include "tests/unit/command_outcome.h"
-#include "search/candidates.h"
+#include "suites/candidates.h"
 
 namespace gs {
 namespace {
@@ -42,7 +42,7 @@ TEST(EvalCommand, FiltersTheExampleSamples) {
     EXPECT_NE(r.out.find("4\t4\tcompile_error\t0/6\t1:40: expected ';'"), std::string::npos) << r.out;
     EXPECT_NE(r.err.find("samples.jsonl:9: the candidate must be a JSON string"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("samples.jsonl:10: not valid JSON"), std::string::npos) << r.err;
-    search::CandidateFile passing = search::parse_candidates(slurp(out), out);
+    suites::CandidateFile passing = suites::parse_candidates(slurp(out), out);
     ASSERT_EQ(passing.candidates.size(), 3u);
     EXPECT_EQ(passing.candidates[0].record.substr(0, 9), "{\"id\": 1,");
     EXPECT_EQ(passing.candidates[2].record.substr(0, 10), "{\"id\": 11,");
@@ -93,22 +93,22 @@ TEST(EvalCommand, BadInputIsAUsageError) {
 }
 
 TEST(Candidates, FormatsRoundTrip) {
-  search::CandidateFile f = search::parse_candidates("\n\"fn a() {}\"\n{\"source\": \"x\\ny\", \"k\": 1}\n[1]\n", "f");
+  suites::CandidateFile f = suites::parse_candidates("\n\"fn a() {}\"\n{\"source\": \"x\\ny\", \"k\": 1}\n[1]\n", "f");
   EXPECT_TRUE(f.json_lines);
   ASSERT_EQ(f.candidates.size(), 2u);
   EXPECT_EQ(f.candidates[0].line, 2u);
   EXPECT_EQ(f.candidates[1].source, "x\ny");
   ASSERT_EQ(f.errors.size(), 1u);
   EXPECT_EQ(f.errors[0], "f:4: the candidate must be a JSON string");
-  search::CandidateFile t = search::parse_candidates("a\nb\n---\nc", "t");
+  suites::CandidateFile t = suites::parse_candidates("a\nb\n---\nc", "t");
   ASSERT_EQ(t.candidates.size(), 2u);
   EXPECT_EQ(t.candidates[0].source, "a\nb\n");
   EXPECT_EQ(t.candidates[1].line, 4u);
-  std::vector<const search::Candidate*> all = {&t.candidates[0], &t.candidates[1]};
-  search::CandidateFile back = search::parse_candidates(search::candidates_text(all, false), "b");
+  std::vector<const suites::Candidate*> all = {&t.candidates[0], &t.candidates[1]};
+  suites::CandidateFile back = suites::parse_candidates(suites::candidates_text(all, false), "b");
   ASSERT_EQ(back.candidates.size(), 2u);
   EXPECT_EQ(back.candidates[1].source, "c\n");
-  EXPECT_TRUE(search::parse_candidates("", "e").candidates.empty());
+  EXPECT_TRUE(suites::parse_candidates("", "e").candidates.empty());
 }
 
 }  // namespace

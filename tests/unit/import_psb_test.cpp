@@ -10,8 +10,8 @@
 
 #include "jobs/command.h"
 #include "tests/unit/command_outcome.h"
-#include "search/problem.h"
-#include "search/psb_import.h"
+#include "suites/problem.h"
+#include "suites/psb_import.h"
 
 namespace gs {
 namespace {
@@ -47,7 +47,7 @@ TEST(ImportPsb, EveryTypeAndSeveralOutputs) {
   ASSERT_EQ(r.code, jobs::kExitOk) << r.err;
   EXPECT_NE(r.err.find("3 train cases, 2 test cases"), std::string::npos) << r.err;
   std::string error;
-  auto p = search::load_problem(out, &error);
+  auto p = suites::load_problem(out, &error);
   ASSERT_TRUE(p) << error;
   EXPECT_EQ(p->name, "everything");
   EXPECT_EQ(p->description, "all types");
@@ -56,7 +56,7 @@ TEST(ImportPsb, EveryTypeAndSeveralOutputs) {
   ASSERT_EQ(p->train.size(), 3u);
   ASSERT_EQ(p->test.size(), 2u);
   EXPECT_EQ(p->train[0].outputs[0].s, "edge");  // edge cases first
-  const search::Case& c = p->train[1];
+  const suites::Case& c = p->train[1];
   ASSERT_EQ(c.inputs.size(), 8u);
   EXPECT_EQ(c.inputs[0].i, -3);
   EXPECT_EQ(c.inputs[1].type, Type::Float);
@@ -83,7 +83,7 @@ TEST(ImportPsb, AnEmptyEdgeFileAndNoTestSplit) {
   Outcome r = import_psb({"-s", "fn solve(xs: [int]) -> int", "--train", train, "--edge", edge, "-n", "count-odds", "-o", out});
   ASSERT_EQ(r.code, jobs::kExitOk) << r.err;
   std::string error;
-  auto p = search::load_problem(out, &error);
+  auto p = suites::load_problem(out, &error);
   ASSERT_TRUE(p) << error;
   EXPECT_EQ(p->train.size(), 1u);
   EXPECT_TRUE(p->test.empty());
@@ -170,29 +170,29 @@ TEST(ImportPsb, BadFilesSignaturesAndOptionsAreUsageErrors) {
 }
 
 TEST(ImportPsb, TheLibraryCollectsEveryMessage) {
-  search::PsbImport in;
+  suites::PsbImport in;
   in.name = "x";
   in.signature = "fn f(a: bool) -> [float]";
   in.train = {"t.jsonl", "{\"input1\": true, \"output1\": [1, 2.5]}\n{\"input1\": 1, \"output1\": []}\n"};
-  in.test = search::PsbFile{"s.jsonl", "{\"input1\": false, \"output1\": [null]}\n"};
+  in.test = suites::PsbFile{"s.jsonl", "{\"input1\": false, \"output1\": [null]}\n"};
   std::vector<std::string> errors;
-  EXPECT_FALSE(search::import_psb(in, &errors));
+  EXPECT_FALSE(suites::import_psb(in, &errors));
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0], "t.jsonl:2: \"input1\": expected bool, found an integer");
   EXPECT_EQ(errors[1], "s.jsonl:1: \"output1\": element 0: expected float, found null");
   in.test.reset();
   in.train.text = "{\"input1\": true, \"output1\": [1, 2.5]}";
   errors.clear();
-  auto p = search::import_psb(in, &errors);
+  auto p = suites::import_psb(in, &errors);
   ASSERT_TRUE(p) << errors[0];
   EXPECT_EQ(p->train[0].outputs[0].items[1].f, 2.5);
   in.constants = R"({"float": [0.5], "char": ["a"]})";
-  EXPECT_FALSE(search::import_psb(in, &errors));
+  EXPECT_FALSE(suites::import_psb(in, &errors));
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].rfind("--constants: constants: \"char\" is not a value type", 0), 0u) << errors[0];
   in.constants = R"({"float": [0.5], "str": ["aeiouy"]})";
   errors.clear();
-  p = search::import_psb(in, &errors);
+  p = suites::import_psb(in, &errors);
   ASSERT_TRUE(p) << errors[0];
   ASSERT_EQ(p->constants.size(), 2u);
   EXPECT_EQ(p->constants[1].s, "aeiouy");
@@ -208,7 +208,7 @@ TEST(BundledProblems, EveryFileLoadsAndTheSuitesHaveTheirSizes) {
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
     std::string error;
-    auto p = search::load_problem(entry.path().string(), &error);
+    auto p = suites::load_problem(entry.path().string(), &error);
     ASSERT_TRUE(p) << error;
     std::string suite = entry.path().parent_path().filename().string();
     EXPECT_EQ(entry.path().stem().string(), p->name) << "a problem file is named after its problem";

@@ -9,7 +9,8 @@
 #include <map>
 
 #include "jobs/command.h"
-#include "node/search.h"
+#include "search/search_loop.h"
+#include "suites/cases.h"
 #include "search/generator.h"
 #include "tests/unit/command_outcome.h"
 
@@ -20,12 +21,12 @@ std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipel
 
 // solve(a, b) = a * b * b + 3 on a small grid: beyond the enumeration's first few hundred
 // candidates, while simpler ones pass some cases (3 = 1 + 2 passes those where a or b is 0).
-search::Problem hard_problem() {
+suites::Problem hard_problem() {
   nlohmann::json j{{"name", "portfolio-test"}, {"signature", "fn solve(a: int, b: int) -> int"}, {"train", nlohmann::json::array()}};
   for (int a = -3; a <= 3; ++a)
     for (int b : {-5, 0, 2, 7}) j["train"].push_back({{"inputs", {a, b}}, {"outputs", {a * b * b + 3}}});
   std::string error;
-  auto p = search::parse_problem(j.dump(), "portfolio-test.json", &error);
+  auto p = suites::parse_problem(j.dump(), "portfolio-test.json", &error);
   EXPECT_TRUE(p) << error;
   p->test = p->train;
   return *p;
@@ -44,14 +45,14 @@ struct Step {
   std::optional<Type> probe;
   pipeline::BatchResults results;
 };
-Step step(search::Generator& g, const search::Problem& p, pipeline::Pipeline& pipeline, u32 batch, u64 iteration,
+Step step(search::Generator& g, const suites::Problem& p, pipeline::Pipeline& pipeline, u32 batch, u64 iteration,
           i64 first_id) {
   Step s;
   s.proposals = g.propose(batch, iteration);
   s.probe = g.probe_result();
   pipeline::Sources sources;
   for (const search::Proposal& q : s.proposals) sources.add(q.source);
-  pipeline.run(sources, s.probe ? node::probe_tests(p, *s.probe) : node::problem_tests(p, node::Split::Train), &s.results);
+  pipeline.run(sources, s.probe ? suites::probe_tests(p, *s.probe) : suites::problem_tests(p, suites::Split::Train), &s.results);
   const pipeline::BatchResults& r = s.results;
   search::Evaluation e{r.programs, r.tests, first_id, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
   g.observe(s.proposals, e);
@@ -59,7 +60,7 @@ Step step(search::Generator& g, const search::Problem& p, pipeline::Pipeline& pi
 }
 
 TEST(Portfolio, EnumeratesFirstThenGpStartsFromTheBestItFound) {
-  const search::Problem p = hard_problem();
+  const suites::Problem p = hard_problem();
   const u64 head = 300;
   const u32 elites = 5, batch = 64;
   auto g = search::make_portfolio_generator(p, settings(head, elites));
@@ -105,13 +106,13 @@ TEST(Portfolio, EnumeratesFirstThenGpStartsFromTheBestItFound) {
 }
 
 TEST(Portfolio, IsDeterministicForASeed) {
-  const search::Problem p = hard_problem();
-  node::SearchConfig config;
+  const suites::Problem p = hard_problem();
+  search::SearchConfig config;
   config.batch = 200;
   config.budget.candidates = 3000;
   auto a = search::make_portfolio_generator(p, settings(1000, 50));
   auto b = search::make_portfolio_generator(p, settings(1000, 50));
-  const node::SearchOutcome x = node::run_search(p, *a, *cpu(), config), y = node::run_search(p, *b, *cpu(), config);
+  const search::SearchOutcome x = search::run_search(p, *a, *cpu(), config), y = search::run_search(p, *b, *cpu(), config);
   EXPECT_EQ(x.candidates, y.candidates);
   EXPECT_EQ(x.best_source, y.best_source);
   EXPECT_EQ(x.solved, y.solved);

@@ -1,7 +1,7 @@
 // Problem files: loading, round trip, and errors that name the file, line and column.
 #include <gtest/gtest.h>
 
-#include "search/problem.h"
+#include "suites/problem.h"
 
 namespace gs {
 namespace {
@@ -21,14 +21,14 @@ const char* kCountOdds = R"J({
 
 std::string load_error(const std::string& text) {
   std::string error;
-  auto p = search::parse_problem(text, "p.json", &error);
+  auto p = suites::parse_problem(text, "p.json", &error);
   EXPECT_FALSE(p.has_value());
   return error;
 }
 
 TEST(Problem, LoadsTheDesignExample) {
   std::string error;
-  auto p = search::parse_problem(kCountOdds, "count-odds.json", &error);
+  auto p = suites::parse_problem(kCountOdds, "count-odds.json", &error);
   ASSERT_TRUE(p) << error;
   EXPECT_EQ(p->name, "count-odds");
   EXPECT_EQ(p->signature.entry, "solve");
@@ -45,18 +45,18 @@ TEST(Problem, LoadsTheDesignExample) {
 
 TEST(Problem, RoundTripsThroughItsJson) {
   std::string error;
-  auto p = search::parse_problem(kCountOdds, "a.json", &error);
+  auto p = suites::parse_problem(kCountOdds, "a.json", &error);
   ASSERT_TRUE(p);
-  std::string text = search::problem_json(*p);
-  auto q = search::parse_problem(text, "b.json", &error);
+  std::string text = suites::problem_json(*p);
+  auto q = suites::parse_problem(text, "b.json", &error);
   ASSERT_TRUE(q) << error << "\n" << text;
-  EXPECT_EQ(search::problem_json(*q), text);
+  EXPECT_EQ(suites::problem_json(*q), text);
   EXPECT_TRUE(vm::identical(q->test[0].inputs[0], p->test[0].inputs[0]));
 }
 
 TEST(Problem, TakesTuplesStringsAndFloats) {
   std::string error;
-  auto p = search::parse_problem(R"J({"name": "t", "signature": "fn f(s: str, x: float) -> (str, [float])",
+  auto p = suites::parse_problem(R"J({"name": "t", "signature": "fn f(s: str, x: float) -> (str, [float])",
     "train": [{"inputs": ["\u00e9a", 1], "outputs": ["x", [0.5, 2]]}]})J", "t.json", &error);
   ASSERT_TRUE(p) << error;
   EXPECT_EQ(p->train[0].inputs[0].s, "\xe9" "a");  // U+00E9 is the byte 0xE9
@@ -66,7 +66,7 @@ TEST(Problem, TakesTuplesStringsAndFloats) {
 
 TEST(Problem, TakesConstantsByTypeAndRoundTripsThem) {
   std::string error;
-  auto p = search::parse_problem(R"J({"name": "c", "signature": "fn f(s: str) -> str",
+  auto p = suites::parse_problem(R"J({"name": "c", "signature": "fn f(s: str) -> str",
     "train": [{"inputs": ["a"], "outputs": ["b"]}],
     "constants": {"str": ["aeiouy", " "], "int": [64], "[int]": [[1, 2]]}})J", "c.json", &error);
   ASSERT_TRUE(p) << error;
@@ -76,14 +76,14 @@ TEST(Problem, TakesConstantsByTypeAndRoundTripsThem) {
   EXPECT_EQ(p->constants[1].i, 64);
   EXPECT_EQ(p->constants[2].s, "aeiouy");
   EXPECT_EQ(p->constants[3].s, " ");
-  const std::string text = search::problem_json(*p);
-  auto q = search::parse_problem(text, "d.json", &error);
+  const std::string text = suites::problem_json(*p);
+  auto q = suites::parse_problem(text, "d.json", &error);
   ASSERT_TRUE(q) << error << "\n" << text;
-  EXPECT_EQ(search::problem_json(*q), text);
+  EXPECT_EQ(suites::problem_json(*q), text);
   ASSERT_EQ(q->constants.size(), 4u);
   EXPECT_TRUE(vm::identical(q->constants[0], p->constants[0]));
   std::vector<vm::Value> c;
-  EXPECT_TRUE(search::parse_constants(R"({"float": [0.25]})", &c, &error)) << error;
+  EXPECT_TRUE(suites::parse_constants(R"({"float": [0.25]})", &c, &error)) << error;
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].f, 0.25);
 }
@@ -101,7 +101,7 @@ TEST(ProblemErrors, RejectConstantsOfUnknownTypesAndWrongValues) {
   EXPECT_NE(with(R"({"str": "aeiouy"})").find("\"str\" must be a list"), std::string::npos);
   std::vector<vm::Value> c;
   std::string error;
-  EXPECT_FALSE(search::parse_constants("{\"str\": [", &c, &error));
+  EXPECT_FALSE(suites::parse_constants("{\"str\": [", &c, &error));
   EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
 }
 
@@ -149,7 +149,7 @@ TEST(ProblemErrors, RejectBadSignaturesFieldsAndShapes) {
             std::string::npos);
   EXPECT_NE(load_error("[1, 2]").find("one JSON object"), std::string::npos);
   std::string error;
-  EXPECT_FALSE(search::load_problem("/nonexistent/p.json", &error));
+  EXPECT_FALSE(suites::load_problem("/nonexistent/p.json", &error));
   EXPECT_EQ(error, "/nonexistent/p.json: cannot read file");
 }
 

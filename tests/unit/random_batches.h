@@ -12,8 +12,8 @@
 
 #include "compiler/compiler.h"
 #include "pipeline/pipeline.h"
-#include "search/random_program.h"
-#include "search/syntax.h"
+#include "trees/random_program.h"
+#include "trees/syntax.h"
 #include "vm/program.h"
 #include "vm/runner.h"
 #include "pipeline/case_set.h"
@@ -61,42 +61,42 @@ inline RandomBatch adversarial_batch() {
   return b;
 }
 
-inline std::string signature_key(const search::Function& f) {
+inline std::string signature_key(const trees::Function& f) {
   std::string key;
-  for (const search::Param& p : f.params) key += search::type_source(p.type) + ",";
+  for (const trees::Param& p : f.params) key += trees::type_source(p.type) + ",";
   key += "->";
-  for (Type t : f.results) key += search::type_source(t) + ",";
+  for (Type t : f.results) key += trees::type_source(t) + ",";
   return key;
 }
 
 // `programs` random programs in batches by signature, `tests` tests each; limits bound the
 // runs that make the expected outputs.
 inline std::vector<RandomBatch> random_batches(u64 seed, u32 programs, u32 tests, const vm::Limits& limits) {
-  search::GeneratorConfig config;
+  trees::RandomProgramConfig config;
   config.max_params = 2;
   config.p_observe_locals = 0.2;
   Rng rng(seed);
   std::map<std::string, RandomBatch> groups;
-  std::map<std::string, search::Function> firsts;
+  std::map<std::string, trees::Function> firsts;
   std::vector<std::string> order;
   for (u32 p = 0; p < programs; ++p) {
     Rng program_rng = rng.derive(p);
-    search::Program program = search::random_program(config, program_rng);
-    const search::Function* entry = program.find("solve");
+    trees::Tree program = trees::random_program(config, program_rng);
+    const trees::Function* entry = program.find("solve");
     std::string key = signature_key(*entry);
     auto [it, fresh] = groups.try_emplace(key);
     RandomBatch& b = it->second;
     if (fresh) {
       order.push_back(key);
-      for (const search::Param& q : entry->params) b.params.push_back(q.type);
+      for (const trees::Param& q : entry->params) b.params.push_back(q.type);
       b.results = entry->results;
       firsts.emplace(key, *entry);
     }
-    b.sources.add(search::to_source(program));
+    b.sources.add(trees::to_source(program));
   }
   std::vector<RandomBatch> out;
   vm::Runner runner(limits);
-  search::InputConfig inputs;
+  trees::InputConfig inputs;
   for (const std::string& key : order) {
     RandomBatch& b = groups[key];
     if (b.results.empty()) continue;  // a unit entry has nothing to test
@@ -104,11 +104,11 @@ inline std::vector<RandomBatch> random_batches(u64 seed, u32 programs, u32 tests
     auto program = vm::Program::load(first.bytecode);
     Rng test_rng = rng.derive(0x7e57000000ull + out.size());
     for (u32 k = 0; k < tests; ++k) {
-      std::vector<vm::Value> in = search::random_inputs(firsts.at(key), inputs, test_rng);
+      std::vector<vm::Value> in = trees::random_inputs(firsts.at(key), inputs, test_rng);
       vm::Outcome o = runner.run(*program, u32(program->find("solve")), in);
       std::vector<vm::Value> want = o.results;
       if (o.trap != vm::Trap::NONE)
-        for (Type t : b.results) want.push_back(search::random_value(t, inputs, test_rng));
+        for (Type t : b.results) want.push_back(trees::random_value(t, inputs, test_rng));
       b.inputs.push_back(std::move(in));
       b.outputs.push_back(std::move(want));
     }

@@ -1,4 +1,4 @@
-// The search loop (node/search.h) and `gpusynth search`: budgets, the first solution's id and
+// The search loop (search/search_loop.h) and `gpusynth search`: budgets, the first solution's id and
 // iteration, shrinking, generalisation, determinism for a seed, and bad options.
 #include <gtest/gtest.h>
 
@@ -7,18 +7,19 @@
 
 #include "jobs/command.h"
 #include "tests/unit/command_outcome.h"
-#include "node/search.h"
+#include "search/search_loop.h"
+#include "suites/cases.h"
 #include "search/generator.h"
-#include "search/trace.h"
+#include "records/records.h"
 
 namespace gs {
 namespace {
 
 const std::string kProblem = std::string(GPUSYNTH_SOURCE_DIR) + "/docs/examples/eval/count-odds.json";
 
-search::Problem count_odds() {
+suites::Problem count_odds() {
   std::string error;
-  auto p = search::load_problem(kProblem, &error);
+  auto p = suites::load_problem(kProblem, &error);
   EXPECT_TRUE(p) << error;
   return *p;
 }
@@ -30,28 +31,28 @@ const char* const kWrong = "fn solve(xs: [int]) -> int { return len(xs); }";
 std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipeline::Device::Cpu, {}); }
 
 // Records what the loop reports.
-struct Recorder final : node::SearchObserver {
-  std::vector<node::IterationReport> reports;
+struct Recorder final : search::SearchObserver {
+  std::vector<search::IterationReport> reports;
   u64 proposals = 0;
   int solutions = 0;
-  void on_batch(const node::IterationReport& r, const std::vector<search::Proposal>& p,
+  void on_batch(const search::IterationReport& r, const std::vector<search::Proposal>& p,
                 const pipeline::BatchResults&) override {
     reports.push_back(r);
     proposals += p.size();
   }
-  void on_solution(const node::SearchOutcome&) override { ++solutions; }
+  void on_solution(const search::SearchOutcome&) override { ++solutions; }
 };
 
 TEST(Search, ExternalCandidatesSolveAtTheRightCandidate) {
-  search::Problem p = count_odds();
+  suites::Problem p = count_odds();
   std::vector<std::string> sources(23, kWrong);
   sources.push_back(kCorrect);  // id 23: iteration 2 of batches of 10
   sources.push_back(kWrong);
   auto generator = search::make_external_generator(sources);
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 10;
   Recorder seen;
-  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config, &seen);
+  search::SearchOutcome r = search::run_search(p, *generator, *cpu(), config, &seen);
   ASSERT_TRUE(r.solved);
   EXPECT_EQ(r.solution_id, 23);
   EXPECT_EQ(r.solution_iteration, 2u);
@@ -67,28 +68,28 @@ TEST(Search, ExternalCandidatesSolveAtTheRightCandidate) {
 }
 
 // Asks the loop to stop after a number of batches (a campaign's SIGTERM).
-struct StopAfter final : node::SearchObserver {
+struct StopAfter final : search::SearchObserver {
   u64 batches_left;
   u64 seen = 0;
   int solutions = 0;
   explicit StopAfter(u64 n) : batches_left(n) {}
-  void on_batch(const node::IterationReport&, const std::vector<search::Proposal>&, const pipeline::BatchResults&) override {
+  void on_batch(const search::IterationReport&, const std::vector<search::Proposal>&, const pipeline::BatchResults&) override {
     ++seen;
   }
-  void on_solution(const node::SearchOutcome&) override { ++solutions; }
+  void on_solution(const search::SearchOutcome&) override { ++solutions; }
   bool stop_requested() override { return seen >= batches_left; }
 };
 
 TEST(Search, AStopRequestEndsTheSearchUnfinishedEvenInTheSolvingBatch) {
-  search::Problem p = count_odds();
+  suites::Problem p = count_odds();
   std::vector<std::string> sources(23, kWrong);
   sources.push_back(kCorrect);  // in the third batch of 10
   for (u64 stop_after : {1u, 3u}) {
     auto generator = search::make_external_generator(sources);
-    node::SearchConfig config;
+    search::SearchConfig config;
     config.batch = 10;
     StopAfter observer(stop_after);
-    node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config, &observer);
+    search::SearchOutcome r = search::run_search(p, *generator, *cpu(), config, &observer);
     EXPECT_TRUE(r.stopped) << stop_after;
     EXPECT_FALSE(r.solved) << stop_after;  // a solution in the last batch is not taken: the re-run finds it again
     EXPECT_EQ(r.iterations, stop_after);
@@ -96,20 +97,20 @@ TEST(Search, AStopRequestEndsTheSearchUnfinishedEvenInTheSolvingBatch) {
     EXPECT_EQ(observer.solutions, 0);
   }
   auto generator = search::make_external_generator(sources);
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 10;
   StopAfter never(100);
-  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config, &never);
+  search::SearchOutcome r = search::run_search(p, *generator, *cpu(), config, &never);
   EXPECT_FALSE(r.stopped);
   EXPECT_TRUE(r.solved);
 }
 
 TEST(Search, StopsWhenTheGeneratorRunsOut) {
-  search::Problem p = count_odds();
+  suites::Problem p = count_odds();
   auto generator = search::make_external_generator(std::vector<std::string>(7, kWrong));
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 5;
-  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config);
+  search::SearchOutcome r = search::run_search(p, *generator, *cpu(), config);
   EXPECT_FALSE(r.solved);
   EXPECT_EQ(r.candidates, 7u);
   EXPECT_EQ(r.iterations, 2u);
@@ -117,31 +118,31 @@ TEST(Search, StopsWhenTheGeneratorRunsOut) {
 }
 
 TEST(Search, BudgetsBoundTheSearch) {
-  search::Problem p = count_odds();
+  suites::Problem p = count_odds();
   search::GeneratorSettings settings;
   settings.seed = 7;
-  node::SearchConfig config;
+  search::SearchConfig config;
   config.batch = 40;
   config.budget.candidates = 100;
   auto generator = search::make_random_generator(p.signature, settings);
-  node::SearchOutcome r = node::run_search(p, *generator, *cpu(), config);
+  search::SearchOutcome r = search::run_search(p, *generator, *cpu(), config);
   if (!r.solved) {
     EXPECT_EQ(r.candidates, 100u);  // 40 + 40 + 20
     EXPECT_EQ(r.iterations, 3u);
   }
   config.budget = {0, 2, 0};
   generator = search::make_random_generator(p.signature, settings);
-  r = node::run_search(p, *generator, *cpu(), config);
+  r = search::run_search(p, *generator, *cpu(), config);
   if (!r.solved) {
     EXPECT_EQ(r.candidates, 80u);
   }
   config.budget = {};
   config.budget.candidates = 0;
-  EXPECT_THROW(node::run_search(p, *generator, *cpu(), config), std::invalid_argument);
+  EXPECT_THROW(search::run_search(p, *generator, *cpu(), config), std::invalid_argument);
 }
 
 TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
-  search::Problem p = count_odds();
+  suites::Problem p = count_odds();
   search::GeneratorSettings settings;
   settings.seed = 99;
   auto a = search::make_random_generator(p.signature, settings);
@@ -154,7 +155,7 @@ TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
   }
   EXPECT_NE(a->propose(1, 4)[0].source, x[0].source);
   pipeline::BatchResults r;
-  cpu()->run(sources, node::problem_tests(p, node::Split::Train), &r);
+  cpu()->run(sources, suites::problem_tests(p, suites::Split::Train), &r);
   for (u32 i = 0; i < r.programs; ++i)
     EXPECT_EQ(pipeline::status_name(r.program_status(i)), pipeline::status_name(pipeline::ProgramStatus::OK)) << x[i].source;
 }
@@ -257,7 +258,7 @@ TEST(CampaignCommand, EndToEndResumeAndSameSeedSameRecords) {
   EXPECT_NE(o.out.find("smallest"), std::string::npos) << o.out;
   EXPECT_EQ(lines_of(a + "/campaign.jsonl"), 2u);
   {
-    search::TraceReader r = search::TraceReader::open(a + "/records.h5");
+    records::Reader r = records::Reader::open(a + "/records.h5");
     ASSERT_EQ(r.problems().size(), 2u);
     EXPECT_TRUE(r.warnings().empty());
     EXPECT_GT(r.candidate_count("smallest"), 0u);
@@ -271,8 +272,8 @@ TEST(CampaignCommand, EndToEndResumeAndSameSeedSameRecords) {
   // The same seed in another run directory: the same candidates, rewards and solutions.
   o = campaign_cli(with_out(b));
   ASSERT_EQ(o.code, 0) << o.err;
-  search::TraceReader ra = search::TraceReader::open(a + "/records.h5");
-  search::TraceReader rb = search::TraceReader::open(b + "/records.h5");
+  records::Reader ra = records::Reader::open(a + "/records.h5");
+  records::Reader rb = records::Reader::open(b + "/records.h5");
   for (const char* problem : {"smallest", "count-odds"}) {
     auto x = ra.candidates(problem), y = rb.candidates(problem);
     ASSERT_EQ(x.size(), y.size()) << problem;

@@ -1,4 +1,4 @@
-// The HDF5 records of a run (search/trace.h, docs/trace-format.md): every field round trips, the
+// The HDF5 records of a run (records/records.h, docs/trace-format.md): every field round trips, the
 // sampling policy and byte budget, resuming without duplicates, a writer killed mid-run, damaged
 // files, `gpusynth trace`, and the file read by h5py and scripts/plot_trace.py without project
 // code (skipped, with the reason, where python3 has no h5py or matplotlib).
@@ -15,21 +15,21 @@
 #include "jobs/command.h"
 #include "tests/unit/command_outcome.h"
 #include "base/rng.h"
-#include "search/trace.h"
+#include "records/records.h"
 #include "vm/trap.h"
 
 namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
-using search::CandidateRecord;
-using search::IterationRecord;
-using search::SolutionRecord;
-using search::TraceReader;
-using search::TraceWriter;
+using records::CandidateRecord;
+using records::IterationRecord;
+using records::SolutionRecord;
+using records::Reader;
+using records::Writer;
 
-const search::ProblemInfo kProblem{"count-odds", "fn solve(xs: [int]) -> int", 6, 2, "problems/count-odds.json"};
-const search::RunInfo kRun{42, "[search]\npopulation = 64\n# naïve\n", "gpusynth search --seed 42", "node1",
+const records::ProblemInfo kProblem{"count-odds", "fn solve(xs: [int]) -> int", 6, 2, "problems/count-odds.json"};
+const records::RunInfo kRun{42, "[search]\npopulation = 64\n# naïve\n", "gpusynth search --seed 42", "node1",
                            "cpu"};
 
 // The directories this process made, removed when it exits normally.
@@ -57,8 +57,8 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-CandidateRecord candidate(i64 id, u32 iteration, u32 index, float reward, u32 passed = 0) {
-  CandidateRecord c;
+records::CandidateRecord candidate(i64 id, u32 iteration, u32 index, float reward, u32 passed = 0) {
+  records::CandidateRecord c;
   c.id = id;
   c.iteration = iteration;
   c.index = index;
@@ -71,8 +71,8 @@ CandidateRecord candidate(i64 id, u32 iteration, u32 index, float reward, u32 pa
   return c;
 }
 
-IterationRecord iteration_row(u32 iteration, u32 evaluated, float best, bool solved = false) {
-  IterationRecord r;
+records::IterationRecord iteration_row(u32 iteration, u32 evaluated, float best, bool solved = false) {
+  records::IterationRecord r;
   r.iteration = iteration;
   r.candidates_evaluated = evaluated;
   r.generate_seconds = 0.001 * (iteration + 1);
@@ -88,11 +88,11 @@ IterationRecord iteration_row(u32 iteration, u32 evaluated, float best, bool sol
 
 // A deterministic run of `iterations` iterations of `per_iteration` candidates (rewards drawn
 // from a seeded Rng: the same on every replay), flushed after each; a solution at iteration 2.
-void write_run(TraceWriter& w, u32 first_iteration, u32 iterations, u32 per_iteration) {
+void write_run(records::Writer& w, u32 first_iteration, u32 iterations, u32 per_iteration) {
   w.begin_problem(kProblem);
   for (u32 it = first_iteration; it < first_iteration + iterations; ++it) {
     Rng rng(7, it);
-    std::vector<CandidateRecord> batch;
+    std::vector<records::CandidateRecord> batch;
     for (u32 k = 0; k < per_iteration; ++k) {
       i64 id = i64(it) * per_iteration + k;
       u32 passed = it == 2 && k == 0 ? kProblem.train_cases : u32(rng.next_u32() % kProblem.train_cases);
@@ -102,7 +102,7 @@ void write_run(TraceWriter& w, u32 first_iteration, u32 iterations, u32 per_iter
     w.add_candidates(batch);
     w.add_iteration(iteration_row(it, per_iteration, 1.0f, it >= 2));
     if (it == 2) {
-      SolutionRecord s;
+      records::SolutionRecord s;
       s.candidate_id = i64(it) * per_iteration;
       s.iteration = it;
       s.source = batch[0].source;
@@ -117,23 +117,23 @@ void write_run(TraceWriter& w, u32 first_iteration, u32 iterations, u32 per_iter
 }
 
 TEST(Trace, EveryFieldRoundTrips) {
-  std::string path = fresh_dir("roundtrip") + "/" + search::records_file_name();
-  std::vector<CandidateRecord> in;
+  std::string path = fresh_dir("roundtrip") + "/" + records::records_file_name();
+  std::vector<records::CandidateRecord> in;
   for (u32 k = 0; k < 12; ++k) {
-    CandidateRecord c = candidate(1000 + k, 0, k, -1.5f + float(k), k % 7);
+    records::CandidateRecord c = candidate(1000 + k, 0, k, -1.5f + float(k), k % 7);
     c.generator = search::GeneratorKind(k % 4);
-    c.compile_path = search::CompilePath(k % 3);
+    c.compile_path = records::CompilePath(k % 3);
     c.status = pipeline::ProgramStatus(k % pipeline::kProgramStatusCount);
     c.trap = k == 11 ? pipeline::kNotRun : u8(k % vm::kTrapCount);
     c.bytecode_hash = ~u64(k);  // all 64 bits
-    c.parents[0] = k == 0 ? search::kNoParent : i64(1000 + k - 1);
-    c.parents[1] = k < 2 ? search::kNoParent : i64(1000 + k - 2);
+    c.parents[0] = k == 0 ? records::kNoParent : i64(1000 + k - 1);
+    c.parents[1] = k < 2 ? records::kNoParent : i64(1000 + k - 2);
     in.push_back(c);
   }
   in[1].source = "";                                      // empty
   in[2].source = "s = \"\xff\xfe\x01\x7f\"; // caf\xc3\xa9 \xe2\x88\x80";  // bytes, not all UTF-8
   in[3].source = std::string("a\0b", 3);                  // a NUL: kept readable, as U+FFFD
-  SolutionRecord sol;
+  records::SolutionRecord sol;
   sol.candidate_id = 1005;
   sol.iteration = 0;
   sol.source = in[2].source;
@@ -141,7 +141,7 @@ TEST(Trace, EveryFieldRoundTrips) {
   sol.train_passed = 6, sol.train_total = 6, sol.test_passed = 1, sol.test_total = 2;
   sol.generalises = false;
   {
-    TraceWriter w = TraceWriter::create_or_resume(path, kRun, {});
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
     w.begin_problem(kProblem);
     EXPECT_FALSE(w.last_iteration());
     w.add_candidates(in);
@@ -150,10 +150,10 @@ TEST(Trace, EveryFieldRoundTrips) {
     EXPECT_EQ(w.last_iteration(), 0u);
     w.close();
   }
-  TraceReader r = TraceReader::open(path);
+  records::Reader r = Reader::open(path);
   EXPECT_TRUE(r.warnings().empty()) << r.warnings()[0];
-  const search::RunAttributes& a = r.attributes();
-  EXPECT_EQ(a.format_version, search::kTraceFormatVersion);
+  const records::RunAttributes& a = r.attributes();
+  EXPECT_EQ(a.format_version, records::kTraceFormatVersion);
   EXPECT_EQ(a.run.seed, kRun.seed);
   EXPECT_EQ(a.run.config_text, kRun.config_text);
   EXPECT_EQ(a.run.command_line, kRun.command_line);
@@ -165,7 +165,7 @@ TEST(Trace, EveryFieldRoundTrips) {
   EXPECT_EQ(a.sampling.every, 1u);
   EXPECT_FALSE(a.budget_exceeded);
   ASSERT_EQ(r.problems().size(), 1u);
-  const search::ProblemInfo& p = r.problems()[0];
+  const records::ProblemInfo& p = r.problems()[0];
   EXPECT_EQ(p.name, kProblem.name);
   EXPECT_EQ(p.signature, kProblem.signature);
   EXPECT_EQ(p.train_cases, 6u);
@@ -173,7 +173,7 @@ TEST(Trace, EveryFieldRoundTrips) {
   EXPECT_EQ(p.source_file, kProblem.source_file);
 
   ASSERT_EQ(r.candidate_count(kProblem.name), in.size());
-  std::vector<CandidateRecord> out = r.candidates(kProblem.name);
+  std::vector<records::CandidateRecord> out = r.candidates(kProblem.name);
   ASSERT_EQ(out.size(), in.size());
   for (size_t i = 0; i < in.size(); ++i) {
     SCOPED_TRACE(i);
@@ -192,13 +192,13 @@ TEST(Trace, EveryFieldRoundTrips) {
     EXPECT_EQ(out[i].parents[0], in[i].parents[0]);
     EXPECT_EQ(out[i].parents[1], in[i].parents[1]);
   }
-  std::vector<CandidateRecord> part = r.candidates(kProblem.name, 10, 100);  // clipped to the rows
+  std::vector<records::CandidateRecord> part = r.candidates(kProblem.name, 10, 100);  // clipped to the rows
   ASSERT_EQ(part.size(), 2u);
   EXPECT_EQ(part[1].id, 1011);
 
-  std::vector<IterationRecord> its = r.iterations(kProblem.name);
+  std::vector<records::IterationRecord> its = r.iterations(kProblem.name);
   ASSERT_EQ(its.size(), 1u);
-  IterationRecord want = iteration_row(0, 12, 10.5f, true);
+  records::IterationRecord want = iteration_row(0, 12, 10.5f, true);
   EXPECT_EQ(its[0].iteration, 0u);
   EXPECT_EQ(its[0].candidates_evaluated, 12u);
   EXPECT_EQ(its[0].candidates_recorded, 12u);
@@ -213,7 +213,7 @@ TEST(Trace, EveryFieldRoundTrips) {
   EXPECT_EQ(its[0].best_tests_passed, 6u);
   EXPECT_TRUE(its[0].solved);
 
-  std::vector<SolutionRecord> sols = r.solutions(kProblem.name);
+  std::vector<records::SolutionRecord> sols = r.solutions(kProblem.name);
   ASSERT_EQ(sols.size(), 1u);
   EXPECT_EQ(sols[0].candidate_id, 1005);
   EXPECT_EQ(sols[0].source, in[2].source);
@@ -227,28 +227,28 @@ TEST(Trace, EveryFieldRoundTrips) {
 }
 
 TEST(Trace, HelpersAndNames) {
-  EXPECT_EQ(search::records_file_name(), "records.h5");
-  EXPECT_EQ(search::records_file_name(3u), "records.rank-3.h5");
+  EXPECT_EQ(records::records_file_name(), "records.h5");
+  EXPECT_EQ(records::records_file_name(3u), "records.rank-3.h5");
   EXPECT_EQ(pipeline::bytecode_hash(nullptr, 0), 0xcbf29ce484222325ull);
   const u8 a[] = {'a'};
   EXPECT_EQ(pipeline::bytecode_hash(a, 1), 0xaf63dc4c8601ec8cull);  // the published FNV-1a 64 test vector
   const u8 t1[] = {0, 4, 4, 1, 1, 0};
-  EXPECT_EQ(search::dominant_trap(t1), u8(vm::Trap::DIVISION_BY_ZERO));  // ties: the lowest code
+  EXPECT_EQ(records::dominant_trap(t1), u8(vm::Trap::DIVISION_BY_ZERO));  // ties: the lowest code
   const u8 t2[] = {0, 0, 0};
-  EXPECT_EQ(search::dominant_trap(t2), u8(vm::Trap::NONE));
+  EXPECT_EQ(records::dominant_trap(t2), u8(vm::Trap::NONE));
   const u8 t3[] = {pipeline::kNotRun, pipeline::kNotRun};
-  EXPECT_EQ(search::dominant_trap(t3), pipeline::kNotRun);
+  EXPECT_EQ(records::dominant_trap(t3), pipeline::kNotRun);
   std::string dir = fresh_dir("names");
   std::ofstream(dir + "/records.rank-1.h5") << "x";
   std::ofstream(dir + "/other.h5") << "x";
-  std::vector<std::string> files = search::records_files(dir);  // no records.h5: the rank files
+  std::vector<std::string> files = records::records_files(dir);  // no records.h5: the rank files
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(fs::path(files[0]).filename(), "records.rank-1.h5");
   std::ofstream(dir + "/records.h5") << "x";
-  files = search::records_files(dir);  // the joined file, when there is one
+  files = records::records_files(dir);  // the joined file, when there is one
   ASSERT_EQ(files.size(), 1u);
   EXPECT_EQ(fs::path(files[0]).filename(), "records.h5");
-  EXPECT_TRUE(search::records_files(dir + "/none").empty());
+  EXPECT_TRUE(records::records_files(dir + "/none").empty());
 }
 
 TEST(Trace, SamplingEveryNPlusImprovementsAndSolutions) {
@@ -257,10 +257,10 @@ TEST(Trace, SamplingEveryNPlusImprovementsAndSolutions) {
   const float rewards[20] = {0.1f, 0.2f, 0.2f, 0.1f, 0.0f, 0.5f, 0.5f, 0.4f, 0.3f, 0.2f,
                              0.1f, 0.0f, 0.5f, 0.9f, 0.1f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f};
   {
-    TraceWriter w = TraceWriter::create_or_resume(path, kRun, {.every = 4, .improvements = true});
+    records::Writer w = Writer::create_or_resume(path, kRun, {.every = 4, .improvements = true});
     w.begin_problem(kProblem);
     for (u32 it = 0; it < 2; ++it) {
-      std::vector<CandidateRecord> batch;
+      std::vector<records::CandidateRecord> batch;
       for (u32 k = 0; k < 10; ++k) {
         i64 id = i64(it) * 10 + k;
         batch.push_back(candidate(id, it, k, rewards[id], id == 18 ? 6 : 0));  // 18 passes every train case
@@ -272,13 +272,13 @@ TEST(Trace, SamplingEveryNPlusImprovementsAndSolutions) {
       w.add_iteration(iteration_row(it, 10, 0.9f));
     }
   }
-  TraceReader r = TraceReader::open(path);
+  records::Reader r = Reader::open(path);
   EXPECT_TRUE(r.warnings().empty());
   std::vector<i64> ids;
-  for (const CandidateRecord& c : r.candidates(kProblem.name)) ids.push_back(c.id);
+  for (const records::CandidateRecord& c : r.candidates(kProblem.name)) ids.push_back(c.id);
   // every 4: 0 4 8 12 16; improvements: 0 1 5 13; solution: 18.
   EXPECT_EQ(ids, (std::vector<i64>{0, 1, 4, 5, 8, 12, 13, 16, 18}));
-  std::vector<IterationRecord> its = r.iterations(kProblem.name);
+  std::vector<records::IterationRecord> its = r.iterations(kProblem.name);
   ASSERT_EQ(its.size(), 2u);  // the iterations table is complete
   EXPECT_EQ(its[0].candidates_recorded, 5u);
   EXPECT_EQ(its[1].candidates_recorded, 4u);
@@ -288,14 +288,14 @@ TEST(Trace, SamplingEveryNPlusImprovementsAndSolutions) {
   // every = 0 and no improvements: the solutions only.
   std::string only = fresh_dir("sampling_solutions") + "/records.h5";
   {
-    TraceWriter w = TraceWriter::create_or_resume(only, kRun, {.every = 0, .improvements = false});
+    records::Writer w = Writer::create_or_resume(only, kRun, {.every = 0, .improvements = false});
     w.begin_problem(kProblem);
-    std::vector<CandidateRecord> batch;
+    std::vector<records::CandidateRecord> batch;
     for (u32 k = 0; k < 20; ++k) batch.push_back(candidate(k, 0, k, rewards[k], k == 18 ? 6 : 0));
     w.add_candidates(batch);
     w.add_iteration(iteration_row(0, 20, 0.9f));
   }
-  TraceReader o = TraceReader::open(only);
+  records::Reader o = Reader::open(only);
   ASSERT_EQ(o.candidate_count(kProblem.name), 1u);
   EXPECT_EQ(o.candidates(kProblem.name)[0].id, 18);
 }
@@ -304,18 +304,18 @@ TEST(Trace, ByteBudgetSwitchesToImprovementsOnly) {
   std::string path = fresh_dir("budget") + "/records.h5";
   {
     // Any file outgrows 1 byte: from the first check on, only improvements are recorded.
-    TraceWriter w = TraceWriter::create_or_resume(path, kRun, {.every = 1, .improvements = false, .byte_budget = 1});
+    records::Writer w = Writer::create_or_resume(path, kRun, {.every = 1, .improvements = false, .byte_budget = 1});
     w.begin_problem(kProblem);
-    std::vector<CandidateRecord> batch;
+    std::vector<records::CandidateRecord> batch;
     for (u32 k = 0; k < 10; ++k) batch.push_back(candidate(k, 0, k, k == 3 ? 2.0f : k == 7 ? 3.0f : 1.0f));
     w.add_candidates(batch);
     w.add_iteration(iteration_row(0, 10, 3.0f));
   }
-  TraceReader r = TraceReader::open(path);
+  records::Reader r = Reader::open(path);
   EXPECT_TRUE(r.attributes().budget_exceeded);
   EXPECT_NE(r.attributes().budget_note.find("byte budget 1 exceeded"), std::string::npos) << r.attributes().budget_note;
   std::vector<i64> ids;
-  for (const CandidateRecord& c : r.candidates(kProblem.name)) ids.push_back(c.id);
+  for (const records::CandidateRecord& c : r.candidates(kProblem.name)) ids.push_back(c.id);
   EXPECT_EQ(ids, (std::vector<i64>{0, 3, 7}));
   EXPECT_EQ(r.iterations(kProblem.name).size(), 1u);
 }
@@ -323,7 +323,7 @@ TEST(Trace, ByteBudgetSwitchesToImprovementsOnly) {
 TEST(Trace, ResumeNeitherDuplicatesNorLoses) {
   std::string path = fresh_dir("resume") + "/records.h5";
   {
-    TraceWriter w = TraceWriter::create_or_resume(path, kRun, {.every = 3});
+    records::Writer w = Writer::create_or_resume(path, kRun, {.every = 3});
     write_run(w, 0, 3, 8);  // iterations 0, 1, 2
     // Iteration 3 flushed half-way, then the process ends without its iterations row: those
     // rows are not committed.
@@ -331,13 +331,13 @@ TEST(Trace, ResumeNeitherDuplicatesNorLoses) {
     w.flush();
   }
   {
-    TraceReader r = TraceReader::open(path);
+    records::Reader r = Reader::open(path);
     ASSERT_EQ(r.warnings().size(), 1u);
     EXPECT_NE(r.warnings()[0].find("2 candidate rows after the last iteration row (2)"), std::string::npos)
         << r.warnings()[0];
   }
   {
-    TraceWriter w = TraceWriter::create_or_resume(path, kRun, {.every = 3});
+    records::Writer w = Writer::create_or_resume(path, kRun, {.every = 3});
     w.begin_problem(kProblem);
     EXPECT_EQ(w.last_iteration(), 2u);
     write_run(w, 1, 5, 8);  // replays 1 and 2 (from an older checkpoint), then 3..5
@@ -345,21 +345,21 @@ TEST(Trace, ResumeNeitherDuplicatesNorLoses) {
   // The same run written in one go.
   std::string once = fresh_dir("resume_once") + "/records.h5";
   {
-    TraceWriter w = TraceWriter::create_or_resume(once, kRun, {.every = 3});
+    records::Writer w = Writer::create_or_resume(once, kRun, {.every = 3});
     write_run(w, 0, 6, 8);
   }
   {
-  TraceReader r = TraceReader::open(path), o = TraceReader::open(once);
+  records::Reader r = Reader::open(path), o = Reader::open(once);
   EXPECT_TRUE(r.warnings().empty());
   EXPECT_EQ(r.attributes().sessions, 2u);
-  std::vector<IterationRecord> its = r.iterations(kProblem.name), its_once = o.iterations(kProblem.name);
+  std::vector<records::IterationRecord> its = r.iterations(kProblem.name), its_once = o.iterations(kProblem.name);
   ASSERT_EQ(its.size(), 6u);
   for (u32 i = 0; i < 6; ++i) {
     EXPECT_EQ(its[i].iteration, i);
     EXPECT_EQ(its[i].cumulative_candidates, its_once[i].cumulative_candidates);
     EXPECT_EQ(its[i].candidates_recorded, its_once[i].candidates_recorded);
   }
-  std::vector<CandidateRecord> c = r.candidates(kProblem.name), c_once = o.candidates(kProblem.name);
+  std::vector<records::CandidateRecord> c = r.candidates(kProblem.name), c_once = o.candidates(kProblem.name);
   ASSERT_EQ(c.size(), c_once.size());
   for (size_t i = 0; i < c.size(); ++i) {
     EXPECT_EQ(c[i].id, c_once[i].id);
@@ -368,20 +368,20 @@ TEST(Trace, ResumeNeitherDuplicatesNorLoses) {
   EXPECT_EQ(r.solutions(kProblem.name).size(), 1u);
   }  // (a file a reader of this process holds open cannot be opened for writing)
   // A resumed run must be the same run.
-  search::RunInfo other = kRun;
+  records::RunInfo other = kRun;
   other.seed = 43;
   try {
-    TraceWriter::create_or_resume(path, other, {});
+    Writer::create_or_resume(path, other, {});
     FAIL() << "a different seed was accepted";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(path + ": was written with seed 42, not 43"), std::string::npos) << e.what();
   }
-  TraceWriter w = TraceWriter::create_or_resume(path, kRun, {});
-  search::ProblemInfo changed = kProblem;
+  records::Writer w = Writer::create_or_resume(path, kRun, {});
+  records::ProblemInfo changed = kProblem;
   changed.train_cases = 7;
   EXPECT_THROW(w.begin_problem(changed), std::runtime_error);
   EXPECT_THROW(w.add_iteration(iteration_row(9, 1, 0)), std::runtime_error);  // no problem begun
-  search::ProblemInfo bad = kProblem;
+  records::ProblemInfo bad = kProblem;
   bad.name = "a/b";
   EXPECT_THROW(w.begin_problem(bad), std::runtime_error);
 }
@@ -397,10 +397,10 @@ TEST(Trace, SurvivesSigkillMidRun) {
   if (child == 0) {
     close(report[0]);
     try {
-      TraceWriter w = TraceWriter::create_or_resume(path, kRun, {});
+      records::Writer w = Writer::create_or_resume(path, kRun, {});
       w.begin_problem(kProblem);
       for (u32 it = 0;; ++it) {
-        std::vector<CandidateRecord> batch;
+        std::vector<records::CandidateRecord> batch;
         for (u32 k = 0; k < 200; ++k) batch.push_back(candidate(i64(it) * 200 + k, it, k, float(it)));
         w.add_candidates(batch);
         w.add_iteration(iteration_row(it, 200, float(it)));
@@ -421,32 +421,32 @@ TEST(Trace, SurvivesSigkillMidRun) {
   ASSERT_TRUE(WIFSIGNALED(status)) << "the child stopped by itself, status " << status;
   ASSERT_GE(flushed, 6u);
 
-  std::vector<IterationRecord> its;
+  std::vector<records::IterationRecord> its;
   {
-  TraceReader r = TraceReader::open(path);
+  records::Reader r = Reader::open(path);
   for (const std::string& w : r.warnings()) std::cout << "after SIGKILL: " << w << "\n";
   its = r.iterations(kProblem.name);
   ASSERT_GE(its.size(), flushed);
   for (u32 i = 0; i < its.size(); ++i) EXPECT_EQ(its[i].iteration, i);
-  std::vector<CandidateRecord> c = r.candidates(kProblem.name);
+  std::vector<records::CandidateRecord> c = r.candidates(kProblem.name);
   ASSERT_GE(c.size(), flushed * 200u);
   for (u32 i = 0; i < flushed * 200; ++i) ASSERT_EQ(c[i].id, i64(i));
   }
 
   // And the run resumes after the last committed iteration.
   {
-    TraceWriter w = TraceWriter::create_or_resume(path, kRun, {});
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
     w.begin_problem(kProblem);
     ASSERT_EQ(w.last_iteration(), u32(its.size() - 1));
   }
-  TraceReader again = TraceReader::open(path);
+  records::Reader again = Reader::open(path);
   EXPECT_TRUE(again.warnings().empty()) << again.warnings()[0];
   EXPECT_EQ(again.iterations(kProblem.name).size(), its.size());
 }
 
 void expect_open_fails(const std::string& path, const std::string& why) {
   try {
-    TraceReader::open(path);
+    Reader::open(path);
     ADD_FAILURE() << path << " opened";
   } catch (const std::runtime_error& e) {
     std::string m = e.what();
@@ -459,7 +459,7 @@ TEST(Trace, DamagedFilesAreClearErrors) {
   std::string dir = fresh_dir("damaged");
   std::string good = dir + "/records.h5";
   {
-    TraceWriter w = TraceWriter::create_or_resume(good, kRun, {});
+    records::Writer w = Writer::create_or_resume(good, kRun, {});
     write_run(w, 0, 4, 300);
   }
   std::string bytes = slurp(good);
@@ -482,7 +482,7 @@ TEST(Trace, DamagedFilesAreClearErrors) {
 
   // The writer refuses to overwrite what is not a records file.
   try {
-    TraceWriter::create_or_resume(random, kRun, {});
+    Writer::create_or_resume(random, kRun, {});
     ADD_FAILURE() << "appended to random bytes";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(random + ": exists and is not an HDF5 file"), std::string::npos) << e.what();
@@ -499,10 +499,10 @@ Outcome trace(const std::vector<std::string>& args) { return testing::run_comman
 // A run directory with two problems, one solved at iteration 2.
 std::string example_run(const std::string& name) {
   std::string dir = fresh_dir(name);
-  TraceWriter w = TraceWriter::create_or_resume(dir + "/records.h5", kRun, {});
+  records::Writer w = Writer::create_or_resume(dir + "/records.h5", kRun, {});
   write_run(w, 0, 4, 10);
   w.begin_problem({"never-solved", "fn solve(n: int) -> int", 4, 0, "p/never.json"});
-  CandidateRecord c = candidate(0, 0, 0, 0.25f);
+  records::CandidateRecord c = candidate(0, 0, 0, 0.25f);
   c.source = "fn solve(n: int) -> int {\n  let s = \"a,\\\"b\";\n  return n; }";
   c.trap = u8(vm::Trap::OUT_OF_FUEL);
   w.add_candidates(std::span(&c, 1));
@@ -546,7 +546,7 @@ std::string hex16(u64 v) {
 
 TEST(TraceCommand, ExportCsvAndJsonLines) {
   std::string run = example_run("cmd_export");
-  u64 hash = TraceReader::open(run + "/records.h5").candidates("never-solved")[0].bytecode_hash;
+  u64 hash = Reader::open(run + "/records.h5").candidates("never-solved")[0].bytecode_hash;
   std::string csv = run + "/never.csv";
   Outcome r = trace({"export", run, "--format", "csv", "--problem", "never-solved", "-o", csv});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -562,7 +562,7 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
   std::vector<std::string> lines;
   std::istringstream in(r.out);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  ASSERT_EQ(lines.size(), TraceReader::open(run + "/records.h5").candidate_count("count-odds") + 1);
+  ASSERT_EQ(lines.size(), Reader::open(run + "/records.h5").candidate_count("count-odds") + 1);
   EXPECT_EQ(lines.back(),
             "{\"problem\":\"never-solved\",\"id\":0,\"iteration\":0,\"index\":0,\"generator\":\"random\","
             "\"compile_path\":\"traditional\",\"status\":\"ok\",\"trap\":\"out_of_fuel\",\"tests_passed\":0,"
@@ -576,8 +576,8 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
 TEST(TraceCommand, SeveralRankFiles) {
   std::string dir = fresh_dir("cmd_ranks");
   for (u32 rank = 0; rank < 2; ++rank) {
-    TraceWriter w = TraceWriter::create_or_resume(dir + "/" + search::records_file_name(rank), kRun, {});
-    search::ProblemInfo p = kProblem;
+    records::Writer w = Writer::create_or_resume(dir + "/" + records::records_file_name(rank), kRun, {});
+    records::ProblemInfo p = kProblem;
     p.name = "p" + std::to_string(rank);
     w.begin_problem(p);
     w.add_candidates(std::vector{candidate(0, 0, 0, 1.0f, rank == 1 ? 6 : 0)});
@@ -671,15 +671,15 @@ TEST(TraceWithoutProjectCode, ReaderTakesTheCommonPrefixOfRaggedColumns) {
                      "', 'r+')['problems/count-odds/candidates/reward']; d.resize((d.shape[0] + 3,))\"";
   ASSERT_EQ(std::system(grow.c_str()), 0);
   {
-    TraceReader r = TraceReader::open(file);
+    records::Reader r = Reader::open(file);
     ASSERT_EQ(r.warnings().size(), 1u);
     EXPECT_NE(r.warnings()[0].find("problem count-odds: candidates: its columns hold 40 to 43 rows"), std::string::npos)
         << r.warnings()[0];
     EXPECT_EQ(r.candidates("count-odds").size(), 40u);
   }
   // Resuming cuts the column back.
-  { TraceWriter w = TraceWriter::create_or_resume(file, kRun, {}); }
-  EXPECT_TRUE(TraceReader::open(file).warnings().empty());
+  { records::Writer w = Writer::create_or_resume(file, kRun, {}); }
+  EXPECT_TRUE(Reader::open(file).warnings().empty());
 }
 
 TEST(TraceWithoutProjectCode, PlotScriptDrawsPngs) {

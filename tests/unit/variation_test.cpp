@@ -1,4 +1,4 @@
-// Genetic operators (search/variation.h) and simplification (search/simplify.h): a property test
+// Genetic operators (trees/variation.h) and simplification (trees/simplify.h): a property test
 // over random parents from the generator — every offspring compiles with gpusynth's compiler,
 // keeps the entry signature, respects the size limits and keeps the generator's termination
 // patterns — plus hand-made cases for crossover's fitting rule and for simplify's steps.
@@ -11,30 +11,30 @@
 #include <vector>
 
 #include "compiler/compiler.h"
-#include "search/problem.h"
-#include "search/random_program.h"
+#include "suites/problem.h"
+#include "trees/random_program.h"
 #include "base/rng.h"
-#include "search/simplify.h"
-#include "search/syntax.h"
-#include "search/variation.h"
+#include "trees/simplify.h"
+#include "trees/syntax.h"
+#include "trees/variation.h"
 
-namespace gs::search {
+namespace gs::trees {
 namespace {
 
-Signature signature(const std::string& text) {
-  Signature s;
+suites::Signature signature(const std::string& text) {
+  suites::Signature s;
   std::string error;
-  EXPECT_TRUE(parse_signature(text, &s, &error)) << error;
+  EXPECT_TRUE(suites::parse_signature(text, &s, &error)) << error;
   return s;
 }
 
 // The signature of a program's own entry (for parents with a random entry).
-Signature entry_signature(const Program& p, const std::string& entry) {
-  const Function* f = p.find(entry);
-  Signature s;
+suites::Signature entry_signature(const trees::Tree& p, const std::string& entry) {
+  const trees::Function* f = p.find(entry);
+  suites::Signature s;
   s.entry = entry;
   s.text = "fn " + entry + "(...)";
-  for (const Param& param : f->params) {
+  for (const trees::Param& param : f->params) {
     s.param_names.push_back(param.name);
     s.params.push_back(param.type);
   }
@@ -42,8 +42,8 @@ Signature entry_signature(const Program& p, const std::string& entry) {
   return s;
 }
 
-GeneratorConfig config_for(const Signature& s) {
-  GeneratorConfig c;
+trees::RandomProgramConfig config_for(const suites::Signature& s) {
+  trees::RandomProgramConfig c;
   c.entry = s.entry;
   c.fixed_entry = true;
   c.entry_params = s.params;
@@ -51,8 +51,8 @@ GeneratorConfig config_for(const Signature& s) {
   return c;
 }
 
-::testing::AssertionResult compiles(const Program& p) {
-  std::string source = to_source(p);
+::testing::AssertionResult compiles(const trees::Tree& p) {
+  std::string source = trees::to_source(p);
   compiler::Output out = compiler::compile(source);
   if (out.ok()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << compiler::render(out.diagnostics, "offspring.syn", source) << source;
@@ -61,14 +61,14 @@ GeneratorConfig config_for(const Signature& s) {
 // ---- the generator's termination patterns, checked independently of variation.cpp --------
 
 // Whether b assigns the variable `name` visible at its start (not one that shadows it).
-bool assigns(const Block& b, const std::string& name) {
-  for (const Stmt& s : b) {
-    if ((s.kind == StmtKind::Assign || s.kind == StmtKind::ElementAssign) && s.name == name) return true;
-    bool loop_var = (s.kind == StmtKind::ForRange || s.kind == StmtKind::ForIn) && s.name == name;
-    for (const Block& inner : s.blocks)
+bool assigns(const trees::Block& b, const std::string& name) {
+  for (const trees::Stmt& s : b) {
+    if ((s.kind == trees::StmtKind::Assign || s.kind == trees::StmtKind::ElementAssign) && s.name == name) return true;
+    bool loop_var = (s.kind == trees::StmtKind::ForRange || s.kind == trees::StmtKind::ForIn) && s.name == name;
+    for (const trees::Block& inner : s.blocks)
       if (!loop_var && assigns(inner, name)) return true;
-    bool shadows = (s.kind == StmtKind::Let && s.name == name) ||
-                   (s.kind == StmtKind::LetTuple && std::find(s.names.begin(), s.names.end(), name) != s.names.end());
+    bool shadows = (s.kind == trees::StmtKind::Let && s.name == name) ||
+                   (s.kind == trees::StmtKind::LetTuple && std::find(s.names.begin(), s.names.end(), name) != s.names.end());
     if (shadows) return false;
   }
   return false;
@@ -76,27 +76,27 @@ bool assigns(const Block& b, const std::string& name) {
 
 // Every while loop is `let c = 0; while c < K [&& x] { c = c + 1; ... }` and nothing else in
 // its body assigns c.
-::testing::AssertionResult counters_kept(const Block& b) {
+::testing::AssertionResult counters_kept(const trees::Block& b) {
   for (size_t i = 0; i < b.size(); ++i) {
-    const Stmt& s = b[i];
-    if (s.kind == StmtKind::While) {
-      const Expr& cond = s.exprs[0];
-      const Expr& lt = cond.kind == ExprKind::Binary && cond.binary_op() == BinaryOp::And ? cond.children[0] : cond;
-      bool test = lt.kind == ExprKind::Binary && lt.binary_op() == BinaryOp::Lt &&
-                  lt.children[0].kind == ExprKind::Name && lt.children[1].kind == ExprKind::IntLit &&
+    const trees::Stmt& s = b[i];
+    if (s.kind == trees::StmtKind::While) {
+      const trees::Expr& cond = s.exprs[0];
+      const trees::Expr& lt = cond.kind == trees::ExprKind::Binary && cond.binary_op() == trees::BinaryOp::And ? cond.children[0] : cond;
+      bool test = lt.kind == trees::ExprKind::Binary && lt.binary_op() == trees::BinaryOp::Lt &&
+                  lt.children[0].kind == trees::ExprKind::Name && lt.children[1].kind == trees::ExprKind::IntLit &&
                   lt.children[1].int_value <= 8;
-      if (!test) return ::testing::AssertionFailure() << "while condition " << to_source(cond);
+      if (!test) return ::testing::AssertionFailure() << "while condition " << trees::to_source(cond);
       const std::string& c = lt.children[0].text;
-      bool let = i > 0 && b[i - 1].kind == StmtKind::Let && b[i - 1].name == c &&
-                 b[i - 1].exprs[0].kind == ExprKind::IntLit && b[i - 1].exprs[0].int_value == 0;
+      bool let = i > 0 && b[i - 1].kind == trees::StmtKind::Let && b[i - 1].name == c &&
+                 b[i - 1].exprs[0].kind == trees::ExprKind::IntLit && b[i - 1].exprs[0].int_value == 0;
       if (!let) return ::testing::AssertionFailure() << "no `let " << c << " = 0;` before its while";
-      const Block& body = s.blocks[0];
-      Block rest(body.begin() + (body.empty() ? 0 : 1), body.end());
-      bool step = !body.empty() && body[0].kind == StmtKind::Assign && body[0].name == c &&
-                  to_source(body[0].exprs[0]) == c + " + 1";
+      const trees::Block& body = s.blocks[0];
+      trees::Block rest(body.begin() + (body.empty() ? 0 : 1), body.end());
+      bool step = !body.empty() && body[0].kind == trees::StmtKind::Assign && body[0].name == c &&
+                  trees::to_source(body[0].exprs[0]) == c + " + 1";
       if (!step || assigns(rest, c)) return ::testing::AssertionFailure() << "counter " << c << " changed";
     }
-    for (const Block& inner : s.blocks) {
+    for (const trees::Block& inner : s.blocks) {
       auto r = counters_kept(inner);
       if (!r) return r;
     }
@@ -104,28 +104,28 @@ bool assigns(const Block& b, const std::string& name) {
   return ::testing::AssertionSuccess();
 }
 
-void self_calls(const Expr& e, const std::string& f, std::vector<const Expr*>& out) {
-  if (e.kind == ExprKind::Call && e.text == f) out.push_back(&e);
-  for (const Expr& c : e.children) self_calls(c, f, out);
+void self_calls(const trees::Expr& e, const std::string& f, std::vector<const trees::Expr*>& out) {
+  if (e.kind == trees::ExprKind::Call && e.text == f) out.push_back(&e);
+  for (const trees::Expr& c : e.children) self_calls(c, f, out);
 }
-void self_calls(const Block& b, const std::string& f, std::vector<const Expr*>& out) {
-  for (const Stmt& s : b) {
-    for (const Expr& e : s.exprs) self_calls(e, f, out);
-    for (const Block& inner : s.blocks) self_calls(inner, f, out);
+void self_calls(const trees::Block& b, const std::string& f, std::vector<const trees::Expr*>& out) {
+  for (const trees::Stmt& s : b) {
+    for (const trees::Expr& e : s.exprs) self_calls(e, f, out);
+    for (const trees::Block& inner : s.blocks) self_calls(inner, f, out);
   }
 }
 
 // A recursive function's depth d is never assigned and each self-call passes d - 1, d - 2,
 // d / 2, d or d + 1, as the generator wrote it.
-::testing::AssertionResult depths_kept(const Program& p) {
-  for (const Function& f : p.functions) {
-    std::vector<const Expr*> calls;
+::testing::AssertionResult depths_kept(const trees::Tree& p) {
+  for (const trees::Function& f : p.functions) {
+    std::vector<const trees::Expr*> calls;
     self_calls(f.body, f.name, calls);
     if (calls.empty()) continue;
     const std::string& d = f.params[0].name;
     if (assigns(f.body, d)) return ::testing::AssertionFailure() << f.name << " assigns its depth";
-    for (const Expr* call : calls) {
-      std::string arg = to_source(call->children[0]);
+    for (const trees::Expr* call : calls) {
+      std::string arg = trees::to_source(call->children[0]);
       if (arg != d + " - 1" && arg != d + " - 2" && arg != d + " / 2" && arg != d && arg != d + " + 1")
         return ::testing::AssertionFailure() << f.name << " recurses with depth " << arg;
     }
@@ -133,13 +133,13 @@ void self_calls(const Block& b, const std::string& f, std::vector<const Expr*>& 
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult patterns_kept(const Program& p) {
-  for (const Function& f : p.functions) {
+::testing::AssertionResult patterns_kept(const trees::Tree& p) {
+  for (const trees::Function& f : p.functions) {
     auto r = counters_kept(f.body);
-    if (!r) return r << " in " << f.name << "\n" << to_source(p);
+    if (!r) return r << " in " << f.name << "\n" << trees::to_source(p);
   }
   auto r = depths_kept(p);
-  if (!r) return r << "\n" << to_source(p);
+  if (!r) return r << "\n" << trees::to_source(p);
   return r;
 }
 
@@ -151,9 +151,9 @@ const char* const kSignatures[] = {
 };
 
 struct Parents {
-  Program a, b;
-  Signature signature;
-  GeneratorConfig config;
+  trees::Tree a, b;
+  suites::Signature signature;
+  trees::RandomProgramConfig config;
 };
 
 // Parent k: one of the fixed signatures, or (every fifth) a random entry as the generator
@@ -163,7 +163,7 @@ Parents parents(u64 k) {
   if (k % 5 == 4) {
     p.config.entry = "solve";
     Rng ra(2024, k);
-    p.a = random_program(p.config, ra);
+    p.a = trees::random_program(p.config, ra);
     p.signature = entry_signature(p.a, "solve");
     p.config = config_for(p.signature);  // b shares a's entry
   } else {
@@ -178,10 +178,10 @@ Parents parents(u64 k) {
       case 10: p.config.p_risky = 1; break;
     }
     Rng ra(2024, k);
-    p.a = random_program(p.config, ra);
+    p.a = trees::random_program(p.config, ra);
   }
   Rng rb(2024, k + 1000000);
-  p.b = random_program(p.config, rb);
+  p.b = trees::random_program(p.config, rb);
   return p;
 }
 
@@ -192,31 +192,31 @@ TEST(Variation, EveryOffspringCompilesKeepsTheSignatureAndTheLimits) {
   u32 parents_over = 0;
   for (u64 k = 0; k < kParents; ++k) {
     Parents p = parents(k);
-    ASSERT_TRUE(has_entry(p.a, p.signature));
+    ASSERT_TRUE(trees::has_entry(p.a, p.signature));
     ASSERT_TRUE(patterns_kept(p.a));
-    VariationConfig vc;
+    trees::VariationConfig vc;
     vc.generator = p.config;
-    parents_over += node_count(p.a) > vc.max_nodes || syntax_depth(p.a) > vc.max_depth;
+    parents_over += trees::node_count(p.a) > vc.max_nodes || trees::syntax_depth(p.a) > vc.max_depth;
     Rng rng(99, k);
-    Offspring offspring[3] = {subtree_mutation(p.a, p.signature, vc, rng), point_mutation(p.a, p.signature, vc, rng),
+    trees::Offspring offspring[3] = {trees::subtree_mutation(p.a, p.signature, vc, rng), trees::point_mutation(p.a, p.signature, vc, rng),
                               crossover(p.a, p.b, p.signature, vc, rng)};
-    std::string parent_source = to_source(p.a);
+    std::string parent_source = trees::to_source(p.a);
     for (int op = 0; op < 3; ++op) {
-      const Offspring& o = offspring[op];
+      const trees::Offspring& o = offspring[op];
       ASSERT_TRUE(compiles(o.program)) << "operator " << op << ", parent " << k << ":\n" << parent_source;
-      ASSERT_TRUE(has_entry(o.program, p.signature));
+      ASSERT_TRUE(trees::has_entry(o.program, p.signature));
       ASSERT_TRUE(patterns_kept(o.program)) << "operator " << op << ", parent " << k << ":\n" << parent_source;
       for (const std::string& name : p.config.disabled_builtins)
-        ASSERT_EQ(to_source(o.program).find(name + "("), std::string::npos) << "disabled " << name << " used";
+        ASSERT_EQ(trees::to_source(o.program).find(name + "("), std::string::npos) << "disabled " << name << " used";
       ASSERT_GE(o.attempts, 1u);
       ASSERT_LE(o.attempts, vc.max_attempts);
       if (!o.copied) {
-        ASSERT_LE(node_count(o.program), vc.max_nodes);
-        ASSERT_LE(syntax_depth(o.program), vc.max_depth);
+        ASSERT_LE(trees::node_count(o.program), vc.max_nodes);
+        ASSERT_LE(trees::syntax_depth(o.program), vc.max_depth);
       } else {
-        ASSERT_EQ(to_source(o.program), parent_source);
+        ASSERT_EQ(trees::to_source(o.program), parent_source);
       }
-      bool differs = to_source(o.program) != parent_source;
+      bool differs = trees::to_source(o.program) != parent_source;
       ++made;
       ++op_made[op];
       changed += differs;
@@ -248,16 +248,16 @@ TEST(Variation, OffspringOfOffspringStillCompile) {
   const u32 kChains = 12, kGenerations = 40;
   for (u64 k = 0; k < kChains; ++k) {
     Parents p = parents(k);
-    VariationConfig vc;
+    trees::VariationConfig vc;
     vc.generator = p.config;
-    std::vector<Program> population = {p.a, p.b};
+    std::vector<trees::Tree> population = {p.a, p.b};
     Rng rng(31, k);
     for (u32 g = 0; g < kGenerations; ++g) {
-      const Program& x = population[rng.below(u32(population.size()))];
-      const Program& y = population[rng.below(u32(population.size()))];
-      Offspring o = rng.bernoulli(0.5) ? crossover(x, y, p.signature, vc, rng) : mutation(x, p.signature, vc, rng);
+      const trees::Tree& x = population[rng.below(u32(population.size()))];
+      const trees::Tree& y = population[rng.below(u32(population.size()))];
+      trees::Offspring o = rng.bernoulli(0.5) ? crossover(x, y, p.signature, vc, rng) : mutation(x, p.signature, vc, rng);
       ASSERT_TRUE(compiles(o.program)) << "chain " << k << ", generation " << g;
-      ASSERT_TRUE(has_entry(o.program, p.signature));
+      ASSERT_TRUE(trees::has_entry(o.program, p.signature));
       ASSERT_TRUE(patterns_kept(o.program)) << "chain " << k << ", generation " << g;
       if (population.size() < 8) {
         population.push_back(std::move(o.program));
@@ -271,13 +271,13 @@ TEST(Variation, OffspringOfOffspringStillCompile) {
 TEST(Variation, IsDeterministicForASeed) {
   for (u64 k = 0; k < 20; ++k) {
     Parents p = parents(k);
-    VariationConfig vc;
+    trees::VariationConfig vc;
     vc.generator = p.config;
     auto run = [&](u64 stream) {
       Rng rng(5, stream);
-      std::string out = to_source(mutation(p.a, p.signature, vc, rng).program);
-      out += to_source(subtree_mutation(p.a, p.signature, vc, rng).program);
-      out += to_source(crossover(p.a, p.b, p.signature, vc, rng).program);
+      std::string out = trees::to_source(mutation(p.a, p.signature, vc, rng).program);
+      out += trees::to_source(trees::subtree_mutation(p.a, p.signature, vc, rng).program);
+      out += trees::to_source(crossover(p.a, p.b, p.signature, vc, rng).program);
       return out;
     };
     EXPECT_EQ(run(k), run(k));
@@ -291,24 +291,24 @@ TEST(Variation, SizeLimitsRetryThenCopyTheParent) {
   u32 made = 0, copied = 0;
   for (u64 k = 0; k < 60; ++k) {
     Parents p = parents(k);
-    VariationConfig vc;
+    trees::VariationConfig vc;
     vc.generator = p.config;
-    vc.max_nodes = node_count(p.a);
-    vc.max_depth = syntax_depth(p.a);
+    vc.max_nodes = trees::node_count(p.a);
+    vc.max_depth = trees::syntax_depth(p.a);
     Rng rng(17, k);
     for (int r = 0; r < 3; ++r) {
-      Offspring o = r == 2 ? crossover(p.a, p.b, p.signature, vc, rng) : mutation(p.a, p.signature, vc, rng);
+      trees::Offspring o = r == 2 ? crossover(p.a, p.b, p.signature, vc, rng) : mutation(p.a, p.signature, vc, rng);
       ASSERT_TRUE(compiles(o.program));
-      ASSERT_LE(node_count(o.program), vc.max_nodes);
-      ASSERT_LE(syntax_depth(o.program), vc.max_depth);
+      ASSERT_LE(trees::node_count(o.program), vc.max_nodes);
+      ASSERT_LE(trees::syntax_depth(o.program), vc.max_depth);
       ++made;
       copied += o.copied;
     }
     vc.max_nodes = 5;  // no one step takes a generated program down to that
-    Offspring o = subtree_mutation(p.a, p.signature, vc, rng);
+    trees::Offspring o = trees::subtree_mutation(p.a, p.signature, vc, rng);
     EXPECT_TRUE(o.copied);
     EXPECT_EQ(o.attempts, vc.max_attempts);
-    EXPECT_EQ(to_source(o.program), to_source(p.a));
+    EXPECT_EQ(trees::to_source(o.program), trees::to_source(p.a));
   }
   std::printf("no room to grow: %u of %u offspring were copies of the parent (%.1f%%)\n", copied, made,
               100.0 * copied / made);
@@ -317,32 +317,32 @@ TEST(Variation, SizeLimitsRetryThenCopyTheParent) {
 
 TEST(Variation, RejectsAParentWithoutTheEntry) {
   Parents p = parents(0);
-  Signature other = signature("fn solve(x: int) -> int");
-  VariationConfig vc;
+  suites::Signature other = signature("fn solve(x: int) -> int");
+  trees::VariationConfig vc;
   Rng rng(1);
   EXPECT_THROW(mutation(p.a, other, vc, rng), std::invalid_argument);
   EXPECT_THROW(crossover(p.a, p.b, other, vc, rng), std::invalid_argument);
-  EXPECT_THROW(simplifications(p.a, other), std::invalid_argument);
+  EXPECT_THROW(trees::simplifications(p.a, other), std::invalid_argument);
 }
 
 // fn solve(x: int) -> int { return x + 1; }  and  fn solve(x: int) -> int { let q = x * 3; return q - 7; }
 TEST(Crossover, TakesOnlySubtreesWhoseVariablesAreVisible) {
-  Signature s = signature("fn solve(x: int) -> int");
-  Program a, b;
+  suites::Signature s = signature("fn solve(x: int) -> int");
+  trees::Tree a, b;
   a.functions.push_back({"solve", {{"x", Type::Int}}, {Type::Int}, {}});
-  a.functions[0].body.push_back(Stmt::ret({Expr::binary(BinaryOp::Add, Expr::name("x", Type::Int), Expr::int_lit(1))}));
+  a.functions[0].body.push_back(trees::Stmt::ret({trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(1))}));
   b.functions.push_back({"solve", {{"x", Type::Int}}, {Type::Int}, {}});
   b.functions[0].body.push_back(
-      Stmt::let("q", Expr::binary(BinaryOp::Mul, Expr::name("x", Type::Int), Expr::int_lit(3))));
-  b.functions[0].body.push_back(Stmt::ret({Expr::binary(BinaryOp::Sub, Expr::name("q", Type::Int), Expr::int_lit(7))}));
-  VariationConfig vc;
+      trees::Stmt::let("q", trees::Expr::binary(trees::BinaryOp::Mul, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(3))));
+  b.functions[0].body.push_back(trees::Stmt::ret({trees::Expr::binary(trees::BinaryOp::Sub, trees::Expr::name("q", Type::Int), trees::Expr::int_lit(7))}));
+  trees::VariationConfig vc;
   vc.generator = config_for(s);
   vc.p_statement = 0;  // expressions only
   u32 took_product = 0;
   for (u64 k = 0; k < 200; ++k) {
     Rng rng(3, k);
-    Offspring o = crossover(a, b, s, vc, rng);
-    std::string source = to_source(o.program);
+    trees::Offspring o = crossover(a, b, s, vc, rng);
+    std::string source = trees::to_source(o.program);
     ASSERT_TRUE(compiles(o.program));
     EXPECT_EQ(source.find('q'), std::string::npos) << source;
     took_product += source.find("x * 3") != std::string::npos;
@@ -352,8 +352,8 @@ TEST(Crossover, TakesOnlySubtreesWhoseVariablesAreVisible) {
   vc.p_statement = 1;
   for (u64 k = 0; k < 200; ++k) {
     Rng rng(4, k);
-    Offspring o = crossover(a, b, s, vc, rng);
-    ASSERT_TRUE(compiles(o.program)) << to_source(o.program);
+    trees::Offspring o = crossover(a, b, s, vc, rng);
+    ASSERT_TRUE(compiles(o.program)) << trees::to_source(o.program);
   }
 }
 
@@ -361,20 +361,20 @@ TEST(Crossover, TakesOnlySubtreesWhoseVariablesAreVisible) {
 
 // fn solve(x: int) -> int { let y = x * 2; let z = 3; return y + 0; }  fn unused(a: int) -> int { return a; }
 TEST(Simplify, OffersEachKindOfStep) {
-  Signature s = signature("fn solve(x: int) -> int");
-  Program p;
-  Function solve{"solve", {{"x", Type::Int}}, {Type::Int}, {}};
-  solve.body.push_back(Stmt::let("y", Expr::binary(BinaryOp::Mul, Expr::name("x", Type::Int), Expr::int_lit(2))));
-  solve.body.push_back(Stmt::let("z", Expr::int_lit(3)));
-  solve.body.push_back(Stmt::ret({Expr::binary(BinaryOp::Add, Expr::name("y", Type::Int), Expr::int_lit(0))}));
+  suites::Signature s = signature("fn solve(x: int) -> int");
+  trees::Tree p;
+  trees::Function solve{"solve", {{"x", Type::Int}}, {Type::Int}, {}};
+  solve.body.push_back(trees::Stmt::let("y", trees::Expr::binary(trees::BinaryOp::Mul, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(2))));
+  solve.body.push_back(trees::Stmt::let("z", trees::Expr::int_lit(3)));
+  solve.body.push_back(trees::Stmt::ret({trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::name("y", Type::Int), trees::Expr::int_lit(0))}));
   p.functions.push_back(solve);
   p.functions.push_back({"unused", {{"a", Type::Int}}, {Type::Int}, {}});
-  p.functions[1].body.push_back(Stmt::ret({Expr::name("a", Type::Int)}));
+  p.functions[1].body.push_back(trees::Stmt::ret({trees::Expr::name("a", Type::Int)}));
   std::vector<std::string> variants;
-  for (const Program& v : simplifications(p, s)) {
+  for (const trees::Tree& v : trees::simplifications(p, s)) {
     ASSERT_TRUE(compiles(v));
-    ASSERT_LT(node_count(v), node_count(p));
-    variants.push_back(to_source(v));
+    ASSERT_LT(trees::node_count(v), trees::node_count(p));
+    variants.push_back(trees::to_source(v));
   }
   const std::string body_prefix = "fn solve(x: int) -> int {\n";
   auto offered = [&](const std::string& source) {
@@ -399,15 +399,15 @@ TEST(Simplify, EveryVariantIsSmallerAndCompiles) {
   u32 programs = 0, variants = 0;
   for (u64 k = 0; k < 10; ++k) {
     Parents p = parents(k);
-    std::vector<Program> all = simplifications(p.a, p.signature);
+    std::vector<trees::Tree> all = trees::simplifications(p.a, p.signature);
     ++programs;
     variants += u32(all.size());
     EXPECT_FALSE(all.empty());
     // Every variant for the first programs; a sample of them after that (compiling is the cost).
     for (size_t v = 0; v < all.size(); v += k < 3 ? 1 : 17) {
-      ASSERT_LT(node_count(all[v]), node_count(p.a));
-      ASSERT_TRUE(has_entry(all[v], p.signature));
-      ASSERT_TRUE(compiles(all[v])) << "variant " << v << " of parent " << k << ":\n" << to_source(p.a);
+      ASSERT_LT(trees::node_count(all[v]), trees::node_count(p.a));
+      ASSERT_TRUE(trees::has_entry(all[v], p.signature));
+      ASSERT_TRUE(compiles(all[v])) << "variant " << v << " of parent " << k << ":\n" << trees::to_source(p.a);
       ASSERT_TRUE(patterns_kept(all[v]));
     }
   }
@@ -418,24 +418,24 @@ TEST(Simplify, EveryVariantIsSmallerAndCompiles) {
 // calls len": ends at a small program whose entry does.
 TEST(Simplify, ShrinksGreedilyToAFixedPoint) {
   Parents p = parents(7);
-  Program current = p.a;
-  auto keeps = [](const Program& x) {
-    Program entry_only;
+  trees::Tree current = p.a;
+  auto keeps = [](const trees::Tree& x) {
+    trees::Tree entry_only;
     entry_only.functions.push_back(*x.find("solve"));
-    return to_source(entry_only).find("len(") != std::string::npos;
+    return trees::to_source(entry_only).find("len(") != std::string::npos;
   };
   if (!keeps(current)) GTEST_SKIP() << "parent 7 does not call len";
   for (int steps = 0; steps < 10000; ++steps) {
-    std::vector<Program> next = simplifications(current, p.signature);
+    std::vector<trees::Tree> next = trees::simplifications(current, p.signature);
     auto it = std::find_if(next.begin(), next.end(), keeps);
     if (it == next.end()) break;
     current = std::move(*it);
   }
   EXPECT_TRUE(compiles(current));
   EXPECT_TRUE(keeps(current));
-  EXPECT_LT(node_count(current), node_count(p.a));
-  std::printf("shrunk from %u to %u nodes:\n%s", node_count(p.a), node_count(current), to_source(current).c_str());
+  EXPECT_LT(trees::node_count(current), trees::node_count(p.a));
+  std::printf("shrunk from %u to %u nodes:\n%s", trees::node_count(p.a), trees::node_count(current), trees::to_source(current).c_str());
 }
 
 }  // namespace
-}  // namespace gs::search
+}  // namespace gs::trees

@@ -1,0 +1,73 @@
+// The small helpers of trace.h: names of compile paths, file names, hashes, traps.
+#include <algorithm>
+#include <filesystem>
+#include <string_view>
+
+#include "records/records.h"
+#include "vm/trap.h"
+
+namespace gs::records {
+
+const char* compile_path_name(CompilePath p) {
+  switch (p) {
+    case CompilePath::TRADITIONAL: return "traditional";
+    case CompilePath::NEURAL: return "neural";
+    case CompilePath::HYBRID: return "hybrid";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr std::string_view kRankPrefix = "records.rank-";
+
+// The rank in "records.rank-K.h5", or -1 when the name is not a rank file's.
+long rank_of(std::string_view name) {
+  if (!name.starts_with(kRankPrefix) || !name.ends_with(".h5")) return -1;
+  const std::string_view digits = name.substr(kRankPrefix.size(), name.size() - kRankPrefix.size() - 3);
+  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
+  return std::stol(std::string(digits));
+}
+
+}  // namespace
+
+std::string records_file_name(std::optional<u32> rank) {
+  return rank ? std::string(kRankPrefix) + std::to_string(*rank) + ".h5" : "records.h5";
+}
+
+std::vector<std::string> rank_records_files(const std::string& run_dir) {
+  std::vector<std::pair<long, std::string>> found;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir, ec)) {
+    const long rank = rank_of(entry.path().filename().string());
+    if (rank >= 0 && entry.is_regular_file(ec)) found.emplace_back(rank, entry.path().string());
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> files;
+  for (auto& [rank, path] : found) files.push_back(std::move(path));
+  return files;
+}
+
+std::vector<std::string> records_files(const std::string& run_dir) {
+  std::error_code ec;
+  const std::filesystem::path joined = std::filesystem::path(run_dir) / records_file_name();
+  if (std::filesystem::is_regular_file(joined, ec)) return {joined.string()};
+  return rank_records_files(run_dir);
+}
+
+u8 dominant_trap(std::span<const u8> traps) {
+  u32 counts[256] = {};
+  for (u8 t : traps) counts[t]++;
+  if (!traps.empty() && counts[pipeline::kNotRun] == traps.size()) return pipeline::kNotRun;
+  u8 worst = u8(vm::Trap::NONE);
+  u32 most = 0;
+  for (u32 t = 1; t < 256; ++t)
+    if (t != pipeline::kNotRun && counts[t] > most) {
+      most = counts[t];
+      worst = u8(t);
+    }
+  return worst;
+}
+
+}  // namespace gs::records

@@ -1,0 +1,273 @@
+#include "records/hdf5.h"
+
+#include <stdexcept>
+
+namespace gs::records::h5 {
+
+Handle& Handle::operator=(Handle&& o) noexcept {
+  if (this != &o) {
+    reset();
+    id_ = o.id_;
+    o.id_ = H5I_INVALID_HID;
+  }
+  return *this;
+}
+
+void Handle::reset() {
+  // H5Idec_ref closes any kind of identifier when its last reference goes.
+  if (id_ >= 0) H5Idec_ref(id_);
+  id_ = H5I_INVALID_HID;
+}
+
+void silence_library_errors() {
+  static const bool done = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+  (void)done;
+}
+
+std::string last_error() {
+  std::string innermost;
+  // Walking upward visits the most specific error (where it was detected) first.
+  H5Ewalk2(
+      H5E_DEFAULT, H5E_WALK_UPWARD,
+      [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
+        if (n == 0 && e->desc != nullptr) *static_cast<std::string*>(data) = e->desc;
+        return 0;
+      },
+      &innermost);
+  H5Eclear2(H5E_DEFAULT);
+  return innermost;
+}
+
+hid_t check(hid_t id, const std::string& path, const std::string& what) {
+  if (id >= 0) return id;
+  std::string why = last_error();
+  throw std::runtime_error(path + ": " + what + (why.empty() ? "" : ": " + why));
+}
+
+htri_t is_hdf5(const std::string& file) {
+#if H5_VERSION_GE(1, 12, 0)
+  return H5Fis_accessible(file.c_str(), H5P_DEFAULT);
+#else
+  return H5Fis_hdf5(file.c_str());
+#endif
+}
+
+Handle string_type() {
+  Handle t(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_cset(t.get(), H5T_CSET_UTF8);
+  return t;
+}
+
+bool exists(hid_t parent, const std::string& name) {
+  htri_t r = H5Lexists(parent, name.c_str(), H5P_DEFAULT);
+  if (r < 0) last_error();
+  return r > 0;
+}
+
+Handle open_group(hid_t parent, const std::string& name, const std::string& path) {
+  return Handle(check(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), path, "cannot open group " + name));
+}
+
+Handle create_group(hid_t parent, const std::string& name, const std::string& path) {
+  return Handle(
+      check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path, "cannot create group " + name));
+}
+
+std::vector<std::string> members(hid_t group, const std::string& path) {
+  std::vector<std::string> names;
+  herr_t r = H5Literate(
+      group, H5_INDEX_NAME, H5_ITER_INC, nullptr,
+      [](hid_t, const char* name, const H5L_info_t*, void* data) -> herr_t {
+        static_cast<std::vector<std::string>*>(data)->push_back(name);
+        return 0;
+      },
+      &names);
+  check(r, path, "cannot list a group");
+  return names;
+}
+
+namespace {
+
+void remove_attribute(hid_t object, const std::string& name, const std::string& path) {
+  htri_t r = H5Aexists(object, name.c_str());
+  check(r, path, "cannot look up attribute " + name);
+  if (r > 0) check(H5Adelete(object, name.c_str()), path, "cannot replace attribute " + name);
+}
+
+void write_scalar_attribute(hid_t object, const std::string& name, hid_t type, const void* value,
+                            const std::string& path) {
+  remove_attribute(object, name, path);
+  Handle space(check(H5Screate(H5S_SCALAR), path, "cannot make a dataspace"));
+  Handle attr(check(H5Acreate2(object, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), path,
+                    "cannot create attribute " + name));
+  check(H5Awrite(attr.get(), type, value), path, "cannot write attribute " + name);
+}
+
+Handle open_attribute(hid_t object, const std::string& name) {
+  htri_t r = H5Aexists(object, name.c_str());
+  if (r <= 0) {
+    last_error();
+    return Handle();
+  }
+  Handle a(H5Aopen(object, name.c_str(), H5P_DEFAULT));
+  if (!a.valid()) last_error();
+  return a;
+}
+
+}  // namespace
+
+void write_attribute(hid_t object, const std::string& name, const std::string& value, const std::string& path) {
+  Handle type = string_type();
+  const char* text = value.c_str();
+  write_scalar_attribute(object, name, type.get(), &text, path);
+}
+
+void write_attribute(hid_t object, const std::string& name, u64 value, const std::string& path) {
+  write_scalar_attribute(object, name, H5T_NATIVE_UINT64, &value, path);
+}
+
+void write_f64_attribute(hid_t object, const std::string& name, double value, const std::string& path) {
+  write_scalar_attribute(object, name, H5T_NATIVE_DOUBLE, &value, path);
+}
+
+std::optional<double> read_f64_attribute(hid_t object, const std::string& name) {
+  Handle a = open_attribute(object, name);
+  if (!a.valid()) return std::nullopt;
+  Handle file_type(H5Aget_type(a.get()));
+  double value = 0;
+  if (!file_type.valid() || H5Tget_class(file_type.get()) != H5T_FLOAT ||
+      H5Aread(a.get(), H5T_NATIVE_DOUBLE, &value) < 0) {
+    last_error();
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<std::string> read_string_attribute(hid_t object, const std::string& name) {
+  Handle a = open_attribute(object, name);
+  if (!a.valid()) return std::nullopt;
+  Handle file_type(H5Aget_type(a.get()));
+  if (!file_type.valid() || H5Tget_class(file_type.get()) != H5T_STRING || H5Tis_variable_str(file_type.get()) <= 0) {
+    last_error();
+    return std::nullopt;
+  }
+  Handle type = string_type();
+  char* text = nullptr;
+  if (H5Aread(a.get(), type.get(), &text) < 0) {
+    last_error();
+    return std::nullopt;
+  }
+  std::string value = text != nullptr ? text : "";
+  H5free_memory(text);
+  return value;
+}
+
+std::optional<u64> read_integer_attribute(hid_t object, const std::string& name) {
+  Handle a = open_attribute(object, name);
+  if (!a.valid()) return std::nullopt;
+  Handle file_type(H5Aget_type(a.get()));
+  u64 value = 0;
+  if (!file_type.valid() || H5Tget_class(file_type.get()) != H5T_INTEGER ||
+      H5Aread(a.get(), H5T_NATIVE_UINT64, &value) < 0) {
+    last_error();
+    return std::nullopt;
+  }
+  return value;
+}
+
+void create_column(hid_t group, const std::string& name, hid_t file_type, u32 width, u32 chunk_rows,
+                   const std::string& path) {
+  int rank = width > 1 ? 2 : 1;
+  hsize_t dims[2] = {0, width}, max_dims[2] = {H5S_UNLIMITED, width}, chunk[2] = {chunk_rows, width};
+  Handle space(check(H5Screate_simple(rank, dims, max_dims), path, "cannot make a dataspace"));
+  Handle plist(check(H5Pcreate(H5P_DATASET_CREATE), path, "cannot make a property list"));
+  check(H5Pset_chunk(plist.get(), rank, chunk), path, "cannot set the chunk size of " + name);
+  if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+    // Strings are stored as references into HDF5's global heap, which is not compressed;
+    // shuffling bytes only helps numbers.
+    if (H5Tget_class(file_type) != H5T_STRING) H5Pset_shuffle(plist.get());
+    H5Pset_deflate(plist.get(), 4);
+  }
+  Handle d(check(H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT), path,
+                 "cannot create dataset " + name));
+}
+
+namespace {
+
+struct Shape {
+  int rank = 1;
+  hsize_t dims[2] = {0, 1};
+};
+
+Shape shape_of(hid_t dataset, const std::string& path) {
+  Handle space(check(H5Dget_space(dataset), path, "cannot read a dataset's shape"));
+  Shape s;
+  s.rank = H5Sget_simple_extent_ndims(space.get());
+  if (s.rank < 1 || s.rank > 2) throw std::runtime_error(path + ": a table column has " + std::to_string(s.rank) + " dimensions");
+  check(H5Sget_simple_extent_dims(space.get(), s.dims, nullptr), path, "cannot read a dataset's shape");
+  if (s.rank == 1) s.dims[1] = 1;
+  return s;
+}
+
+// The file space of `dataset` with rows [first, first + count) selected, and a matching memory
+// space.
+std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, u64 count, const std::string& path) {
+  Handle file_space(check(H5Dget_space(dataset), path, "cannot read a dataset's shape"));
+  hsize_t start[2] = {first, 0}, size[2] = {count, s.dims[1]};
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr), path,
+        "cannot select rows");
+  Handle mem_space(check(H5Screate_simple(s.rank, size, nullptr), path, "cannot make a dataspace"));
+  return {std::move(file_space), std::move(mem_space)};
+}
+
+}  // namespace
+
+u64 rows(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[0]; }
+
+void append(hid_t dataset, hid_t mem_type, const void* data, u64 count, const std::string& path) {
+  if (count == 0) return;
+  Shape s = shape_of(dataset, path);
+  u64 first = s.dims[0];
+  hsize_t grown[2] = {first + count, s.dims[1]};
+  check(H5Dset_extent(dataset, grown), path, "cannot extend a dataset");
+  auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
+  check(H5Dwrite(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, data), path,
+        "cannot write rows");
+}
+
+void read(hid_t dataset, hid_t mem_type, u64 first, u64 count, void* out, const std::string& path) {
+  if (count == 0) return;
+  Shape s = shape_of(dataset, path);
+  if (first + count > s.dims[0]) throw std::runtime_error(path + ": rows beyond the end of a dataset");
+  auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
+  check(H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out), path, "cannot read rows");
+}
+
+std::vector<std::string> read_strings(hid_t dataset, u64 first, u64 count, const std::string& path) {
+  std::vector<std::string> out;
+  if (count == 0) return out;
+  Shape s = shape_of(dataset, path);
+  if (first + count > s.dims[0]) throw std::runtime_error(path + ": rows beyond the end of a dataset");
+  Handle type = string_type();
+  std::vector<char*> texts(count, nullptr);
+  auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
+  check(H5Dread(dataset, type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT, texts.data()), path,
+        "cannot read rows");
+  out.reserve(count);
+  for (char* t : texts) out.emplace_back(t != nullptr ? t : "");
+#if H5_VERSION_GE(1, 12, 0)
+  H5Treclaim(type.get(), mem_space.get(), H5P_DEFAULT, texts.data());
+#else
+  H5Dvlen_reclaim(type.get(), mem_space.get(), H5P_DEFAULT, texts.data());
+#endif
+  return out;
+}
+
+void resize(hid_t dataset, u64 count, const std::string& path) {
+  Shape s = shape_of(dataset, path);
+  hsize_t dims[2] = {count, s.dims[1]};
+  check(H5Dset_extent(dataset, dims), path, "cannot resize a dataset");
+}
+
+}  // namespace gs::records::h5

@@ -1,0 +1,292 @@
+#include "records/layout.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+#include "vm/trap.h"
+
+namespace gs::records::layout {
+
+namespace {
+
+// A column of a numeric or enumerated field, stored as T.
+#define GS_FIELD(Record, field, kind, T)                                                     \
+  Column<Record> {                                                                           \
+    #field, Kind::kind, [](const Record& r, void* out) {                                     \
+      T v = T(r.field);                                                                      \
+      std::memcpy(out, &v, sizeof v);                                                        \
+    },                                                                                       \
+        [](Record& r, const void* in) {                                                      \
+          T v;                                                                               \
+          std::memcpy(&v, in, sizeof v);                                                     \
+          r.field = decltype(r.field)(v);                                                    \
+        }                                                                                    \
+  }
+#define GS_STRING_FIELD(Record, field)                                                                         \
+  Column<Record> {                                                                                             \
+    #field, Kind::STRING, [](const Record& r, void* out) { *static_cast<const char**>(out) = r.field.c_str(); }, \
+        [](Record& r, const void* in) { r.field = *static_cast<const char* const*>(in); }                      \
+  }
+
+using C = CandidateRecord;
+const Column<C> kCandidateColumns[] = {
+    GS_FIELD(C, id, I64, i64),
+    GS_FIELD(C, iteration, U32, u32),
+    GS_FIELD(C, index, U32, u32),
+    GS_FIELD(C, generator, GENERATOR, u8),
+    GS_STRING_FIELD(C, source),
+    GS_FIELD(C, bytecode_bytes, U32, u32),
+    GS_FIELD(C, bytecode_hash, U64, u64),
+    GS_FIELD(C, compile_path, COMPILE_PATH, u8),
+    GS_FIELD(C, status, STATUS, u8),
+    GS_FIELD(C, trap, TRAP, u8),
+    GS_FIELD(C, tests_passed, U32, u32),
+    GS_FIELD(C, reward, F32, float),
+    {"parents", Kind::I64_PAIR, [](const C& r, void* out) { std::memcpy(out, r.parents, sizeof r.parents); },
+     [](C& r, const void* in) { std::memcpy(r.parents, in, sizeof r.parents); }},
+};
+
+using I = IterationRecord;
+const Column<I> kIterationColumns[] = {
+    GS_FIELD(I, iteration, U32, u32),
+    GS_FIELD(I, candidates_evaluated, U32, u32),
+    GS_FIELD(I, candidates_recorded, U32, u32),
+    GS_FIELD(I, cumulative_candidates, U64, u64),
+    GS_FIELD(I, elapsed_seconds, F64, double),
+    GS_FIELD(I, generate_seconds, F64, double),
+    GS_FIELD(I, compile_seconds, F64, double),
+    GS_FIELD(I, execute_seconds, F64, double),
+    GS_FIELD(I, score_seconds, F64, double),
+    GS_FIELD(I, select_seconds, F64, double),
+    GS_FIELD(I, best_reward, F32, float),
+    GS_FIELD(I, best_tests_passed, U32, u32),
+    GS_FIELD(I, solved, U8, u8),
+};
+
+using S = SolutionRecord;
+const Column<S> kSolutionColumns[] = {
+    GS_FIELD(S, candidate_id, I64, i64),
+    GS_FIELD(S, iteration, U32, u32),
+    GS_STRING_FIELD(S, source),
+    GS_STRING_FIELD(S, simplified_source),
+    GS_FIELD(S, train_passed, U32, u32),
+    GS_FIELD(S, train_total, U32, u32),
+    GS_FIELD(S, test_passed, U32, u32),
+    GS_FIELD(S, test_total, U32, u32),
+    GS_FIELD(S, generalises, U8, u8),
+};
+
+#undef GS_FIELD
+#undef GS_STRING_FIELD
+
+bool is_enum(Kind k) { return k == Kind::GENERATOR || k == Kind::COMPILE_PATH || k == Kind::STATUS || k == Kind::TRAP; }
+
+u32 width(Kind k) { return k == Kind::I64_PAIR ? 2 : 1; }
+
+// Bytes of one value in memory.
+size_t value_bytes(Kind k) {
+  switch (k) {
+    case Kind::U32:
+    case Kind::F32: return 4;
+    case Kind::U64:
+    case Kind::I64:
+    case Kind::F64: return 8;
+    case Kind::STRING: return sizeof(const char*);
+    case Kind::I64_PAIR: return 16;
+    default: return 1;  // U8 and the enumerations
+  }
+}
+
+h5::Handle enum_type(Kind k) {
+  h5::Handle t(H5Tenum_create(H5T_NATIVE_UINT8));
+  auto add = [&](const char* name, u32 value) {
+    u8 v = u8(value);
+    H5Tenum_insert(t.get(), name, &v);
+  };
+  switch (k) {
+    case Kind::GENERATOR: {
+      u32 code = 0;
+#define GS_X(id, name) add(name, code++);
+      GS_GENERATOR_KINDS(GS_X)
+#undef GS_X
+      break;
+    }
+    case Kind::COMPILE_PATH:
+      for (u32 p = 0; p <= u32(CompilePath::HYBRID); ++p) add(compile_path_name(CompilePath(p)), p);
+      break;
+    case Kind::STATUS:
+      for (u32 s = 0; s < pipeline::kProgramStatusCount; ++s) add(pipeline::status_name(pipeline::ProgramStatus(s)), s);
+      break;
+    default:  // TRAP
+      for (u32 c = 0; c < vm::kTrapCount; ++c) add(vm::trap_name(vm::Trap(c)), c);
+      add("not_run", pipeline::kNotRun);
+      break;
+  }
+  return t;
+}
+
+// Little-endian standard types in the file, whatever the writer's machine.
+h5::Handle file_type(Kind k) {
+  switch (k) {
+    case Kind::U8: return h5::Handle(H5Tcopy(H5T_STD_U8LE));
+    case Kind::U32: return h5::Handle(H5Tcopy(H5T_STD_U32LE));
+    case Kind::U64: return h5::Handle(H5Tcopy(H5T_STD_U64LE));
+    case Kind::I64:
+    case Kind::I64_PAIR: return h5::Handle(H5Tcopy(H5T_STD_I64LE));
+    case Kind::F32: return h5::Handle(H5Tcopy(H5T_IEEE_F32LE));
+    case Kind::F64: return h5::Handle(H5Tcopy(H5T_IEEE_F64LE));
+    case Kind::STRING: return h5::string_type();
+    default: return enum_type(k);
+  }
+}
+
+h5::Handle memory_type(Kind k) {
+  switch (k) {
+    case Kind::U8: return h5::Handle(H5Tcopy(H5T_NATIVE_UINT8));
+    case Kind::U32: return h5::Handle(H5Tcopy(H5T_NATIVE_UINT32));
+    case Kind::U64: return h5::Handle(H5Tcopy(H5T_NATIVE_UINT64));
+    case Kind::I64:
+    case Kind::I64_PAIR: return h5::Handle(H5Tcopy(H5T_NATIVE_INT64));
+    case Kind::F32: return h5::Handle(H5Tcopy(H5T_NATIVE_FLOAT));
+    case Kind::F64: return h5::Handle(H5Tcopy(H5T_NATIVE_DOUBLE));
+    case Kind::STRING: return h5::string_type();
+    default: return enum_type(k);
+  }
+}
+
+h5::Handle open_column(hid_t table_group, const char* name, const std::string& path) {
+  return h5::Handle(h5::check(H5Dopen2(table_group, name, H5P_DEFAULT), path, std::string("cannot open column ") + name));
+}
+
+// The type to read an enumeration column with: the file's own, so codes come back unchanged
+// even from a file whose enumeration has more names than this build knows.
+h5::Handle read_type(hid_t dataset, Kind k, const std::string& path, const char* name) {
+  if (!is_enum(k)) return memory_type(k);
+  h5::Handle t(h5::check(H5Dget_type(dataset), path, std::string("cannot read the type of ") + name));
+  if (H5Tget_class(t.get()) != H5T_ENUM || H5Tget_size(t.get()) != 1)
+    throw std::runtime_error(path + ": column " + name + " is not a one-byte enumeration");
+  return t;
+}
+
+template <class T>
+std::vector<T> read_column(hid_t table_group, const char* name, hid_t mem_type, u64 count, const std::string& path) {
+  h5::Handle d = open_column(table_group, name, path);
+  std::vector<T> out(count);
+  h5::read(d.get(), mem_type, 0, count, out.data(), path);
+  return out;
+}
+
+}  // namespace
+
+std::span<const Column<CandidateRecord>> candidate_columns() { return kCandidateColumns; }
+std::span<const Column<IterationRecord>> iteration_columns() { return kIterationColumns; }
+std::span<const Column<SolutionRecord>> solution_columns() { return kSolutionColumns; }
+
+template <class Record>
+void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns, u32 chunk_rows,
+                  const std::string& path) {
+  h5::Handle g = h5::create_group(problem_group, table, path);
+  for (const Column<Record>& c : columns) {
+    h5::Handle type = file_type(c.kind);
+    h5::create_column(g.get(), c.name, type.get(), width(c.kind), chunk_rows, path);
+  }
+}
+
+template <class Record>
+void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std::span<const Record> rows,
+                 const std::string& path) {
+  if (rows.empty()) return;
+  std::vector<unsigned char> buffer;
+  for (const Column<Record>& c : columns) {
+    size_t bytes = value_bytes(c.kind);
+    buffer.resize(rows.size() * bytes);
+    for (size_t i = 0; i < rows.size(); ++i) c.get(rows[i], buffer.data() + i * bytes);
+    h5::Handle d = open_column(table_group, c.name, path);
+    h5::Handle type = memory_type(c.kind);
+    h5::append(d.get(), type.get(), buffer.data(), rows.size(), path);
+  }
+}
+
+template <class Record>
+std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>> columns, u64 first, u64 count,
+                              const std::string& path) {
+  std::vector<Record> rows(count);
+  if (count == 0) return rows;
+  std::vector<unsigned char> buffer;
+  for (const Column<Record>& c : columns) {
+    h5::Handle d = open_column(table_group, c.name, path);
+    if (c.kind == Kind::STRING) {
+      std::vector<std::string> texts = h5::read_strings(d.get(), first, count, path);
+      for (u64 i = 0; i < count; ++i) {
+        const char* p = texts[i].c_str();
+        c.set(rows[i], &p);
+      }
+      continue;
+    }
+    size_t bytes = value_bytes(c.kind);
+    buffer.resize(count * bytes);
+    h5::Handle type = read_type(d.get(), c.kind, path, c.name);
+    h5::read(d.get(), type.get(), first, count, buffer.data(), path);
+    for (u64 i = 0; i < count; ++i) c.set(rows[i], buffer.data() + i * bytes);
+  }
+  return rows;
+}
+
+template <class Record>
+TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns, const std::string& path,
+                     std::vector<std::string>* problems) {
+  TableRows r{std::numeric_limits<u64>::max(), 0};
+  for (const Column<Record>& c : columns) {
+    u64 n = 0;
+    if (!h5::exists(table_group, c.name)) {
+      problems->push_back(std::string("column ") + c.name + " is missing");
+    } else {
+      try {
+        h5::Handle d = open_column(table_group, c.name, path);
+        n = h5::rows(d.get(), path);
+      } catch (const std::runtime_error& e) {
+        problems->push_back(std::string("column ") + c.name + " cannot be read (" + e.what() + ")");
+      }
+    }
+    r.common = std::min(r.common, n);
+    r.longest = std::max(r.longest, n);
+  }
+  if (r.common == std::numeric_limits<u64>::max()) r.common = 0;
+  return r;
+}
+
+template <class Record>
+void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count, const std::string& path) {
+  for (const Column<Record>& c : columns) {
+    h5::Handle d = open_column(table_group, c.name, path);
+    if (h5::rows(d.get(), path) != count) h5::resize(d.get(), count, path);
+  }
+}
+
+std::vector<u32> read_u32_column(hid_t table_group, const char* name, u64 count, const std::string& path) {
+  return read_column<u32>(table_group, name, H5T_NATIVE_UINT32, count, path);
+}
+std::vector<float> read_f32_column(hid_t table_group, const char* name, u64 count, const std::string& path) {
+  return read_column<float>(table_group, name, H5T_NATIVE_FLOAT, count, path);
+}
+std::vector<i64> read_i64_column(hid_t table_group, const char* name, u64 count, const std::string& path) {
+  return read_column<i64>(table_group, name, H5T_NATIVE_INT64, count, path);
+}
+
+#define GS_INSTANTIATE(Record)                                                                                   \
+  template void create_table<Record>(hid_t, const char*, std::span<const Column<Record>>, u32, const std::string&); \
+  template void append_rows<Record>(hid_t, std::span<const Column<Record>>, std::span<const Record>,              \
+                                    const std::string&);                                                         \
+  template std::vector<Record> read_rows<Record>(hid_t, std::span<const Column<Record>>, u64, u64,                \
+                                                 const std::string&);                                            \
+  template TableRows table_rows<Record>(hid_t, std::span<const Column<Record>>, const std::string&,               \
+                                        std::vector<std::string>*);                                              \
+  template void truncate_table<Record>(hid_t, std::span<const Column<Record>>, u64, const std::string&);
+GS_INSTANTIATE(CandidateRecord)
+GS_INSTANTIATE(IterationRecord)
+GS_INSTANTIATE(SolutionRecord)
+#undef GS_INSTANTIATE
+
+}  // namespace gs::records::layout

@@ -1,0 +1,29 @@
+// A search's records: the observer that turns what the search loop sees (search/search_loop.h) into
+// rows of the run's HDF5 file (records/records.h) — every candidate the sampling policy keeps,
+// one row per iteration, and the solution — and flushes after each iteration, so a crash loses
+// at most the iteration in progress.
+#pragma once
+
+#include "search/search_loop.h"
+#include "search/generator_kind.h"
+#include "records/records.h"
+
+namespace gs::records {
+
+class SearchRecords final : public search::SearchObserver {
+ public:
+  // Rows go to `writer`, under `problem` (begin_problem is called here).
+  SearchRecords(records::Writer& writer, const suites::Problem& problem, search::GeneratorKind generator);
+
+  void on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
+                const pipeline::BatchResults& results) override;
+  void on_solution(const search::SearchOutcome& outcome) override;
+
+ private:
+  records::Writer& writer_;
+  search::GeneratorKind generator_;
+  u32 train_cases_;
+  std::vector<records::CandidateRecord> rows_;
+};
+
+}  // namespace gs::records

@@ -1,0 +1,178 @@
+// The search loop (search/search_loop.h).
+#include "search/search_loop.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include "suites/cases.h"
+#include "trees/simplify.h"
+#include "base/host.h"
+
+namespace gs::search {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+
+search::Evaluation evaluation_of(const pipeline::BatchResults& r, i64 first_id) {
+  search::Evaluation e;
+  e.programs = r.programs;
+  e.tests = r.tests;
+  e.first_id = first_id;
+  e.status = r.status;
+  e.tests_passed = r.tests_passed;
+  e.reward = r.reward;
+  e.pass = r.pass;
+  e.trap = r.trap;
+  e.output_hash = r.output_hash;
+  e.error = r.error;
+  return e;
+}
+
+bool passes_all(const pipeline::BatchResults& r, u32 i) {
+  return r.program_status(i) == pipeline::ProgramStatus::OK && r.tests_passed[i] == r.tests;
+}
+
+// Shrinks a solution while it still passes every train case: each round judges all one-step
+// smaller variants in one batch and keeps the smallest that passes.
+trees::Tree simplify(trees::Tree program, const suites::Signature& signature, pipeline::Pipeline& pipeline,
+                         const pipeline::TestSet& train) {
+  constexpr u32 kMaxRounds = 500;
+  for (u32 round = 0; round < kMaxRounds; ++round) {
+    std::vector<trees::Tree> variants = trees::simplifications(program, signature);
+    if (variants.empty()) break;
+    pipeline::Sources sources;
+    for (const trees::Tree& v : variants) sources.add(trees::to_source(v));
+    pipeline::BatchResults r;
+    pipeline.run(sources, train, &r);
+    std::optional<u32> best;
+    u32 best_nodes = 0;
+    for (u32 i = 0; i < r.programs; ++i) {
+      if (!passes_all(r, i)) continue;
+      const u32 nodes = trees::node_count(variants[i]);
+      if (!best || nodes < best_nodes) {
+        best = i;
+        best_nodes = nodes;
+      }
+    }
+    if (!best) break;
+    program = std::move(variants[*best]);
+  }
+  return program;
+}
+
+}  // namespace
+
+SearchOutcome run_search(const suites::Problem& problem, search::Generator& generator, pipeline::Pipeline& pipeline,
+                         const SearchConfig& config, SearchObserver* observer) {
+  const SearchBudget& budget = config.budget;
+  if (budget.candidates == 0 && budget.iterations == 0 && budget.seconds <= 0)
+    throw std::invalid_argument("the search needs a budget: candidates, iterations or seconds");
+  if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
+  if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
+  const pipeline::TestSet train = suites::problem_tests(problem, suites::Split::Train);
+  std::map<Type, pipeline::TestSet> probes;  // by result type, made when first needed
+  const auto start = Clock::now();
+  SearchOutcome out;
+  std::optional<trees::Tree> solution_tree;
+  bool have_best = false;
+  for (u64 iteration = 0;; ++iteration) {
+    if (budget.iterations != 0 && iteration >= budget.iterations) break;
+    if (budget.candidates != 0 && out.candidates >= budget.candidates) break;
+    if (budget.seconds > 0 && seconds_since(start) >= budget.seconds) break;
+    u64 count = config.batch;
+    if (budget.candidates != 0) count = std::min(count, budget.candidates - out.candidates);
+
+    IterationReport report;
+    report.iteration = iteration;
+    report.first_id = i64(out.candidates);
+    auto t = Clock::now();
+    std::vector<search::Proposal> proposals = generator.propose(u32(count), iteration);
+    report.generate_seconds = seconds_since(t);
+    if (proposals.empty()) break;  // the generator has run out
+    const std::optional<Type> probe = generator.probe_result();
+    const pipeline::TestSet* tests = &train;
+    if (probe) {
+      auto it = probes.find(*probe);
+      if (it == probes.end()) it = probes.emplace(*probe, suites::probe_tests(problem, *probe)).first;
+      tests = &it->second;
+    }
+    pipeline::Sources sources;
+    for (const search::Proposal& p : proposals) sources.add(p.source);
+    pipeline::BatchResults results;
+    pipeline.run(sources, *tests, &results);
+    t = Clock::now();
+    generator.observe(proposals, evaluation_of(results, report.first_id));
+    report.select_seconds = seconds_since(t);
+
+    std::optional<u32> solved_at;
+    for (u32 i = 0; i < results.programs && !probe; ++i) {
+      // Best: most train cases passed, then the highest reward (the reward counts only whether
+      // all pass, so it alone would prefer a cheap program passing none).
+      if (!have_best || results.tests_passed[i] > out.best_passed ||
+          (results.tests_passed[i] == out.best_passed && results.reward[i] > out.best_reward)) {
+        have_best = true;
+        out.best_reward = results.reward[i];
+        out.best_passed = results.tests_passed[i];
+        out.best_source = proposals[i].source;
+      }
+      if (!solved_at && passes_all(results, i)) solved_at = i;
+    }
+    out.iterations = iteration + 1;
+    out.candidates += results.programs;
+    out.neural.routed += results.neural.routed;
+    out.neural.accepted += results.neural.accepted;
+    out.neural.samples += results.neural.samples;
+    out.neural.valid += results.neural.valid;
+    report.candidates = results.programs;
+    report.total_candidates = out.candidates;
+    report.stages = results.times;
+    report.elapsed = seconds_since(start);
+    report.best_reward = out.best_reward;
+    report.best_passed = out.best_passed;
+    report.train_cases = results.tests;
+    report.solved = solved_at.has_value();
+    report.probes = probe.has_value();
+    if (observer) {
+      observer->on_batch(report, proposals, results);
+      if (observer->stop_requested()) {
+        out.stopped = true;
+        break;
+      }
+    }
+    if (solved_at) {
+      out.solved = true;
+      out.solution_id = report.first_id + i64(*solved_at);
+      out.solution_iteration = iteration;
+      out.candidates_to_solution = out.candidates;
+      out.solution = proposals[*solved_at].source;
+      solution_tree = proposals[*solved_at].tree;
+      break;
+    }
+  }
+
+  if (out.solved) {
+    out.simplified = out.solution;
+    if (config.simplify && solution_tree)
+      out.simplified = trees::to_source(simplify(*solution_tree, problem.signature, pipeline, train));
+    if (!problem.test.empty()) {
+      const pipeline::TestSet test = suites::problem_tests(problem, suites::Split::Test);
+      pipeline::Sources one;
+      one.add(out.simplified);
+      pipeline::BatchResults r;
+      pipeline.run(one, test, &r);
+      out.test_passed = r.tests_passed[0];
+      out.test_cases = r.tests;
+      out.generalises = passes_all(r, 0);
+    }
+  }
+  out.seconds = seconds_since(start);
+  if (out.solved && observer) observer->on_solution(out);
+  return out;
+}
+
+}  // namespace gs::search

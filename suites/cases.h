@@ -1,0 +1,20 @@
+// A problem's cases as the pipeline's case sets (pipeline/case_set.h): the train or test split
+// that a search judges its candidates on, and the train inputs that its probes run on.
+#pragma once
+
+#include "pipeline/case_set.h"
+#include "suites/problem.h"
+
+namespace gs::suites {
+
+enum class Split { Train, Test, All };
+
+// The problem's cases of a split as a test set (std::invalid_argument when a value does not
+// have the signature's type — load_problem has checked that already).
+pipeline::TestSet problem_tests(const Problem& p, Split split);
+// The train inputs with result type t: what a generator's probes (search::Generator::
+// probe_result) run on. The expected outputs are zeros, so probes' pass bits mean nothing; their
+// output hashes are what the generator asked for. std::invalid_argument for a tuple type.
+pipeline::TestSet probe_tests(const Problem& p, Type t);
+
+}  // namespace gs::suites
