@@ -69,11 +69,12 @@ int search_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   try {
-    std::unique_ptr<search::Generator> generator = make_generator(o, *problem, &error);
-    if (!generator) {
+    const std::optional<search::GeneratorChoice> choice = generator_choice(o, &error);
+    if (!choice) {
       std::cerr << "gpusynth search: " << error << "\n";
       return kExitUsage;
     }
+    std::unique_ptr<search::Generator> generator = search::make_generator(*choice, *problem);
     auto pipeline = pipeline::make_pipeline(*pipeline::parse_device(o.device), pipeline_config(o));
     std::cerr << "gpusynth search: " << problem->name << " (" << problem->train.size() << " train, "
               << problem->test.size() << " test cases), generator " << o.generator << ", batch " << o.search.batch

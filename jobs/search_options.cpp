@@ -97,40 +97,23 @@ pipeline::PipelineConfig pipeline_config(const SearchOptions& o) {
   return c;
 }
 
-namespace {
-
-// The generator settings with GP's selection and case scores from their options.
-search::GeneratorSettings gp_settings(const SearchOptions& o) {
-  search::GeneratorSettings settings = o.settings;
-  settings.gp.selection = *search::parse_selection(o.selection);
-  settings.gp.scores = *search::parse_case_scores(o.case_scores);
-  return settings;
-}
-
-}  // namespace
-
-std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const suites::Problem& p,
-                                                  std::string* error) {
-  switch (*search::parse_generator(o.generator)) {
-    case search::GeneratorKind::Random: return search::make_random_generator(p.signature, o.settings);
-    case search::GeneratorKind::Gp: return search::make_gp_generator(p.signature, gp_settings(o));
-    case search::GeneratorKind::Portfolio: return search::make_portfolio_generator(p, gp_settings(o));
-    case search::GeneratorKind::External: {
-      auto text = read_file(o.candidates_path);
-      if (!text) {
-        *error = o.candidates_path + ": cannot read file";
-        return nullptr;
-      }
-      suites::CandidateFile file = suites::parse_candidates(*text, o.candidates_path);
-      for (const std::string& e : file.errors) std::cerr << e << "\n";
-      std::vector<std::string> sources;
-      for (suites::Candidate& c : file.candidates) sources.push_back(std::move(c.source));
-      return search::make_external_generator(std::move(sources));
+std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, std::string* error) {
+  search::GeneratorChoice c;
+  c.kind = *search::parse_generator(o.generator);
+  c.settings = o.settings;
+  c.settings.gp.selection = *search::parse_selection(o.selection);
+  c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
+  if (c.kind == search::GeneratorKind::External) {
+    auto text = read_file(o.candidates_path);
+    if (!text) {
+      *error = o.candidates_path + ": cannot read file";
+      return std::nullopt;
     }
-    case search::GeneratorKind::Enumerate: return search::make_enumerate_generator(p, o.settings.enumerate);
+    suites::CandidateFile file = suites::parse_candidates(*text, o.candidates_path);
+    for (const std::string& e : file.errors) std::cerr << e << "\n";
+    for (suites::Candidate& candidate : file.candidates) c.sources.push_back(std::move(candidate.source));
   }
-  *error = "unknown generator";
-  return nullptr;
+  return c;
 }
 
 void print_outcome(std::ostream& out, const suites::Problem& p, const search::SearchOutcome& r) {

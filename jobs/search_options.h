@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -39,10 +40,9 @@ pipeline::PipelineConfig pipeline_config(const SearchOptions& o);
 // False with a message when the options do not fit together.
 bool check_search_options(const SearchOptions& o, std::string* error);
 
-// The generator the options ask for, for this problem; null with *error when it cannot be made
-// (an unreadable candidates file).
-std::unique_ptr<search::Generator> make_generator(const SearchOptions& o, const suites::Problem& p,
-                                                  std::string* error);
+// The generator the options ask for (the candidates file read, its malformed entries reported on
+// stderr); nullopt with *error when the candidates file cannot be read.
+std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, std::string* error);
 
 // The result of one search, as `gpusynth search` prints it.
 void print_outcome(std::ostream& out, const suites::Problem& p, const search::SearchOutcome& r);

@@ -226,7 +226,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
 std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::PipelineConfig& config) {
   const pipeline::NeuralCompileConfig& n = config.neural;
   if (n.checkpoint.empty())
-    throw std::runtime_error(std::string("--compile ") + pipeline::compile_mode_name(n.mode) + " needs --model CHECKPOINT");
+    throw std::runtime_error(std::string("the ") + pipeline::compile_mode_name(n.mode) + " compile mode needs a neural compiler checkpoint");
   std::string error;
   auto model = neural::NeuralCompiler::load(n.checkpoint, n.device, &error);
   if (!model) throw std::runtime_error(error);

@@ -61,21 +61,20 @@ std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) 
     throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) + ")");
   std::string why;
   if (config.neural.mode != CompileMode::Traditional) {
-    const std::string mode = std::string("--compile ") + compile_mode_name(config.neural.mode);
+    const std::string mode = std::string("the ") + compile_mode_name(config.neural.mode) + " compile mode";
     if (neural_factory == nullptr)
       throw std::runtime_error(mode + ": this build has no libtorch, so no neural compiler (configure with "
                                       "-DGPUSYNTH_TORCH=ON, docs/neural.md)");
     if (d == Device::Cuda)
-      throw std::runtime_error(mode + " runs on the CPU backend in this version; use --device cpu (the model itself "
-                                      "may run on a GPU: --model-device cuda)");
+      throw std::runtime_error(mode + " runs on the CPU backend in this version (the model itself may run on a GPU)");
     return neural_factory(config);
   }
   if (d == Device::Cpu || (d == Device::Auto && !cuda_available(&why))) return make_cpu_pipeline(config);
-  if (!cuda_available(&why)) throw std::runtime_error("--device cuda: " + why);
+  if (!cuda_available(&why)) throw std::runtime_error("the CUDA backend cannot be had: " + why);
 #if GPUSYNTH_HAVE_CUDA
   return make_cuda_pipeline(config);
 #else
-  throw std::runtime_error("--device cuda: " + why);
+  throw std::runtime_error("the CUDA backend cannot be had: " + why);
 #endif
 }
 

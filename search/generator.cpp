@@ -2,6 +2,7 @@
 // (search/generator.h). Genetic programming lives in search/gp_generator.cpp.
 #include "search/generator.h"
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -104,6 +105,17 @@ std::unique_ptr<Generator> make_random_generator(const suites::Signature& signat
 
 std::unique_ptr<Generator> make_external_generator(std::vector<std::string> sources) {
   return std::make_unique<ExternalGenerator>(std::move(sources));
+}
+
+std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const suites::Problem& problem) {
+  switch (choice.kind) {
+    case GeneratorKind::Random: return make_random_generator(problem.signature, choice.settings);
+    case GeneratorKind::Gp: return make_gp_generator(problem.signature, choice.settings);
+    case GeneratorKind::Enumerate: return make_enumerate_generator(problem, choice.settings.enumerate);
+    case GeneratorKind::Portfolio: return make_portfolio_generator(problem, choice.settings);
+    case GeneratorKind::External: return make_external_generator(choice.sources);
+  }
+  throw std::invalid_argument("make_generator: unknown generator kind");
 }
 
 }  // namespace gs::search

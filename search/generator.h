@@ -147,6 +147,16 @@ std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& probl
 // they run out; the file's malformed entries are skipped (the caller has reported them).
 std::unique_ptr<Generator> make_external_generator(std::vector<std::string> sources);
 
+// Which generator a search uses, with its settings: what `--generator` and its options choose.
+struct GeneratorChoice {
+  GeneratorKind kind = GeneratorKind::Gp;
+  GeneratorSettings settings;
+  std::vector<std::string> sources;  // External: the candidate programs, in file order
+};
+
+// The chosen generator for a problem.
+std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const suites::Problem& problem);
+
 // The random generator's settings for a problem: the entry's name and types fixed.
 trees::RandomProgramConfig generator_config_for(const suites::Signature& signature, trees::RandomProgramConfig base = {});
 

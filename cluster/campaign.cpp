@@ -1,0 +1,179 @@
+#include "cluster/campaign.h"
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "base/hash.h"
+#include "base/host.h"
+#include "base/rng.h"
+#include "cluster/rank_output.h"
+#include "records/join.h"
+#include "records/search_records.h"
+#include "suites/suite.h"
+
+namespace gs::cluster {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kCommand = "gpusynth campaign";
+
+// The search's records, and a look at the work queue after every batch: rank 0 answers the
+// other ranks there, and every rank learns there that it must stop.
+class CampaignObserver final : public search::SearchObserver {
+ public:
+  CampaignObserver(records::Writer& writer, const suites::Problem& problem, search::GeneratorKind generator,
+                   WorkQueue& queue)
+      : records_(writer, problem, generator), queue_(queue) {}
+
+  void on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
+                const pipeline::BatchResults& results) override {
+    records_.on_batch(report, proposals, results);  // flushed: a stop loses nothing
+  }
+  bool stop_requested() override { return queue_.poll(); }
+  void on_solution(const search::SearchOutcome& outcome) override { records_.on_solution(outcome); }
+
+ private:
+  records::SearchRecords records_;
+  WorkQueue& queue_;
+};
+
+// What a rank holds once it is ready to search.
+struct Prepared {
+  std::vector<suites::Problem> problems;
+  std::map<std::string, ProblemSummary> finished;  // rank 0: the ledger read
+  std::unique_ptr<pipeline::Pipeline> pipeline;
+  std::optional<records::Writer> writer;
+  records::RunInfo info;
+};
+
+std::string ledger_path(const CampaignConfig& c) { return (fs::path(c.run_dir) / "campaign.jsonl").string(); }
+
+// The suite, the run directory, the pipeline and this rank's records file; false with the
+// reasons in `messages`.
+bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostream& messages) {
+  if (!suites::load_suite(c.suite, &p->problems, messages)) return false;
+  std::error_code ec;
+  fs::create_directories(c.run_dir, ec);
+  if (ec) {
+    messages << c.run_dir << ": cannot create the run directory: " << ec.message() << "\n";
+    return false;
+  }
+  if (queue.coordinates()) {
+    p->finished = read_ledger(ledger_path(c));
+    if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages)) return false;
+  }
+  const std::string records_name =
+      queue.ranks() > 1 ? records::records_file_name(queue.rank()) : records::records_file_name();
+  try {
+    pipeline::PipelineConfig config = c.pipeline;
+    config.gpu = queue.node_rank();  // the ranks of a node spread over its GPUs
+    p->pipeline = pipeline::make_pipeline(c.device, config);
+    p->info = c.run;
+    p->info.seed = c.generator.settings.seed;
+    p->info.hosts = host_name();
+    p->info.devices = p->pipeline->name();
+    p->writer = records::Writer::create_or_resume((fs::path(c.run_dir) / records_name).string(), p->info, c.sampling);
+  } catch (const std::exception& e) {
+    messages << kCommand << ": " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// Searches the problems the queue hands this rank until it runs dry or a stop is asked for.
+void search_problems(const CampaignConfig& c, WorkQueue& queue, Prepared& p) {
+  while (std::optional<u32> index = queue.next()) {
+    const suites::Problem& problem = p.problems[*index];
+    search::GeneratorChoice choice = c.generator;
+    choice.settings.seed = problem_seed(c.generator.settings.seed, problem.name);
+    std::unique_ptr<search::Generator> generator = search::make_generator(choice, problem);
+    CampaignObserver observer(*p.writer, problem, generator->kind(), queue);
+    const search::SearchOutcome r = search::run_search(problem, *generator, *p.pipeline, c.search, &observer);
+    if (r.stopped) break;  // unfinished: its records are flushed up to the last batch, and a re-run resumes it
+    const ProblemSummary s{problem.name, r.solved, r.generalises, r.candidates, r.seconds, r.test_passed, r.test_cases};
+    queue.finished({*index, queue.rank(), summary_line(s)});
+  }
+}
+
+}  // namespace
+
+u64 problem_seed(u64 campaign_seed, const std::string& problem_name) {
+  const u64 h = fnv1a64(reinterpret_cast<const u8*>(problem_name.data()), problem_name.size());
+  return Rng(campaign_seed).derive(h).next_u64();
+}
+
+CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
+  const bool distributed = queue.ranks() > 1;
+  CampaignResult result;
+  result.coordinator = queue.coordinates();
+
+  // Every rank prepares, and the ranks agree before any searches: a rank that cannot start stops
+  // them all, with its reason.
+  std::ostringstream messages;
+  Prepared p;
+  const bool ready = prepare(c, queue, &p, messages);
+  const Agreement agreement = queue.agree(ready, ready ? suites::suite_fingerprint(p.problems) : 0);
+  if (!agreement.ok()) {
+    // Rank 0 speaks for a failure every rank shares; a rank that fails alone says why itself.
+    if (!ready && (result.coordinator || agreement.coordinator_ready)) say_as_rank(messages.str(), kCommand, queue);
+    if (result.coordinator && distributed && ready) say(std::string(kCommand) + ": " + agreement.why + "; nothing was run\n");
+    return result;
+  }
+
+  try {
+    std::optional<Ledger> ledger;
+    if (result.coordinator) {
+      ledger.emplace(p.problems, p.finished, ledger_path(c), c.quiet);
+      std::ostringstream header;
+      header << kCommand << ": " << p.problems.size() << " problems from " << c.suite << " (" << ledger->done()
+             << " already done), generator " << search::generator_name(c.generator.kind) << ", budget "
+             << c.search.budget.candidates << " candidates each, on the " << p.pipeline->name();
+      if (distributed) header << ", " << queue.ranks() << " ranks";
+      header << " -> " << c.run_dir << "\n";
+      say(header.str());
+      queue.start(ledger->unfinished(), [&](const ProblemResult& r) { ledger->record(r); });
+    }
+    search_problems(c, queue, p);
+    p.writer->close();
+    const Ending ending = queue.finish();
+    if (!result.coordinator) {
+      result.status = ending.stopped ? CampaignResult::Status::Interrupted : CampaignResult::Status::Finished;
+      return result;
+    }
+    result.rows = ledger->rows();
+    result.seconds = ledger->elapsed();
+    result.queue = queue.stats();
+    if (!ledger->complete()) {
+      say(std::string(kCommand) + ": stopped by SIGTERM with " + std::to_string(ledger->done()) + "/" +
+          std::to_string(p.problems.size()) + " problems finished (" + ledger_path(c) +
+          "); run the same command again to resume\n");
+      result.status = CampaignResult::Status::Interrupted;
+      return result;
+    }
+    // The ranks' records become one RUN/records.h5: after a distributed run, and after a
+    // one-process run that finished what a distributed one left.
+    if (distributed || !records::rank_records_files(c.run_dir).empty()) {
+      records::JoinReport join = records::join_records(c.run_dir, p.info);
+      for (const std::string& w : join.warnings) say(std::string(kCommand) + ": warning: " + w + "\n");
+      result.joined_files = join.sources;
+    }
+    result.status = CampaignResult::Status::Finished;
+  } catch (const std::exception& e) {
+    if (distributed) {
+      // The other ranks may be waiting for this one: end the job (every rank's records are
+      // flushed up to its last batch, so the run directory resumes).
+      say(std::string(kCommand) + " (" + queue.where() + "): " + e.what() + "\n");
+      queue.abort(c.failed_exit_code);
+    }
+    say(std::string(kCommand) + ": " + e.what() + "\n");
+    result.status = CampaignResult::Status::Failed;
+  }
+  return result;
+}
+
+}  // namespace gs::cluster

@@ -1,0 +1,63 @@
+// A campaign: a search on every problem of a suite (docs/cluster.md), with records in
+// RUN/records.h5 (docs/trace-format.md) and one line per finished problem in the ledger
+// RUN/campaign.jsonl (cluster/ledger.h). Re-running with the same RUN/ skips the problems the
+// ledger lists.
+//
+// Started by mpirun or srun with several processes, the problems are shared among the ranks
+// through a WorkQueue: rank 0 hands them out on request, searches too, and alone keeps the
+// ledger and the progress lines; each rank records into RUN/records.rank-K.h5, which rank 0 joins
+// into RUN/records.h5 at the end. One process runs the problems in order itself.
+//
+// SIGTERM stops every rank at its next batch boundary: finished problems are in the ledger,
+// every rank's records are flushed, and the campaign ends Interrupted; the same command resumes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cluster/ledger.h"
+#include "cluster/work_queue.h"
+#include "pipeline/pipeline.h"
+#include "records/records.h"
+#include "search/generator.h"
+#include "search/search_loop.h"
+
+namespace gs::cluster {
+
+struct CampaignConfig {
+  std::string suite;    // folder of problem files
+  std::string run_dir;  // records, ledger; created or resumed
+  search::GeneratorChoice generator;  // its seed is the campaign's: problem_seed() derives each problem's
+  search::SearchConfig search;
+  pipeline::Device device = pipeline::Device::Auto;
+  pipeline::PipelineConfig pipeline;  // gpu is set per rank: the ranks of a node spread over its GPUs
+  records::SamplingPolicy sampling;
+  records::RunInfo run;  // config_text and command_line; the seed, hosts and devices are filled in
+  bool quiet = false;    // no progress lines
+  int failed_exit_code = 2;  // what every rank exits with when one fails during a distributed campaign
+};
+
+struct CampaignResult {
+  enum class Status {
+    Finished,     // every problem is in the ledger (rank 0); this rank's share is done (others)
+    Interrupted,  // stopped by SIGTERM: the same command resumes
+    NotStarted,   // a rank could not prepare (bad suite, run directory, device): messages printed
+    Failed,       // an error during the campaign (printed); the run directory resumes
+  };
+  Status status = Status::NotStarted;
+  bool coordinator = false;              // this process is rank 0: the fields below are filled
+  std::vector<ProblemSummary> rows;      // the finished problems, in suite order
+  u32 joined_files = 0;                  // rank files joined into records.h5 (0: none)
+  QueueStats queue;                      // distributed: what coordinating cost rank 0
+  double seconds = 0;                    // wall time of the campaign on rank 0
+};
+
+// Runs this rank's part of the campaign. Messages (refusals, warnings, progress) go to stderr,
+// each prefixed with "gpusynth campaign" and, on several ranks, the rank and host.
+CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& config);
+
+// The seed of a problem's search: a hash of the campaign's seed and the problem's name, so a
+// problem is searched alike whichever rank takes it and whatever else the suite holds.
+u64 problem_seed(u64 campaign_seed, const std::string& problem_name);
+
+}  // namespace gs::cluster
