@@ -268,7 +268,7 @@ TEST(Pipeline, DeviceChoice) {
       pipeline::make_pipeline(pipeline::Device::Cuda, config);
       ADD_FAILURE() << "cuda pipeline made without a device";
     } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("CUDA backend"), std::string::npos) << e.what();
     }
   }
   config.limits.fuel = u64(1) << 32;
