@@ -246,7 +246,7 @@ int main(int argc, char** argv) {
   o.add_options()("help,h", "show this help")
       ("sizes", po::value(&sizes_text)->default_value(sizes_text), "batch sizes (programs), comma-separated")
       ("tests", po::value(&tests_count)->default_value(tests_count), "tests per program")
-      ("devices", po::value(&devices_text)->default_value(devices_text), "backends to measure: cpu, cuda, cuda-warp (one warp per program)")
+      ("devices", po::value(&devices_text)->default_value(devices_text), "backends to measure: cpu, cpu-lexer (the CPU compiling from the batch lexer, as CUDA does), cuda, cuda-warp (one warp per program)")
       ("repeats", po::value(&repeats)->default_value(repeats), "timed runs per row (after one warm-up); medians reported")
       ("baseline-programs", po::value(&baseline_max)->default_value(baseline_max), "programs the single-thread baseline loop runs (its rate is per program)")
       ("threads", po::value(&threads)->default_value(threads), "CPU backend threads (0: all)")
@@ -286,8 +286,8 @@ int main(int argc, char** argv) {
               "instr/s", "evals/s", "cands/s", "MB/1000", "vs base", "ok", "solved", "mJ/cand");
   std::stringstream ds(devices_text);
   for (std::string name; std::getline(ds, name, ',');) {
-    const bool warps = name == "cuda-warp";
-    auto device = pipeline::parse_device(warps ? "cuda" : name);
+    const bool warps = name == "cuda-warp", batch_lexer = name == "cpu-lexer";
+    auto device = pipeline::parse_device(warps ? "cuda" : batch_lexer ? "cpu" : name);
     std::string why;
     if (!device || (*device == pipeline::Device::Cuda && !pipeline::cuda_available(&why))) {
       std::printf("%-9s not measured: %s\n", name.c_str(), device ? why.c_str() : "unknown device");
@@ -296,6 +296,7 @@ int main(int argc, char** argv) {
     }
     pipeline::PipelineConfig device_config = config;
     device_config.warp_per_program = warps;
+    device_config.batch_lexer = batch_lexer;
     auto pipeline = pipeline::make_pipeline(*device, device_config);
     std::optional<GpuEnergy> energy;
     if (*device == pipeline::Device::Cuda) {
@@ -305,7 +306,7 @@ int main(int argc, char** argv) {
     for (u32 n : sizes) {
       std::fprintf(stderr, "pipeline_bench: %s, %u programs x %u tests...\n", name.c_str(), n, tests_count);
       Row row = measure(*pipeline, all, n, tests, repeats, energy && energy->available() ? &*energy : nullptr);
-      if (warps) row.device = "cuda-warp";
+      if (warps || batch_lexer) row.device = name;
       row.baseline_rate = base.rate();
       // What is timed must be right: every program the baseline ran passed the same tests.
       for (u32 i = 0; i < std::min<u32>(n, base.programs); ++i)

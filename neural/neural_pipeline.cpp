@@ -24,9 +24,7 @@ struct CandidateBatch {
   std::vector<u8> status;
   std::vector<u32> program;  // the program each candidate is for
   std::vector<const neural::DecodedBytecode*> candidate;
-  std::vector<u8> trap, pass;
-  std::vector<u32> instructions;
-  std::vector<u64> output_hash;
+  pipeline::BatchResults results;  // of running the candidates on the batch's cases: pairs only
 
   void add(u32 of, const neural::DecodedBytecode& c) {
     const u64 words = (c.bytecode.size() + 7) / 8;
@@ -43,13 +41,9 @@ struct CandidateBatch {
     entry.assign(count(), 0);
     return {count(), reinterpret_cast<u8*>(bytes.data()), offsets.data(), sizes.data(), status.data(), entry.data()};
   }
-  pipeline::PairResults pairs(u32 tests) {
-    const u64 n = u64(count()) * tests;
-    trap.assign(n, 0);
-    pass.assign(n, 0);
-    instructions.assign(n, 0);
-    output_hash.assign(n, 0);
-    return {trap.data(), pass.data(), instructions.data(), output_hash.data()};
+  pipeline::PairResults pairs(u32 cases) {
+    results.reset({count(), cases, false});
+    return results.pair_views();
   }
 };
 
@@ -147,7 +141,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
       if (cb.status[c] != u8(pipeline::ProgramStatus::OK)) continue;
       const u32 i = cb.program[c];
       u32 passed = 0;
-      for (u32 k = 0; k < t.test_count; ++k) passed += cb.pass[u64(c) * t.test_count + k];
+      for (u32 k = 0; k < t.test_count; ++k) passed += cb.results.pass[u64(c) * t.test_count + k];
       if (best[i] < 0 || passed > best_passed[i]) {
         best[i] = c;
         best_passed[i] = passed;
@@ -168,11 +162,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     if (cb.count() == 0) return;
     // The traditional bytecode's outcomes: check and execute b as it stands.
     executor_.check(b, t);
-    reference_.assign(u64(b.count) * t.test_count, 0);
-    reference_trap_.assign(u64(b.count) * t.test_count, 0);
-    std::vector<u8> pass(reference_.size());
-    std::vector<u32> instructions(reference_.size());
-    pipeline::PairResults ref{reference_trap_.data(), pass.data(), instructions.data(), reference_.data()};
+    reference_.reset({b.count, t.test_count, false});
+    pipeline::PairResults ref = reference_.pair_views();
     executor_.execute(b, t, ref);
 
     neural::ReferenceOptions ro;
@@ -184,7 +175,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     // begin with), and the cheapest verified candidate so far.
     std::vector<u64> cost(b.count, 0);
     for (u32 i = 0; i < b.count; ++i)
-      for (u32 k = 0; k < t.test_count; ++k) cost[i] += instructions[u64(i) * t.test_count + k];
+      for (u32 k = 0; k < t.test_count; ++k) cost[i] += reference_.pair_instructions[u64(i) * t.test_count + k];
     std::vector<i64> chosen(b.count, -1);
     std::vector<std::optional<neural::Reference>> references(b.count);  // made when first needed
     for (u32 c = 0; c < cb.count(); ++c) {
@@ -194,8 +185,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
       u64 candidate_cost = 0;
       for (u32 k = 0; k < t.test_count && same; ++k) {
         const u64 p = u64(i) * t.test_count + k, q = u64(c) * t.test_count + k;
-        same = cb.trap[q] == reference_trap_[p] && cb.output_hash[q] == reference_[p];
-        candidate_cost += cb.instructions[q];
+        same = cb.results.trap[q] == reference_.trap[p] && cb.results.output_hash[q] == reference_.output_hash[p];
+        candidate_cost += cb.results.pair_instructions[q];
       }
       if (!same || candidate_cost > cost[i] || (chosen[i] >= 0 && candidate_cost == cost[i])) continue;
       std::optional<neural::Reference>& reference = references[i];
@@ -217,8 +208,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
   neural::Router router_;
   neural::Verifier verifier_;
   u64 batches_ = 0;
-  std::vector<u64> reference_;
-  std::vector<u8> reference_trap_;
+  pipeline::BatchResults reference_;  // the traditional bytecode's pairs (hybrid)
 };
 
 }  // namespace

@@ -49,6 +49,16 @@ GS_HD inline u64 bytecode_slot_bytes(u32 source_len) {
   return (u64(1024) + u64(source_len) * 8 + 7) & ~u64(7);
 }
 
+// The slot offsets of a batch's bytecode from its sources' offsets (n programs): slots[0] = 0,
+// slots[i + 1] = slots[i] + bytecode_slot_bytes(length of source i). Both backends size slots so.
+GS_HD inline void fill_slot_offsets(const u64* source_offsets, u32 n, u64* slots) {
+  slots[0] = 0;
+  for (u32 i = 0; i < n; ++i) {
+    const u64 length = source_offsets[i + 1] - source_offsets[i];
+    slots[i + 1] = slots[i] + bytecode_slot_bytes(u32(length < 0xffffffffu ? length : 0xffffffffu));
+  }
+}
+
 struct BytecodeBatch {
   u32 count = 0;
   u8* bytes = nullptr;

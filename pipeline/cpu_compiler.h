@@ -1,10 +1,12 @@
 // The CPU backend of the compile stage: pipeline/compile_stage.h's compile_program over a
-// thread pool, each worker reusing one workspace.
+// thread pool, each worker reusing one workspace — lexing each program itself, or taking the
+// tokens the batch lexer made for the whole batch (compile_program_lexed, as the CUDA kernel).
 #pragma once
 
 #include <vector>
 
 #include "pipeline/compile_stage.h"
+#include "pipeline/lex_stage.h"
 #include "base/thread_pool.h"
 
 namespace gs::pipeline {
@@ -12,8 +14,9 @@ namespace gs::pipeline {
 class CpuBatchCompiler {
  public:
   CpuBatchCompiler(ThreadPool& pool, const compiler::CompileLimits& limits);
-  // Fills b's slots, sizes, status and entry (0) and r for every program of s.
-  void compile(const SourceBatch& s, BytecodeBatch& b, CompileResults& r);
+  // Fills b's slots, sizes, status and entry (0) and r for every program of s; from the batch
+  // lexer's output when `lexed` is given (pipeline/cpu_lexer.h), else lexing each program.
+  void compile(const SourceBatch& s, BytecodeBatch& b, CompileResults& r, const LexedBatch* lexed = nullptr);
 
  private:
   ThreadPool& pool_;

@@ -5,24 +5,12 @@
 namespace gs::pipeline {
 
 CpuExecutor::CpuExecutor(ThreadPool& pool, const vm::Limits& limits) : pool_(pool), limits_(limits) {
-  workers_.resize(pool.size());
-  for (Worker& w : workers_) {
-    w.stack.resize(limits.stack_slots);
-    w.frames.resize(limits.call_depth + 1);
-    w.heap.resize((u64(limits.heap_bytes) + 7) / 8);
-    vm::Machine& m = w.machine;
-    m.stack = w.stack.data();
-    m.stack_slots = limits.stack_slots;
-    m.frames = w.frames.data();
-    m.max_depth = limits.call_depth;
-    m.heap.base = reinterpret_cast<u8*>(w.heap.data());
-    m.heap.capacity = u32(w.heap.size() * 8);
-  }
+  for (u32 w = 0; w < pool.size(); ++w) workers_.push_back(std::make_unique<Worker>(limits));
 }
 
 void CpuExecutor::check(BytecodeBatch& b, const TestSetView& t) {
   pool_.parallel_for(b.count, 256, [&](u64 begin, u64 end, u32 worker) {
-    std::vector<u32>& scratch = workers_[worker].scratch;
+    std::vector<u32>& scratch = workers_[worker]->scratch;
     if (scratch.empty()) scratch.resize(kVerifierScratchWords);
     for (u64 i = begin; i < end; ++i) check_program(b, u32(i), t, scratch.data());
   });
@@ -31,7 +19,7 @@ void CpuExecutor::check(BytecodeBatch& b, const TestSetView& t) {
 void CpuExecutor::execute(const BytecodeBatch& b, const TestSetView& t, PairResults& out) {
   // One program's tests on one worker: its bytecode stays in that core's cache.
   pool_.parallel_for(b.count, 16, [&](u64 begin, u64 end, u32 worker) {
-    vm::Machine& m = workers_[worker].machine;
+    vm::Machine& m = workers_[worker]->machine.get();
     for (u64 i = begin; i < end; ++i)
       for (u32 k = 0; k < t.test_count; ++k) evaluate_pair(b, u32(i), t, k, m, limits_.fuel, out);
   });

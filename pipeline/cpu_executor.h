@@ -3,11 +3,13 @@
 // scratch. The reference the CUDA executor is compared with.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "pipeline/batch.h"
 #include "vm/limits.h"
 #include "pipeline/case_set.h"
+#include "vm/machine.h"
 #include "base/thread_pool.h"
 
 namespace gs::pipeline {
@@ -26,14 +28,13 @@ class CpuExecutor {
 
  private:
   struct Worker {
-    std::vector<u64> stack, heap;
-    std::vector<vm::Frame> frames;
+    explicit Worker(const vm::Limits& limits) : machine(limits) {}
+    vm::OwnedMachine machine;
     std::vector<u32> scratch;
-    vm::Machine machine;
   };
   ThreadPool& pool_;
   vm::Limits limits_;
-  std::vector<Worker> workers_;
+  std::vector<std::unique_ptr<Worker>> workers_;
 };
 
 }  // namespace gs::pipeline

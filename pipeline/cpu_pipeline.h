@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pipeline/cpu_compiler.h"
+#include "pipeline/cpu_lexer.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/cpu_executor.h"
 
@@ -31,6 +32,8 @@ class CpuPipeline : public Pipeline {
   PipelineConfig config_;
   ThreadPool pool_;
   CpuBatchCompiler compiler_;
+  CpuBatchLexer lexer_;
+  HostLexedBatch lexed_;
   CpuExecutor executor_;
 
  private:

@@ -15,19 +15,6 @@ static_assert(kExecutorBlockThreads % kWarpLanes == 0, "a block holds whole warp
 
 __device__ u64 thread_index() { return u64(blockIdx.x) * blockDim.x + threadIdx.x; }
 
-// A machine over one thread's slice, laid out as machine_scratch_bytes() counts it.
-__device__ vm::Machine machine_at(u8* slice, const vm::Limits& l) {
-  const u64 heap_bytes = (u64(l.heap_bytes) + 7) & ~u64(7);
-  vm::Machine m;
-  m.stack = reinterpret_cast<u64*>(slice);
-  m.stack_slots = l.stack_slots;
-  m.heap.base = slice + u64(l.stack_slots) * 8;
-  m.heap.capacity = u32(heap_bytes);
-  m.frames = reinterpret_cast<vm::Frame*>(m.heap.base + heap_bytes);
-  m.max_depth = l.call_depth;
-  return m;
-}
-
 // In every kernel, `workers` threads take part (those beyond it return at once), each with
 // slice thread_index() of the scratch, and thread w takes work items w, w + workers, ….
 
@@ -43,7 +30,7 @@ __global__ void execute_pairs_kernel(BytecodeBatch b, TestSetView t, PairResults
                                      u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
-  vm::Machine m = machine_at(scratch + w * machine_scratch_bytes(limits), limits);
+  vm::Machine m = vm::machine_over(scratch + w * vm::machine_bytes(limits), limits);
   const u64 pairs = u64(b.count) * t.test_count;
   for (u64 pair = w; pair < pairs; pair += workers)
     evaluate_pair(b, u32(pair / t.test_count), t, u32(pair % t.test_count), m, limits.fuel, out);
@@ -55,7 +42,7 @@ __global__ void execute_warps_kernel(BytecodeBatch b, TestSetView t, PairResults
                                      u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
-  vm::Machine m = machine_at(scratch + w * machine_scratch_bytes(limits), limits);
+  vm::Machine m = vm::machine_over(scratch + w * vm::machine_bytes(limits), limits);
   const u64 warps = workers / kWarpLanes;
   const u32 lane = u32(w % kWarpLanes);
   for (u64 i = w / kWarpLanes; i < b.count; i += warps)

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "pipeline/batch.h"
-#include "vm/heap.h"
+#include "vm/machine.h"
 #include "vm/limits.h"
 #include "pipeline/case_set.h"
 
@@ -18,12 +18,6 @@ inline constexpr u32 kExecutorBlockThreads = 128;
 
 // Scratch bytes of one verifying thread: kVerifierScratchWords words (pipeline/stages.h).
 u64 verifier_scratch_bytes();
-
-// Scratch bytes of one executing thread: its value stack, heap (rounded up to 8 bytes, as the
-// CPU executor does) and call frames, in that order.
-GS_HD inline u64 machine_scratch_bytes(const vm::Limits& l) {
-  return u64(l.stack_slots) * 8 + ((u64(l.heap_bytes) + 7) & ~u64(7)) + (u64(l.call_depth) + 1) * sizeof(vm::Frame);
-}
 
 enum class ExecutorKernel : u8 { Check, ExecutePairs, ExecuteWarps, Score };
 
@@ -43,7 +37,7 @@ u32 resident_threads(ExecutorKernel k, u32 multiprocessors);
 void launch_check(const BytecodeBatch& b, const TestSetView& t, u8* scratch, u32 threads, void* stream);
 
 // Execute stage (as CpuExecutor::execute), every (program, test) pair with limits.fuel.
-// scratch: threads × machine_scratch_bytes(limits). warp_per_program false: one thread per
+// scratch: threads × vm::machine_bytes(limits). warp_per_program false: one thread per
 // pair, pair p being program p / test_count on test p % test_count. true: one warp per program,
 // its lanes taking the program's tests in turn, so a warp runs one bytecode; it uses whole
 // warps of the threads (with fewer than 32 it runs one thread per pair). Which is faster has

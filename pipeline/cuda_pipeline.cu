@@ -30,6 +30,7 @@ constexpr u64 kMiB = u64(1) << 20;
 // Arrays packed one after another into one buffer, each at an 8-aligned byte offset.
 class Packer {
  public:
+  explicit Packer(u64 start = 0) : bytes_(start) {}
   template <class T>
   u64 add(u64 count) {
     u64 at = bytes_;
@@ -66,38 +67,22 @@ InputLayout input_layout(const Sources& s, const TestSet& t) {
   return l;
 }
 
-// What the stages write: the per-program results, then the per-pair ones (downloaded only when
-// the configuration keeps pairs), then what never leaves the device: the entry indices and the
-// lexer's output (LexedBatch).
-struct ResultLayout {
-  u64 status, sizes, diagnostic_count, diagnostics, tests_passed, instructions, reward, bytecode_hash;
-  u64 programs_end;
-  u64 trap, pass, pair_instructions, output_hash, error;
-  u64 pairs_end;
+// What the stages write: the batch's results as BatchResults lays them out (ResultLayout: the
+// per-program arrays, then the per-pair ones, downloaded only when the configuration keeps
+// pairs), then what never leaves the device: the entry indices and the lexer's output
+// (LexedBatch).
+struct DeviceLayout {
+  ResultLayout results;
   u64 entry;
   u64 tokens, token_count, lex_diagnostics, lex_diagnostic_count, lex_fallback;
   u64 bytes;
 };
 
-ResultLayout result_layout(const SourceBatch& s, u64 pairs, bool grade) {
+DeviceLayout device_layout(const SourceBatch& s, const BatchShape& shape) {
   const u32 programs = s.count;
-  Packer p;
-  ResultLayout l;
-  l.status = p.add<u8>(programs);
-  l.sizes = p.add<u32>(programs);
-  l.diagnostic_count = p.add<u32>(programs);
-  l.diagnostics = p.add<compiler::Diagnostic>(u64(programs) * kBatchDiagnostics);
-  l.tests_passed = p.add<u32>(programs);
-  l.instructions = p.add<u64>(programs);
-  l.reward = p.add<float>(programs);
-  l.bytecode_hash = p.add<u64>(programs);
-  l.programs_end = p.bytes();
-  l.trap = p.add<u8>(pairs);
-  l.pass = p.add<u8>(pairs);
-  l.pair_instructions = p.add<u32>(pairs);
-  l.output_hash = p.add<u64>(pairs);
-  l.error = p.add<float>(grade ? pairs : 0);
-  l.pairs_end = p.bytes();
+  DeviceLayout l;
+  l.results = ResultLayout::of(shape);
+  Packer p(l.results.bytes);
   l.entry = p.add<u32>(programs);
   l.tokens = p.add<compiler::Token>(programs == 0 ? 0 : token_capacity(s));
   l.token_count = p.add<u32>(programs);
@@ -145,12 +130,6 @@ T* at(u8* base, u64 offset) {
   return reinterpret_cast<T*>(base + offset);
 }
 
-template <class T>
-void copy_out(std::vector<T>& to, const u8* from, u64 count) {
-  to.resize(count);
-  copy_bytes(to.data(), from, count * sizeof(T));
-}
-
 u64 mib_rounded_up(u64 bytes) { return (bytes + kMiB - 1) / kMiB; }
 
 class CudaPipeline final : public Pipeline {
@@ -175,24 +154,24 @@ class CudaPipeline final : public Pipeline {
     const u32 n = sources.count();
     const TestSetView& host_tests = tests.view();
     const u64 pairs = u64(n) * host_tests.test_count;
-    out->programs = n;
-    out->tests = host_tests.test_count;
-    out->times = StageTimes{};
+    const BatchShape shape{n, host_tests.test_count, config_.grade};
+    out->reset(shape);
+    if (!config_.keep_pairs) out->drop_pairs();
     if (n == 0) {
-      fill_results(nullptr, ResultLayout{}, 0, 0, false, out);
       out->memory_bytes = device_bytes();
       out->times.total = seconds_since(start);
       return;
     }
 
     const InputLayout in = input_layout(sources, tests);
-    const ResultLayout res = result_layout(sources.view(), pairs, config_.grade);
+    const DeviceLayout dev = device_layout(sources.view(), shape);
+    const ResultLayout& res = dev.results;
     reserve_pinned(upload_, in.bytes);
     const u64 bytecode_bytes = stage_inputs(sources, tests, in);
-    const u64 download_bytes = config_.keep_pairs ? res.pairs_end : res.programs_end;
+    const u64 download_bytes = config_.keep_pairs ? res.bytes : res.programs_end;
     reserve_pinned(download_, download_bytes);
     const ScratchPlan plan = plan_scratch(sources, pairs);
-    reserve_device(DeviceNeeds{n, host_tests.test_count, in.bytes, bytecode_bytes, res.bytes, plan});
+    reserve_device(DeviceNeeds{n, host_tests.test_count, in.bytes, bytecode_bytes, dev.bytes, plan});
 
     u8* d_in = inputs_.data;
     u8* d_res = results_.data;
@@ -200,20 +179,16 @@ class CudaPipeline final : public Pipeline {
     BytecodeBatch b{n,
                         bytecode_.data,
                         at<const u64>(d_in, in.slot_offsets),
-                        at<u32>(d_res, res.sizes),
+                        at<u32>(d_res, res.bytecode_bytes),
                         at<u8>(d_res, res.status),
-                        at<u32>(d_res, res.entry)};
-    LexedBatch lexed{at<compiler::Token>(d_res, res.tokens), at<u32>(d_res, res.token_count),
-                               at<compiler::Diagnostic>(d_res, res.lex_diagnostics),
-                               at<u32>(d_res, res.lex_diagnostic_count), at<u8>(d_res, res.lex_fallback)};
+                        at<u32>(d_res, dev.entry)};
+    LexedBatch lexed{at<compiler::Token>(d_res, dev.tokens), at<u32>(d_res, dev.token_count),
+                     at<compiler::Diagnostic>(d_res, dev.lex_diagnostics), at<u32>(d_res, dev.lex_diagnostic_count),
+                     at<u8>(d_res, dev.lex_fallback)};
     CompileResults diagnostics{at<compiler::Diagnostic>(d_res, res.diagnostics),
                                          at<u32>(d_res, res.diagnostic_count)};
-    PairResults pair_results{at<u8>(d_res, res.trap), at<u8>(d_res, res.pass),
-                                 at<u32>(d_res, res.pair_instructions), at<u64>(d_res, res.output_hash),
-                                 config_.grade ? at<float>(d_res, res.error) : nullptr};
-    ProgramResults program_results{at<u32>(d_res, res.tests_passed), at<u64>(d_res, res.instructions),
-                                       at<float>(d_res, res.reward),
-                                       at<u64>(d_res, res.bytecode_hash)};
+    PairResults pair_results = res.pair_views(d_res);
+    ProgramResults program_results = res.program_views(d_res);
     TestSetView t = host_tests;
     t.input_heap = at<const u64>(d_in, in.input_heap);
     t.input_offsets = at<const u32>(d_in, in.input_offsets);
@@ -258,7 +233,7 @@ class CudaPipeline final : public Pipeline {
       throw;
     }
 
-    fill_results(download_.data, res, n, config_.keep_pairs ? pairs : 0, config_.grade, out);
+    out->unpack(download_.data, res, shape, config_.keep_pairs);
     out->times.upload = seconds_between(0, 1);
     out->times.compile = seconds_between(1, 2);
     out->times.verify = seconds_between(2, 3);
@@ -326,10 +301,7 @@ class CudaPipeline final : public Pipeline {
     copy_bytes(up + in.text, sources.text.data(), sources.text.size());
     copy_bytes(up + in.source_offsets, sources.offsets.data(), sources.offsets.size() * sizeof(u64));
     u64* slots = at<u64>(up, in.slot_offsets);
-    slots[0] = 0;
-    for (u32 i = 0; i < n; ++i)
-      slots[i + 1] = slots[i] + bytecode_slot_bytes(u32(std::min<u64>(
-                                    sources.offsets[i + 1] - sources.offsets[i], 0xffffffffu)));
+    fill_slot_offsets(sources.offsets.data(), n, slots);
     copy_bytes(up + in.input_heap, tests.input_heap().data(), tests.input_heap().size() * sizeof(u64));
     copy_bytes(up + in.input_offsets, tests.input_offsets().data(), tests.input_offsets().size() * sizeof(u32));
     copy_bytes(up + in.input_slots, tests.input_slots().data(), tests.input_slots().size() * sizeof(u64));
@@ -354,7 +326,7 @@ class CudaPipeline final : public Pipeline {
     p.compile.threads = std::min<u64>(n, resident_compile_);
     p.verify.slice = verifier_scratch_bytes();
     p.verify.threads = std::min<u64>(n, resident_verify_);
-    p.execute.slice = machine_scratch_bytes(config_.limits);
+    p.execute.slice = vm::machine_bytes(config_.limits);
     p.execute.threads = std::min<u64>(config_.warp_per_program ? u64(n) * kWarpThreads : pairs, resident_execute_);
     p.wanted = std::max({p.lex, p.compile.slice * p.compile.threads, p.execute.slice * p.execute.threads,
                          p.verify.slice});
@@ -419,25 +391,6 @@ class CudaPipeline final : public Pipeline {
   }
 
   u64 device_bytes() const { return inputs_.capacity + bytecode_.capacity + results_.capacity + scratch_.capacity; }
-
-  // Fills out's vectors, sized as the CPU backend sizes them, from the downloaded results
-  // (pairs: the per-pair results to copy, 0 when they are not kept; grade: whether the errors
-  // were computed).
-  static void fill_results(const u8* down, const ResultLayout& res, u32 n, u64 pairs, bool grade, BatchResults* out) {
-    copy_out(out->status, down + res.status, n);
-    copy_out(out->bytecode_bytes, down + res.sizes, n);
-    copy_out(out->diagnostic_count, down + res.diagnostic_count, n);
-    copy_out(out->diagnostics, down + res.diagnostics, u64(n) * kBatchDiagnostics);
-    copy_out(out->tests_passed, down + res.tests_passed, n);
-    copy_out(out->instructions, down + res.instructions, n);
-    copy_out(out->reward, down + res.reward, n);
-    copy_out(out->bytecode_hash, down + res.bytecode_hash, n);
-    copy_out(out->trap, down + res.trap, pairs);
-    copy_out(out->pass, down + res.pass, pairs);
-    copy_out(out->pair_instructions, down + res.pair_instructions, pairs);
-    copy_out(out->output_hash, down + res.output_hash, pairs);
-    copy_out(out->error, down + res.error, grade ? pairs : 0);
-  }
 
   void release_device() {
     for (DeviceBuffer* b : {&inputs_, &bytecode_, &results_, &scratch_}) {

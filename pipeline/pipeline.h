@@ -12,6 +12,7 @@
 
 #include "pipeline/compile_stage.h"
 #include "pipeline/batch.h"
+#include "pipeline/batch_results.h"
 #include "vm/limits.h"
 #include "pipeline/case_set.h"
 
@@ -89,6 +90,11 @@ struct PipelineConfig {
   // on errors needs; else `error` stays empty. Off by default: for a failing pair with string
   // results it costs up to 128 × 128 steps of edit distance.
   bool grade = false;
+  // CPU backend: lex the whole batch first with the data-parallel batch lexer and compile from its
+  // tokens, as the CUDA backend does, instead of lexing each program in its compile thread. Same
+  // results (tests/unit/pipeline_test.cpp holds the two paths equal on random batches); off by
+  // default because it is slower on a CPU (bench/pipeline_bench --batch-lexer, docs/pipeline.md).
+  bool batch_lexer = false;
   // CUDA backend: run each program's tests on one warp (its lanes take the tests in turn) instead
   // of one thread per (program, test) pair. Same results; which is faster is measured by
   // bench/pipeline_bench (--warp-per-program). The CPU backend ignores it.
@@ -97,57 +103,6 @@ struct PipelineConfig {
   // each rank its rank among the ranks on its node, so that they spread over the node's GPUs.
   u32 gpu = 0;
   NeuralCompileConfig neural;
-};
-
-// Seconds per stage, measured by the backend (CUDA: events on its stream).
-struct StageTimes {
-  double upload = 0;    // sources and tests to the device (CUDA only)
-  double compile = 0;
-  double verify = 0;
-  double execute = 0;
-  double score = 0;
-  double download = 0;  // results back to the host (CUDA only)
-  double route = 0;     // hybrid: the router's features and scores
-  double neural = 0;    // neural and hybrid: sampling and decoding the model's candidates
-  double check = 0;     // hybrid: running candidates against the traditional bytecode
-  double total = 0;
-};
-
-// What the neural compiler did in a batch (all zero in traditional mode).
-struct NeuralCounts {
-  u32 routed = 0;    // programs sent to the neural compiler
-  u32 accepted = 0;  // of those, run with a neural sample's bytecode
-  u64 samples = 0;   // candidates decoded
-  u64 valid = 0;     // candidates the bytecode verifier accepted
-};
-
-struct BatchResults {
-  u32 programs = 0;
-  u32 tests = 0;
-  // Per program.
-  std::vector<u8> status;  // ProgramStatus
-  std::vector<u32> bytecode_bytes;
-  std::vector<u32> diagnostic_count;
-  std::vector<compiler::Diagnostic> diagnostics;  // programs × kBatchDiagnostics
-  std::vector<u32> tests_passed;
-  std::vector<u64> instructions;
-  std::vector<float> reward;
-  std::vector<u64> bytecode_hash;  // bytecode_hash of the container, 0 without one
-  // Per (program, test) pair, index i * tests + k; empty unless keep_pairs.
-  std::vector<u8> trap;
-  std::vector<u8> pass;
-  std::vector<u32> pair_instructions;
-  std::vector<u64> output_hash;
-  std::vector<float> error;  // graded error (pipeline/output_error.h): 0 on a pass, +inf on a trap; empty unless grade
-  StageTimes times;
-  NeuralCounts neural;
-  u64 memory_bytes = 0;  // what the backend holds for this batch (device memory for CUDA)
-
-  ProgramStatus program_status(u32 i) const { return static_cast<ProgramStatus>(status[i]); }
-  std::span<const compiler::Diagnostic> kept_diagnostics(u32 i) const {
-    u32 n = std::min(diagnostic_count[i], kBatchDiagnostics);
-    return {diagnostics.data() + u64(i) * kBatchDiagnostics, n};
-  }
 };
 
 class Pipeline {

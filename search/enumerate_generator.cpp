@@ -247,7 +247,7 @@ class EnumerateGenerator final : public Generator {
     return out;
   }
 
-  void observe(std::span<const Proposal> proposals, const Evaluation& e) override {
+  void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& e, i64 first_id) override {
     const u32 c = batch_context_, t = batch_type_;
     if (t == kNone) return;  // assembled candidates: nothing to bank
     for (u32 i = 0; i < e.programs; ++i) {
@@ -255,10 +255,10 @@ class EnumerateGenerator final : public Generator {
       bool trapped = e.status[i] != u8(pipeline::ProgramStatus::OK);
       for (u32 k = 0; k < e.tests && !trapped; ++k) trapped = e.trap[u64(i) * e.tests + k] != 0;
       if (!trapped)
-        behaviour = behaviour_of(e.output_hash.subspan(u64(i) * e.tests, e.tests));
+        behaviour = behaviour_of(std::span<const u64>(e.output_hash).subspan(u64(i) * e.tests, e.tests));
       if (c != 0 && i < proposals.size()) probed_[source_hash(proposals[i].source)] = behaviour;
       if (behaviour && seen_[c][t].insert(*behaviour).second)
-        reached(bank(pending_[i], c, t, batch_size_), *behaviour, e.output_hash.subspan(u64(i) * e.tests, e.tests));
+        reached(bank(pending_[i], c, t, batch_size_), *behaviour, std::span<const u64>(e.output_hash).subspan(u64(i) * e.tests, e.tests));
     }
     split_goals();
   }

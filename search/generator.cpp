@@ -71,7 +71,7 @@ class RandomGenerator final : public Generator {
     return out;
   }
 
-  void observe(std::span<const Proposal>, const Evaluation&) override {}
+  void observe(std::span<const Proposal>, const pipeline::BatchResults&, i64) override {}
 
  private:
   trees::RandomProgramConfig config_;
@@ -90,7 +90,7 @@ class ExternalGenerator final : public Generator {
     return out;
   }
 
-  void observe(std::span<const Proposal>, const Evaluation&) override {}
+  void observe(std::span<const Proposal>, const pipeline::BatchResults&, i64) override {}
 
  private:
   std::vector<std::string> sources_;

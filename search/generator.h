@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pipeline/batch_results.h"
 #include "search/generator_kind.h"
 #include "suites/problem.h"
 #include "trees/random_program.h"
@@ -19,26 +20,12 @@
 
 namespace gs::search {
 
-// One proposed program. parents: ids (Evaluation::first_id numbering) of the programs it was
+// One proposed program. parents: ids (observe()'s first_id numbering) of the programs it was
 // bred from, -1 for none.
 struct Proposal {
   std::string source;
   std::optional<trees::Tree> tree;  // when the generator built it as a syntax tree
   i64 parents[2] = {-1, -1};
-};
-
-// The pipeline's results for the last proposals, in their order (pipeline/pipeline.h fills it).
-struct Evaluation {
-  u32 programs = 0;
-  u32 tests = 0;
-  i64 first_id = 0;                  // the id of program 0; program i has id first_id + i
-  std::span<const u8> status;        // pipeline::ProgramStatus, per program
-  std::span<const u32> tests_passed;  // per program
-  std::span<const float> reward;      // per program
-  std::span<const u8> pass;           // programs × tests: 1 where the test passed
-  std::span<const u8> trap;           // programs × tests: vm::Trap, or pipeline::kNotRun
-  std::span<const u64> output_hash;   // programs × tests
-  std::span<const float> error;       // programs × tests: graded error (pipeline/output_error.h), 0 on a pass
 };
 
 class Generator {
@@ -48,10 +35,11 @@ class Generator {
   // Up to `count` new programs for `iteration` (0, 1, …). Fewer, or none, when the generator has
   // run out (a file of samples, a finished enumeration): the search then stops.
   virtual std::vector<Proposal> propose(u32 count, u64 iteration) = 0;
-  // The results of the proposals just made, in order.
-  virtual void observe(std::span<const Proposal> proposals, const Evaluation& results) = 0;
+  // The pipeline's results for the proposals just made, in order (per-pair arrays included);
+  // proposal i has the id first_id + i.
+  virtual void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results, i64 first_id) = 0;
   // When the proposals just made are probes, the result type to run them with. A probe is a
-  // program the generator needs the outputs of (Evaluation::output_hash), not a candidate for
+  // program the generator needs the outputs of (BatchResults::output_hash), not a candidate for
   // the problem: its entry has the problem's name and parameters but another result type. The
   // loop runs probes on the train inputs, counts them against the budget and records them, but
   // never takes one for a solution. Enumeration probes sub-expressions of every type this way,

@@ -71,13 +71,13 @@ class GpGenerator final : public Generator {
 
   // The batch just judged becomes the population (programs without a tree cannot breed: a
   // random program takes their place).
-  void observe(std::span<const Proposal> proposals, const Evaluation& e) override {
+  void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& e, i64 first_id) override {
     population_.clear();
     for (const Proposal& p : proposals) {
       if (!p.tree) throw std::logic_error("GP population member without a syntax tree");
       population_.push_back(*p.tree);
     }
-    first_id_ = e.first_id;
+    first_id_ = first_id;
     if (gp_.scores == CaseScores::Error && e.error.size() != e.pass.size())
       throw std::logic_error("GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
     scores_ = gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);

@@ -67,9 +67,9 @@ class PortfolioGenerator final : public Generator {
     return out;
   }
 
-  void observe(std::span<const Proposal> proposals, const Evaluation& e) override {
-    if (gp_iteration_ > 0) return gp_->observe(proposals, e);
-    enumerate_->observe(proposals, e);
+  void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& e, i64 first_id) override {
+    if (gp_iteration_ > 0) return gp_->observe(proposals, e, first_id);
+    enumerate_->observe(proposals, e, first_id);
     if (probe_) return;  // probes are not candidates for this problem
     for (u32 i = 0; i < e.programs && i < proposals.size(); ++i)
       if (e.tests_passed[i] > 0 && proposals[i].tree && !has_loop(*proposals[i].tree)) elites_.push_back({e.tests_passed[i], order_++, proposals[i]});

@@ -18,21 +18,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 
-search::Evaluation evaluation_of(const pipeline::BatchResults& r, i64 first_id) {
-  search::Evaluation e;
-  e.programs = r.programs;
-  e.tests = r.tests;
-  e.first_id = first_id;
-  e.status = r.status;
-  e.tests_passed = r.tests_passed;
-  e.reward = r.reward;
-  e.pass = r.pass;
-  e.trap = r.trap;
-  e.output_hash = r.output_hash;
-  e.error = r.error;
-  return e;
-}
-
 bool passes_all(const pipeline::BatchResults& r, u32 i) {
   return r.program_status(i) == pipeline::ProgramStatus::OK && r.tests_passed[i] == r.tests;
 }
@@ -106,7 +91,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     pipeline::BatchResults results;
     pipeline.run(sources, *tests, &results);
     t = Clock::now();
-    generator.observe(proposals, evaluation_of(results, report.first_id));
+    generator.observe(proposals, results, report.first_id);
     report.select_seconds = seconds_since(t);
 
     std::optional<u32> solved_at;

@@ -8,6 +8,7 @@
 
 #include "vm/heap.h"
 #include "vm/limits.h"
+#include "vm/machine.h"
 #include "vm/program.h"
 #include "vm/trap.h"
 #include "vm/value.h"
@@ -46,17 +47,14 @@ class Runner {
   // Places args once into *image (false: they do not fit); run_prepared() then starts from it.
   bool prepare(const Program& program, u32 fn, std::span<const Value> args, InputImage* image);
   Trap run_prepared(const Program& program, u32 fn, const InputImage& image);
-  Machine& machine() { return machine_; }
+  Machine& machine() { return machine_.get(); }
   const Limits& limits() const { return limits_; }
 
  private:
   bool place_values(const Program& program, u32 fn, std::span<const Value> args);
 
   Limits limits_;
-  std::vector<u64> stack_;
-  std::vector<Frame> frames_;
-  std::vector<u64> heap_;
-  Machine machine_;
+  OwnedMachine machine_;
 };
 
 }  // namespace gs::vm

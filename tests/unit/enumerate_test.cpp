@@ -57,8 +57,7 @@ std::vector<Proposed> enumerate(const suites::Problem& p, search::EnumerateSetti
     for (const search::Proposal& q : proposals) sources.add(q.source);
     pipeline::BatchResults r;
     pipeline->run(sources, probe ? suites::probe_tests(p, *probe) : suites::problem_tests(p, suites::Split::Train), &r);
-    search::Evaluation e{r.programs, r.tests, 0, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
-    g->observe(proposals, e);
+    g->observe(proposals, r, 0);
     for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
   }
   return out;

@@ -6,7 +6,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <stdexcept>
+#include <type_traits>
 
 #include "pipeline/pipeline.h"
 #include "tests/unit/random_batches.h"
@@ -108,6 +111,70 @@ TEST(CpuPipeline, MatchesTheSingleProgramPathOnRandomBatches) {
               (unsigned long long)pairs, (unsigned long long)passes, (unsigned long long)traps);
   EXPECT_GT(passes, pairs / 10);  // the expected outputs come from real runs: many pass
   EXPECT_GT(traps, 0u);
+}
+
+// Two arrays element by element: numbers by their bytes (a NaN equals itself), diagnostics by
+// their fields (not their padding).
+template <class T>
+bool same_elements(const std::vector<T>& a, const std::vector<T>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k) {
+    if constexpr (std::is_same_v<T, compiler::Diagnostic>) {
+      const compiler::Diagnostic &x = a[k], &y = b[k];
+      if (x.code != y.code || x.pos != y.pos || x.len != y.len || x.a != y.a || x.b != y.b) return false;
+    } else if (std::memcmp(&a[k], &b[k], sizeof(T)) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Every result array of two runs.
+void expect_identical(const pipeline::BatchResults& a, const pipeline::BatchResults& b) {
+  ASSERT_EQ(a.programs, b.programs);
+  ASSERT_EQ(a.tests, b.tests);
+#define GS_X(name, type, per) EXPECT_TRUE(same_elements(a.name, b.name)) << #name << " differs";
+  GS_BATCH_RESULTS(GS_X)
+#undef GS_X
+}
+
+// The CPU backend's two compile paths: each program lexed in its compile thread (the default),
+// and the whole batch lexed first by the data-parallel lexer, as the CUDA backend does.
+TEST(CpuPipeline, TheBatchLexerPathGivesIdenticalResults) {
+  pipeline::PipelineConfig per_program, batch;
+  per_program.grade = batch.grade = true;
+  batch.batch_lexer = true;
+  auto a = pipeline::make_pipeline(pipeline::Device::Cpu, per_program);
+  auto b = pipeline::make_pipeline(pipeline::Device::Cpu, batch);
+  std::vector<RandomBatch> batches = testing::random_batches(0x1e8, 1200, 6, per_program.limits);
+  batches.push_back(testing::adversarial_batch());
+  // Damaged copies of the adversarial batch's programs: bytes no token starts with, cut strings
+  // and numbers, stray operators — lexical errors, which the two lexers must report alike.
+  RandomBatch damaged = testing::adversarial_batch();
+  const pipeline::Sources clean = damaged.sources;
+  damaged.sources = {};
+  std::mt19937_64 rng(7);
+  const std::string inserts[] = {"\"", "@", "1.5e", "0x", "\\", ">>>", "1..", "\x01", "//", "\"\\q"};
+  for (int copy = 0; copy < 400; ++copy) {
+    std::string text(clean.source(u32(rng() % clean.count())));
+    for (int edit = 0, edits = 1 + int(rng() % 3); edit < edits; ++edit)
+      text.insert(text.empty() ? 0 : rng() % text.size(), inserts[rng() % std::size(inserts)]);
+    damaged.sources.add(text);
+  }
+  batches.push_back(std::move(damaged));
+  u64 programs = 0, compile_errors = 0;
+  for (const RandomBatch& rb : batches) {
+    pipeline::BatchResults x, y;
+    a->run(rb.sources, *rb.tests, &x);
+    b->run(rb.sources, *rb.tests, &y);
+    expect_identical(x, y);
+    if (HasFailure()) return;
+    programs += x.programs;
+    for (u32 i = 0; i < x.programs; ++i) compile_errors += x.program_status(i) == pipeline::ProgramStatus::COMPILE_ERROR;
+  }
+  EXPECT_GT(compile_errors, 0u);  // the lexical and syntax errors of the adversarial batch
+  std::printf("[batch lexer] %llu programs, %llu with compile errors: identical on both paths\n",
+              (unsigned long long)programs, (unsigned long long)compile_errors);
 }
 
 TEST(CpuPipeline, TrapsStayWithTheirProgram) {

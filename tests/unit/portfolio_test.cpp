@@ -54,8 +54,7 @@ Step step(search::Generator& g, const suites::Problem& p, pipeline::Pipeline& pi
   for (const search::Proposal& q : s.proposals) sources.add(q.source);
   pipeline.run(sources, s.probe ? suites::probe_tests(p, *s.probe) : suites::problem_tests(p, suites::Split::Train), &s.results);
   const pipeline::BatchResults& r = s.results;
-  search::Evaluation e{r.programs, r.tests, first_id, r.status, r.tests_passed, r.reward, r.pass, r.trap, r.output_hash, r.error};
-  g.observe(s.proposals, e);
+  g.observe(s.proposals, r, first_id);
   return s;
 }
 
