@@ -95,13 +95,13 @@ pipeline::Sources corpus_sources(u32 n, u64 seed) {
 
 struct Tests {
   std::vector<std::vector<vm::Value>> inputs, outputs;
-  std::unique_ptr<pipeline::TestSet> set;
+  std::unique_ptr<pipeline::CaseSet> set;
 };
 
 Tests make_tests(u32 count, u64 seed) {
   Tests t;
   Rng rng(seed);
-  std::vector<pipeline::TestSet::Case> cases;
+  std::vector<pipeline::CaseSet::Case> cases;
   for (u32 i = 0; i < count; ++i) {
     std::vector<vm::Value> xs;
     i64 k = rng.uniform_int(-5, 5), greater = 0;
@@ -115,7 +115,7 @@ Tests make_tests(u32 count, u64 seed) {
   }
   for (u32 i = 0; i < count; ++i) cases.push_back({t.inputs[i], t.outputs[i]});
   Type params[] = {Type::IntArray, Type::Int}, results[] = {Type::Int};
-  t.set = std::make_unique<pipeline::TestSet>("solve", params, results, cases, 0.0);
+  t.set = std::make_unique<pipeline::CaseSet>("solve", params, results, cases, 0.0);
   return t;
 }
 
@@ -160,7 +160,7 @@ Baseline baseline_loop(const pipeline::Sources& sources, u32 n, const Tests& tes
 
 struct Row {
   std::string device;
-  u32 programs = 0, tests = 0;
+  u32 programs = 0, cases = 0;
   double compile = 0, verify = 0, execute = 0, score = 0, transfer = 0, total = 0;  // median seconds
   u64 instructions = 0, ok = 0, solved = 0;
   u64 memory_bytes = 0;
@@ -177,7 +177,7 @@ Row measure(pipeline::Pipeline& p, const pipeline::Sources& all, u32 n, const Te
   Row row;
   row.device = p.name();
   row.programs = n;
-  row.tests = tests.set->view().test_count;
+  row.cases = tests.set->view().case_count;
   std::vector<double> compile, verify, execute, score, transfer, total, joules;
   pipeline::BatchResults r;
   p.run(sources, *tests.set, &r);  // warm-up: allocation, first touch
@@ -203,18 +203,18 @@ Row measure(pipeline::Pipeline& p, const pipeline::Sources& all, u32 n, const Te
   for (u32 i = 0; i < n; ++i) {
     row.instructions += r.instructions[i];
     row.ok += r.status[i] == u8(pipeline::ProgramStatus::OK);
-    row.solved += r.status[i] == u8(pipeline::ProgramStatus::OK) && r.tests_passed[i] == r.tests;
+    row.solved += r.status[i] == u8(pipeline::ProgramStatus::OK) && r.cases_passed[i] == r.cases;
   }
   row.memory_bytes = r.memory_bytes;
-  for (u32 i = 0; i < n; ++i) row.passed.push_back(r.status[i] == u8(pipeline::ProgramStatus::OK) ? i64(r.tests_passed[i]) : -1);
+  for (u32 i = 0; i < n; ++i) row.passed.push_back(r.status[i] == u8(pipeline::ProgramStatus::OK) ? i64(r.cases_passed[i]) : -1);
   return row;
 }
 
 json row_json(const Row& r) {
-  u64 pairs = u64(r.programs) * r.tests;
+  u64 pairs = u64(r.programs) * r.cases;
   return {{"device", r.device},
           {"programs", r.programs},
-          {"tests", r.tests},
+          {"tests", r.cases},
           {"seconds", {{"compile", r.compile}, {"verify", r.verify}, {"execute", r.execute}, {"score", r.score},
                        {"transfer", r.transfer}, {"total", r.total}}},
           {"compile_programs_per_s", r.programs / r.compile},

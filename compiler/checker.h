@@ -75,7 +75,7 @@ struct Checker {
     }
   }
 
-  GS_HD void check_program(u32 program) {
+  GS_HD void verify_stage(u32 program) {
     if (w.function_count == 0) {
       w.diagnostics.add(Code::NO_FUNCTIONS, 0, 0);
       return;

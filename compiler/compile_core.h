@@ -82,7 +82,7 @@ GS_HD inline bool run_passes_after_lex(Workspace& w) {
   u32 program = parser.parse_program();
   if (parser.fatal || d.stopped || program == 0) return false;
   Checker checker(w);
-  checker.check_program(program);
+  checker.verify_stage(program);
   if (d.count > 0) return false;
 
   Codegen gen(w);

@@ -1,5 +1,5 @@
 // Compile errors as data (DESIGN.md "Errors are data"): the core passes record them in a
-// fixed-capacity list; the host renders them (compiler/render.h).
+// fixed-capacity list; the host renders them (compiler/compiler.h).
 #pragma once
 
 #include "base/hd.h"

@@ -28,7 +28,7 @@ std::string first_error(const pipeline::BatchResults& r, u32 i, std::string_view
   if (kept.empty()) {
     if (r.trap.empty() || r.program_status(i) != pipeline::ProgramStatus::OK) return {};
     u32 counts[256] = {};
-    for (u32 k = 0; k < r.tests; ++k) counts[r.trap[u64(i) * r.tests + k]]++;
+    for (u32 k = 0; k < r.cases; ++k) counts[r.trap[u64(i) * r.cases + k]]++;
     u32 worst = 0;
     for (u32 t = 1; t < 256; ++t)
       if (counts[t] > counts[worst] || (worst == 0 && counts[t] > 0)) worst = t;
@@ -120,8 +120,8 @@ int eval_command(const std::vector<std::string>& args) {
   const suites::Signature& sig = problem->signature;
   std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
-    const pipeline::TestSet tests = suites::problem_tests(*problem, which);
-    const u32 cases = tests.view().test_count;
+    const pipeline::CaseSet tests = suites::problem_tests(*problem, which);
+    const u32 cases = tests.view().case_count;
     pipeline = pipeline::make_pipeline(*device, config);
     std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases << " " << split
               << " cases of " << problem->name << ", on the " << pipeline->name() << "\n";
@@ -142,11 +142,11 @@ int eval_command(const std::vector<std::string>& args) {
         tally.by_status[u32(s)]++;
         bool ok = s == pipeline::ProgramStatus::OK;
         tally.ran += ok;
-        bool all = ok && r.tests_passed[i] == r.tests;
+        bool all = ok && r.cases_passed[i] == r.cases;
         if (all) passing.push_back(&c);
         if (!quiet)
-          std::cout << first + i + 1 << "\t" << c.line << "\t" << pipeline::status_name(s) << "\t" << r.tests_passed[i] << "/"
-                    << r.tests << "\t" << first_error(r, i, c.source) << "\n";
+          std::cout << first + i + 1 << "\t" << c.line << "\t" << pipeline::status_name(s) << "\t" << r.cases_passed[i] << "/"
+                    << r.cases << "\t" << first_error(r, i, c.source) << "\n";
       }
       if (file.candidates.size() > batch)
         std::cerr << "gpusynth eval: " << end << "/" << file.candidates.size() << " candidates, " << passing.size()

@@ -147,7 +147,7 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem, co
   const char* status = pipeline::status_name(c.status);
   if (csv) {
     out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator << "," << path
-        << "," << status << "," << trap_text(c.trap) << "," << c.tests_passed << "," << number(c.reward) << ","
+        << "," << status << "," << trap_text(c.trap) << "," << c.train_passed << "," << number(c.reward) << ","
         << c.bytecode_bytes << "," << hex(c.bytecode_hash) << "," << c.parents[0] << "," << c.parents[1] << ","
         << csv_field(c.source) << "\n";
     return;
@@ -157,7 +157,7 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem, co
                               {"iteration", c.iteration}, {"index", c.index},
                               {"generator", generator},   {"compile_path", path},
                               {"status", status},         {"trap", trap_text(c.trap)},
-                              {"tests_passed", c.tests_passed}, {"reward", std::stod(number(c.reward))},
+                              {"train_passed", c.train_passed}, {"reward", std::stod(number(c.reward))},
                               {"bytecode_bytes", c.bytecode_bytes}, {"bytecode_hash", hex(c.bytecode_hash)},
                               {"parents", {c.parents[0], c.parents[1]}}, {"source", c.source}};
   // Bytes that are not UTF-8 become U+FFFD: JSON text is Unicode.
@@ -189,7 +189,7 @@ int export_rows(const std::vector<records::Reader>& readers, const std::string& 
   bool csv = format == "csv";
   bool several = readers.size() > 1;
   if (csv)
-    out << "problem,id,iteration,index,generator,compile_path,status,trap,tests_passed,reward,bytecode_bytes,"
+    out << "problem,id,iteration,index,generator,compile_path,status,trap,train_passed,reward,bytecode_bytes,"
            "bytecode_hash,parent0,parent1,source\n";
   u64 rows = 0;
   constexpr u64 kBatch = 65536;  // rows read at a time, so a large record streams

@@ -1,6 +1,6 @@
 // The neural compiler as a compiler: a trained checkpoint that turns Syn sources into K bytecode
 // candidates each (paper §4), for probabilistic verification, the hybrid router and self-play.
-// This header holds no torch types, so node/ and jobs/ include it without torch headers; the
+// This header holds no torch types, so pipeline users and jobs/ include it without torch headers; the
 // model lives behind it (neural_compiler.cpp).
 #pragma once
 

@@ -56,9 +56,9 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     return config_.neural.mode == pipeline::CompileMode::Neural ? "cpu, neural compiler" : "cpu, hybrid compiler";
   }
 
-  void run(const pipeline::Sources& sources, const pipeline::TestSet& tests, pipeline::BatchResults* out) override {
+  void run(const pipeline::Sources& sources, const pipeline::CaseSet& tests, pipeline::BatchResults* out) override {
     auto start = std::chrono::steady_clock::now();
-    const pipeline::TestSetView& t = tests.view();
+    const pipeline::CaseSetView& t = tests.view();
     pipeline::BytecodeBatch b = prepare(sources, t, out);
     const bool hybrid = config_.neural.mode == pipeline::CompileMode::Hybrid;
     if (hybrid) compile(sources, b, out);
@@ -115,16 +115,16 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
   }
 
   // Every valid candidate checked (entry, verifier) and run on the batch's tests.
-  CandidateBatch run_candidates(const pipeline::TestSetView& t, const std::vector<u32>& routed,
+  CandidateBatch run_candidates(const pipeline::CaseSetView& t, const std::vector<u32>& routed,
                                 const std::vector<neural::Candidates>& candidates) {
     CandidateBatch cb;
     for (size_t r = 0; r < routed.size(); ++r)
       for (const neural::DecodedBytecode& d : candidates[r].samples)
         if (d.ok()) cb.add(routed[r], d);
     pipeline::BytecodeBatch cv = cb.view();
-    pipeline::PairResults cp = cb.pairs(t.test_count);
+    pipeline::PairResults cp = cb.pairs(t.case_count);
     if (cb.count() > 0) {
-      executor_.check(cv, t);
+      executor_.verify(cv, t);
       executor_.execute(cv, t, cp);
     }
     return cb;
@@ -133,7 +133,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
   // Neural: each program runs its candidate that passes the most tests (the first of equals) —
   // the paper's verification by execution, without a reference to say whether it is a faithful
   // compilation. A program without a candidate that verifies and has the entry is INVALID_BYTECODE.
-  void accept_best(pipeline::BytecodeBatch& b, const pipeline::TestSetView& t, const std::vector<u32>& routed,
+  void accept_best(pipeline::BytecodeBatch& b, const pipeline::CaseSetView& t, const std::vector<u32>& routed,
                    const CandidateBatch& cb, pipeline::BatchResults* out) {
     std::vector<i64> best(b.count, -1);
     std::vector<u32> best_passed(b.count, 0);
@@ -141,7 +141,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
       if (cb.status[c] != u8(pipeline::ProgramStatus::OK)) continue;
       const u32 i = cb.program[c];
       u32 passed = 0;
-      for (u32 k = 0; k < t.test_count; ++k) passed += cb.results.pass[u64(c) * t.test_count + k];
+      for (u32 k = 0; k < t.case_count; ++k) passed += cb.results.pass[u64(c) * t.case_count + k];
       if (best[i] < 0 || passed > best_passed[i]) {
         best[i] = c;
         best_passed[i] = passed;
@@ -158,11 +158,11 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
   // instructions on the tests than the traditional bytecode, replaces it — the cheapest such
   // candidate (the first of equals). A verified but costlier candidate would make the program
   // slower for nothing: the traditional bytecode is already right.
-  void accept_verified(pipeline::BytecodeBatch& b, const pipeline::TestSetView& t, const CandidateBatch& cb, pipeline::BatchResults* out) {
+  void accept_verified(pipeline::BytecodeBatch& b, const pipeline::CaseSetView& t, const CandidateBatch& cb, pipeline::BatchResults* out) {
     if (cb.count() == 0) return;
     // The traditional bytecode's outcomes: check and execute b as it stands.
-    executor_.check(b, t);
-    reference_.reset({b.count, t.test_count, false});
+    executor_.verify(b, t);
+    reference_.reset({b.count, t.case_count, false});
     pipeline::PairResults ref = reference_.pair_views();
     executor_.execute(b, t, ref);
 
@@ -175,7 +175,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     // begin with), and the cheapest verified candidate so far.
     std::vector<u64> cost(b.count, 0);
     for (u32 i = 0; i < b.count; ++i)
-      for (u32 k = 0; k < t.test_count; ++k) cost[i] += reference_.pair_instructions[u64(i) * t.test_count + k];
+      for (u32 k = 0; k < t.case_count; ++k) cost[i] += reference_.pair_instructions[u64(i) * t.case_count + k];
     std::vector<i64> chosen(b.count, -1);
     std::vector<std::optional<neural::Reference>> references(b.count);  // made when first needed
     for (u32 c = 0; c < cb.count(); ++c) {
@@ -183,8 +183,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
       if (cb.status[c] != u8(pipeline::ProgramStatus::OK) || b.status[i] != u8(pipeline::ProgramStatus::OK)) continue;
       bool same = true;
       u64 candidate_cost = 0;
-      for (u32 k = 0; k < t.test_count && same; ++k) {
-        const u64 p = u64(i) * t.test_count + k, q = u64(c) * t.test_count + k;
+      for (u32 k = 0; k < t.case_count && same; ++k) {
+        const u64 p = u64(i) * t.case_count + k, q = u64(c) * t.case_count + k;
         same = cb.results.trap[q] == reference_.trap[p] && cb.results.output_hash[q] == reference_.output_hash[p];
         candidate_cost += cb.results.pair_instructions[q];
       }
@@ -194,7 +194,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
         std::string error;
         ro.stream = i;
         reference = neural::make_reference({b.bytes + b.offsets[i], b.sizes[i]}, ro, {}, &error);
-        if (!reference) continue;  // the traditional bytecode passed check(): not expected
+        if (!reference) continue;  // the traditional bytecode passed verification: not expected
       }
       if (verifier_.check(*reference, cb.candidate[c]->bytecode).verdict != neural::Verdict::Correct) continue;
       chosen[i] = c;

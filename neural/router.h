@@ -3,7 +3,7 @@
 // the neural compiler was tried on, did one of its K samples verify? — and a threshold. Programs
 // scoring at or above the threshold go to the neural compiler first; the rest go straight to the
 // traditional one. The router only decides where to try first: the hybrid's results are always
-// correct because a neural candidate is used only when it verifies (node/compile_stage.h).
+// correct because a neural candidate is used only when it verifies (neural/neural_pipeline.cpp).
 // No torch here: the fit is a few hundred steps of gradient descent on a handful of numbers.
 #pragma once
 

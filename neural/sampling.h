@@ -5,7 +5,7 @@
 //
 // The results are token sequences (BOS ... EOS; EOS missing when max_length cut them) and, via
 // decode_candidates, bytecode containers — what verification, the hybrid router and RL
-// consume (node/, later issues).
+// consume (neural/neural_pipeline.cpp).
 #pragma once
 
 #include <torch/types.h>

@@ -2,8 +2,8 @@
 // flat arrays plus offsets, the same on the host and on the device. These views hold only
 // pointers and counts; the CPU backend points them at host vectors, the CUDA backend at device
 // memory allocated once (pipeline/cuda_pipeline.h). Program i's bytecode lives in its own 8-aligned
-// slot bytes[offsets[i] .. offsets[i+1]); pair (i, k) — program i on test k — is index
-// i * test_count + k of every per-pair array.
+// slot bytes[offsets[i] .. offsets[i+1]); pair (i, k) — program i on case k — is index
+// i * case_count + k of every per-pair array.
 #pragma once
 
 #include "base/hash.h"
@@ -43,7 +43,7 @@ inline constexpr u8 kNotRun = 0xff;
 
 // Bytes reserved for program i's container, from its source length: a container is at most
 // about 3 bytes per source byte plus its fixed parts on everything the generators and test
-// programs produce (measured in tests/unit/batch_test.cpp), so this leaves ample room; a
+// programs produce (measured in cases/unit/batch_test.cpp), so this leaves ample room; a
 // program that needs more gets BYTECODE_TOO_LARGE, never a stray write.
 GS_HD inline u64 bytecode_slot_bytes(u32 source_len) {
   return (u64(1024) + u64(source_len) * 8 + 7) & ~u64(7);
@@ -68,7 +68,7 @@ struct BytecodeBatch {
   u32* entry = nullptr;          // index of the entry function (valid when status is OK)
 };
 
-// Per (program, test) pair.
+// Per (program, case) pair.
 struct PairResults {
   u8* trap = nullptr;          // Trap, or kNotRun
   u8* pass = nullptr;          // 1 when the outputs matched the expected ones
@@ -78,10 +78,10 @@ struct PairResults {
                                // nullptr: not computed
 };
 
-// Per program, reduced over its tests.
+// Per program, reduced over its cases.
 struct ProgramResults {
-  u32* tests_passed = nullptr;
-  u64* instructions = nullptr;  // over all tests
+  u32* cases_passed = nullptr;
+  u64* instructions = nullptr;  // over all cases
   float* reward = nullptr;
   u64* bytecode_hash = nullptr;  // bytecode_hash() of the container, 0 when there is none
 };
@@ -90,7 +90,7 @@ struct ProgramResults {
 // bytecode — what a search's records use to spot programs that compile alike.
 GS_HD inline u64 bytecode_hash(const u8* bytes, u32 size) { return fnv1a64(bytes, size); }
 
-// The paper's reward: R = 10·[all tests pass] + 1·[valid bytecode] − λ·cost, with the cost the
+// The paper's reward: R = 10·[all cases pass] + 1·[valid bytecode] − λ·cost, with the cost the
 // mean fuel fraction a test used (instructions / fuel limit, in [0, 1]).
 struct RewardWeights {
   float solved = 10.0f;

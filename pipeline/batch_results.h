@@ -32,7 +32,7 @@ enum class PerWhat : u8 {
   X(bytecode_bytes, u32, Program)                /* container bytes in the slot (0: none) */              \
   X(diagnostic_count, u32, Program)              /* all of a program's compile errors, kept or not */     \
   X(diagnostics, compiler::Diagnostic, Diagnostic) /* the first kBatchDiagnostics of them */              \
-  X(tests_passed, u32, Program)                                                                             \
+  X(cases_passed, u32, Program)                                                                             \
   X(instructions, u64, Program)                  /* over all its cases */                                 \
   X(reward, float, Program)                                                                                 \
   X(bytecode_hash, u64, Program)                 /* bytecode_hash of the container, 0 without one */      \
@@ -76,7 +76,7 @@ struct ResultLayout {
             graded ? reinterpret_cast<float*>(base + error) : nullptr};
   }
   ProgramResults program_views(u8* base) const {
-    return {reinterpret_cast<u32*>(base + tests_passed), reinterpret_cast<u64*>(base + instructions),
+    return {reinterpret_cast<u32*>(base + cases_passed), reinterpret_cast<u64*>(base + instructions),
             reinterpret_cast<float*>(base + reward), reinterpret_cast<u64*>(base + bytecode_hash)};
   }
 
@@ -126,7 +126,7 @@ struct NeuralCounts {
 // grades them.
 struct BatchResults {
   u32 programs = 0;
-  u32 tests = 0;
+  u32 cases = 0;
 #define GS_X(name, type, per) std::vector<type> name;
   GS_BATCH_RESULTS(GS_X)
 #undef GS_X
@@ -137,7 +137,7 @@ struct BatchResults {
   // Every array sized for `shape`, zero-filled; times and counts reset.
   void reset(const BatchShape& shape) {
     programs = shape.programs;
-    tests = shape.cases;
+    cases = shape.cases;
 #define GS_X(name, type, per) name.assign(shape.count(PerWhat::per), type{});
     GS_BATCH_RESULTS(GS_X)
 #undef GS_X
@@ -169,7 +169,7 @@ struct BatchResults {
     return {trap.data(), pass.data(), pair_instructions.data(), output_hash.data(),
             error.empty() ? nullptr : error.data()};
   }
-  ProgramResults program_views() { return {tests_passed.data(), instructions.data(), reward.data(), bytecode_hash.data()}; }
+  ProgramResults program_views() { return {cases_passed.data(), instructions.data(), reward.data(), bytecode_hash.data()}; }
 
   ProgramStatus program_status(u32 i) const { return static_cast<ProgramStatus>(status[i]); }
   std::span<const compiler::Diagnostic> kept_diagnostics(u32 i) const {

@@ -37,7 +37,7 @@ std::string where(size_t c, const char* part, size_t k) {
 
 }  // namespace
 
-TestSet::TestSet(std::string entry, std::span<const Type> params, std::span<const Type> results,
+CaseSet::CaseSet(std::string entry, std::span<const Type> params, std::span<const Type> results,
                  std::span<const Case> cases, double float_tolerance) {
   if (entry.empty() || entry.size() >= kMaxEntryName)
     throw std::invalid_argument("entry function name must have 1 to " + std::to_string(kMaxEntryName - 1) +
@@ -46,7 +46,7 @@ TestSet::TestSet(std::string entry, std::span<const Type> params, std::span<cons
     throw std::invalid_argument("a signature has at most " + std::to_string(vm::kMaxParams) + " parameters and 1 to " +
                                 std::to_string(vm::kMaxResults) + " results");
   if (cases.size() >= (u64(1) << 31)) throw std::invalid_argument("too many test cases");
-  view_.test_count = u32(cases.size());
+  view_.case_count = u32(cases.size());
   view_.param_count = u32(params.size());
   view_.result_count = u32(results.size());
   for (size_t k = 0; k < params.size(); ++k) view_.types[k] = u8(params[k]);
@@ -81,7 +81,7 @@ TestSet::TestSet(std::string entry, std::span<const Type> params, std::span<cons
   point_view();
 }
 
-void TestSet::point_view() {
+void CaseSet::point_view() {
   view_.input_heap = input_heap_.data();
   view_.input_offsets = input_offsets_.data();
   view_.input_slots = input_slots_.data();

@@ -1,4 +1,4 @@
-// A problem's tests in the batch layout: each test's arguments as a ready heap image plus
+// A problem's cases in the batch layout: each case's arguments as a ready heap image plus
 // argument slots (copied into an execution's heap and stack as they are, with no conversion),
 // and its expected results as a second image. The comparison of a finished execution's results
 // with the expected ones, and the hash of those results, are host+device code, so the CPU and
@@ -21,23 +21,23 @@ namespace gs::pipeline {
 
 inline constexpr u32 kMaxEntryName = 64;
 
-struct TestSetView {
-  u32 test_count = 0;
+struct CaseSetView {
+  u32 case_count = 0;
   u32 param_count = 0;
   u32 result_count = 0;
   u8 types[vm::kMaxParams + vm::kMaxResults] = {};  // params, then results (as in a FunctionRecord)
   char entry[kMaxEntryName] = {};
   u32 entry_len = 0;
   double float_tolerance = 0;
-  const u64* input_heap = nullptr;        // all tests' input heap images, concatenated
-  const u32* input_offsets = nullptr;     // test_count + 1, in words
-  const u64* input_slots = nullptr;       // test_count × param_count
+  const u64* input_heap = nullptr;        // all cases' input heap images, concatenated
+  const u32* input_offsets = nullptr;     // case_count + 1, in words
+  const u64* input_slots = nullptr;       // case_count × param_count
   const u64* expected_heap = nullptr;     // the expected results' heap images
-  const u32* expected_offsets = nullptr;  // test_count + 1, in words
-  const u64* expected_slots = nullptr;    // test_count × result_count
+  const u32* expected_offsets = nullptr;  // case_count + 1, in words
+  const u64* expected_slots = nullptr;    // case_count × result_count
 };
 
-// The output hash: 64-bit FNV-1a (vm/hash.h) over the results' words.
+// The output hash: 64-bit FNV-1a (base/hash.h) over the results' words.
 
 // Canonical bits of a float for hashing: every NaN hashes alike (value.h: all NaNs identical).
 GS_HD inline u64 float_key(u64 bits) {
@@ -78,19 +78,19 @@ GS_HD inline Match match_scalar(Type t, vm::Heap& heap, u64 actual, vm::Heap& wa
   return actual == expected ? Match::PASS : Match::FAIL;
 }
 
-// Test `test`'s expected results' heap image, as a (read-only) heap.
-GS_HD inline vm::Heap expected_image(const TestSetView& t, u32 test) {
+// Case `c`'s expected results' heap image, as a (read-only) heap.
+GS_HD inline vm::Heap expected_image(const CaseSetView& t, u32 c) {
   vm::Heap want;
-  want.base = reinterpret_cast<u8*>(const_cast<u64*>(t.expected_heap + t.expected_offsets[test]));
-  want.capacity = want.used = (t.expected_offsets[test + 1] - t.expected_offsets[test]) * 8;
+  want.base = reinterpret_cast<u8*>(const_cast<u64*>(t.expected_heap + t.expected_offsets[c]));
+  want.capacity = want.used = (t.expected_offsets[c + 1] - t.expected_offsets[c]) * 8;
   return want;
 }
 
-// Compares the results an execution left in m.stack[0 .. result_count) with test `test`'s
+// Compares the results an execution left in m.stack[0 .. result_count) with case `c`'s
 // expected results. *hash receives the hash of the actual results (0 on BAD_REFERENCE).
-GS_HD inline Match compare_outputs(const TestSetView& t, u32 test, vm::Machine& m, u64* hash) {
-  vm::Heap want = expected_image(t, test);
-  const u64* expected = t.expected_slots + u64(test) * t.result_count;
+GS_HD inline Match compare_outputs(const CaseSetView& t, u32 c, vm::Machine& m, u64* hash) {
+  vm::Heap want = expected_image(t, c);
+  const u64* expected = t.expected_slots + u64(c) * t.result_count;
   vm::Heap& heap = m.heap;
   u64 h = kHashSeed;
   bool pass = m.result_count == t.result_count;
@@ -130,8 +130,8 @@ GS_HD inline Match compare_outputs(const TestSetView& t, u32 test, vm::Machine& 
   return pass ? Match::PASS : Match::FAIL;
 }
 
-// Host storage of a test set; view() points into it.
-class TestSet {
+// Host storage of a case set; view() points into it.
+class CaseSet {
  public:
   struct Case {
     std::span<const vm::Value> inputs;
@@ -139,10 +139,10 @@ class TestSet {
   };
   // entry: the function's name; params and results: the signature's types; every case's values
   // must have those types (else std::invalid_argument naming the case and value).
-  TestSet(std::string entry, std::span<const Type> params, std::span<const Type> results,
+  CaseSet(std::string entry, std::span<const Type> params, std::span<const Type> results,
           std::span<const Case> cases, double float_tolerance);
 
-  const TestSetView& view() const { return view_; }
+  const CaseSetView& view() const { return view_; }
   // The arrays, for copying to a device (a device view has the same counts and other pointers).
   const std::vector<u64>& input_heap() const { return input_heap_; }
   const std::vector<u32>& input_offsets() const { return input_offsets_; }
@@ -153,14 +153,14 @@ class TestSet {
   // Largest input image of a test, in bytes (an execution's heap must hold it).
   u32 max_input_bytes() const { return max_input_bytes_; }
 
-  TestSet(const TestSet& other) = delete;
-  TestSet& operator=(const TestSet&) = delete;
-  TestSet(TestSet&&) = default;
-  TestSet& operator=(TestSet&&) = default;
+  CaseSet(const CaseSet& other) = delete;
+  CaseSet& operator=(const CaseSet&) = delete;
+  CaseSet(CaseSet&&) = default;
+  CaseSet& operator=(CaseSet&&) = default;
 
  private:
   void point_view();
-  TestSetView view_;
+  CaseSetView view_;
   std::vector<u64> input_heap_, input_slots_, expected_heap_, expected_slots_;
   std::vector<u32> input_offsets_, expected_offsets_;
   u32 max_input_bytes_ = 0;

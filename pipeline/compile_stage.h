@@ -56,9 +56,9 @@ GS_HD inline bool place_lexed(const LexedProgram& lexed, compiler::Workspace& w)
   return true;
 }
 
-// compile_program (kPreLexed false: lexed is unused) and compile_program_lexed.
+// compile_stage (kPreLexed false: lexed is unused) and compile_stage_lexed.
 template <bool kPreLexed>
-GS_HD inline void compile_program_from(const SourceBatch& s, u32 i, const LexedProgram* lexed,
+GS_HD inline void compile_stage_from(const SourceBatch& s, u32 i, const LexedProgram* lexed,
                                        const compiler::CompileLimits& l, u8* workspace, BytecodeBatch& b,
                                        CompileResults& r) {
   u64 len = s.offsets[i + 1] - s.offsets[i];
@@ -99,18 +99,18 @@ GS_HD inline void compile_program_from(const SourceBatch& s, u32 i, const LexedP
 }
 
 // Compiles program i into its bytecode slot. workspace: batch_workspace_bytes() bytes, 8-aligned.
-GS_HD inline void compile_program(const SourceBatch& s, u32 i, const compiler::CompileLimits& l, u8* workspace,
+GS_HD inline void compile_stage(const SourceBatch& s, u32 i, const compiler::CompileLimits& l, u8* workspace,
                                   BytecodeBatch& b, CompileResults& r) {
-  compile_program_from<false>(s, i, nullptr, l, workspace, b, r);
+  compile_stage_from<false>(s, i, nullptr, l, workspace, b, r);
 }
 
-// compile_program for a program the batch lexer has lexed already: its tokens and lexical
+// compile_stage for a program the batch lexer has lexed already: its tokens and lexical
 // diagnostics are copied into the workspace instead of lexing (the result is the same). Falls
 // back to lexing when the batch lexer did not keep all of the program's diagnostics.
-GS_HD inline void compile_program_lexed(const SourceBatch& s, u32 i, const LexedProgram& lexed,
+GS_HD inline void compile_stage_lexed(const SourceBatch& s, u32 i, const LexedProgram& lexed,
                                         const compiler::CompileLimits& l, u8* workspace, BytecodeBatch& b,
                                         CompileResults& r) {
-  compile_program_from<true>(s, i, &lexed, l, workspace, b, r);
+  compile_stage_from<true>(s, i, &lexed, l, workspace, b, r);
 }
 
 }  // namespace gs::pipeline

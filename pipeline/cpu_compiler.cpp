@@ -15,9 +15,9 @@ void CpuBatchCompiler::compile(const SourceBatch& s, BytecodeBatch& b, CompileRe
     u8* workspace = reinterpret_cast<u8*>(w.data());
     for (u64 i = begin; i < end; ++i) {
       if (lexed != nullptr)
-        compile_program_lexed(s, u32(i), lexed_program(s, *lexed, u32(i)), limits_, workspace, b, r);
+        compile_stage_lexed(s, u32(i), lexed_program(s, *lexed, u32(i)), limits_, workspace, b, r);
       else
-        compile_program(s, u32(i), limits_, workspace, b, r);
+        compile_stage(s, u32(i), limits_, workspace, b, r);
     }
   });
 }

@@ -1,6 +1,6 @@
-// The CPU backend of the compile stage: pipeline/compile_stage.h's compile_program over a
+// The CPU backend of the compile stage: pipeline/compile_stage.h's compile_stage over a
 // thread pool, each worker reusing one workspace — lexing each program itself, or taking the
-// tokens the batch lexer made for the whole batch (compile_program_lexed, as the CUDA kernel).
+// tokens the batch lexer made for the whole batch (compile_stage_lexed, as the CUDA kernel).
 #pragma once
 
 #include <vector>

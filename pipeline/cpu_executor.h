@@ -19,11 +19,11 @@ class CpuExecutor {
   CpuExecutor(ThreadPool& pool, const vm::Limits& limits);
 
   // Verify stage: programs with status OK are verified and their entry found.
-  void check(BytecodeBatch& b, const TestSetView& t);
-  // Execute stage: every (program, test) pair.
-  void execute(const BytecodeBatch& b, const TestSetView& t, PairResults& out);
-  // Score stage: tests passed, instructions and reward per program.
-  void score(const BytecodeBatch& b, const TestSetView& t, const PairResults& pairs, const RewardWeights& w,
+  void verify(BytecodeBatch& b, const CaseSetView& t);
+  // Execute stage: every (program, case) pair.
+  void execute(const BytecodeBatch& b, const CaseSetView& t, PairResults& out);
+  // Score stage: cases passed, instructions and reward per program.
+  void score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs, const RewardWeights& w,
              ProgramResults& out);
 
  private:

@@ -24,7 +24,7 @@ struct HostLexedBatch {
 
 class CpuBatchLexer {
  public:
-  // block_bytes: the bytes a worker takes at a time in each pass (small values are for tests:
+  // block_bytes: the bytes a worker takes at a time in each pass (small values are for cases:
   // they make blocks begin inside programs, so the scans must carry states across them).
   explicit CpuBatchLexer(ThreadPool& pool, u64 block_bytes = u64(1) << 16);
 

@@ -9,9 +9,9 @@ namespace gs::pipeline {
 CpuPipeline::CpuPipeline(const PipelineConfig& c)
     : config_(c), pool_(c.threads), compiler_(pool_, c.compile), lexer_(pool_), executor_(pool_, c.limits) {}
 
-BytecodeBatch CpuPipeline::prepare(const Sources& sources, const TestSetView& t, BatchResults* out) {
+BytecodeBatch CpuPipeline::prepare(const Sources& sources, const CaseSetView& t, BatchResults* out) {
   const u32 n = sources.count();
-  out->reset({n, t.test_count, config_.grade});
+  out->reset({n, t.case_count, config_.grade});
   offsets_.resize(n + 1);
   fill_slot_offsets(sources.offsets.data(), n, offsets_.data());
   bytecode_.resize(offsets_[n] / 8);
@@ -35,12 +35,12 @@ void CpuPipeline::compile(const Sources& sources, BytecodeBatch& b, BatchResults
   out->times.compile += seconds_since(t0);
 }
 
-void CpuPipeline::finish(BytecodeBatch& b, const TestSetView& t, BatchResults* out,
+void CpuPipeline::finish(BytecodeBatch& b, const CaseSetView& t, BatchResults* out,
                          std::chrono::steady_clock::time_point start) {
   PairResults pr = out->pair_views();
   ProgramResults programs = out->program_views();
   auto t0 = std::chrono::steady_clock::now();
-  executor_.check(b, t);
+  executor_.verify(b, t);
   out->times.verify += seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   executor_.execute(b, t, pr);
@@ -50,12 +50,12 @@ void CpuPipeline::finish(BytecodeBatch& b, const TestSetView& t, BatchResults* o
   out->times.score += seconds_since(t0);
   if (!config_.keep_pairs) out->drop_pairs();
   out->memory_bytes = bytecode_.size() * 8 + offsets_.size() * 8 + entry_.size() * 4 +
-                      ResultLayout::of({b.count, t.test_count, config_.grade}).bytes +
+                      ResultLayout::of({b.count, t.case_count, config_.grade}).bytes +
                       u64(pool_.size()) * vm::machine_bytes(config_.limits);
   out->times.total = seconds_since(start);
 }
 
-void CpuPipeline::run(const Sources& sources, const TestSet& tests, BatchResults* out) {
+void CpuPipeline::run(const Sources& sources, const CaseSet& tests, BatchResults* out) {
   auto start = std::chrono::steady_clock::now();
   BytecodeBatch b = prepare(sources, tests.view(), out);
   compile(sources, b, out);

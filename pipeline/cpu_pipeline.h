@@ -18,15 +18,15 @@ class CpuPipeline : public Pipeline {
  public:
   explicit CpuPipeline(const PipelineConfig& c);
   const char* name() const override { return "cpu"; }
-  void run(const Sources& sources, const TestSet& tests, BatchResults* out) override;
+  void run(const Sources& sources, const CaseSet& tests, BatchResults* out) override;
 
  protected:
   // Sizes *out and the bytecode slots for the batch (every program's status 0 = OK, no code).
-  BytecodeBatch prepare(const Sources& sources, const TestSetView& t, BatchResults* out);
+  BytecodeBatch prepare(const Sources& sources, const CaseSetView& t, BatchResults* out);
   // The traditional compile stage into b.
   void compile(const Sources& sources, BytecodeBatch& b, BatchResults* out);
   // Verify, execute and score b; then the memory estimate and the total time since `start`.
-  void finish(BytecodeBatch& b, const TestSetView& t, BatchResults* out,
+  void finish(BytecodeBatch& b, const CaseSetView& t, BatchResults* out,
               std::chrono::steady_clock::time_point start);
 
   PipelineConfig config_;

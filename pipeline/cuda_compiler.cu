@@ -15,7 +15,7 @@ __global__ void compile_kernel(SourceBatch s, LexedBatch lexed, BytecodeBatch b,
   if (w >= workers) return;
   u8* mine = workspace + w * workspace_stride;
   for (u64 i = w; i < s.count; i += workers)
-    compile_program_lexed(s, u32(i), lexed_program(s, lexed, u32(i)), limits, mine, b, r);
+    compile_stage_lexed(s, u32(i), lexed_program(s, lexed, u32(i)), limits, mine, b, r);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The CUDA backend of the compile stage after the batch lexer (pipeline/cuda_lexer.h):
-// pipeline/compile_stage.h's compile_program_lexed — parse, check and code generation of the
+// pipeline/compile_stage.h's compile_stage_lexed — parse, check and code generation of the
 // lexed tokens — in one GPU thread per program (grid-stride), each launched thread owning one
 // workspace slice of a global scratch buffer, so the workspace grows with the threads launched,
 // not with the batch.

@@ -18,27 +18,27 @@ __device__ u64 thread_index() { return u64(blockIdx.x) * blockDim.x + threadIdx.
 // In every kernel, `workers` threads take part (those beyond it return at once), each with
 // slice thread_index() of the scratch, and thread w takes work items w, w + workers, ….
 
-__global__ void check_kernel(BytecodeBatch b, TestSetView t, u8* scratch, u64 workers) {
+__global__ void verify_kernel(BytecodeBatch b, CaseSetView t, u8* scratch, u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
   u32* mine = reinterpret_cast<u32*>(scratch + w * kVerifierScratchBytes);
-  for (u64 i = w; i < b.count; i += workers) check_program(b, u32(i), t, mine);
+  for (u64 i = w; i < b.count; i += workers) verify_stage(b, u32(i), t, mine);
 }
 
-// One work item per (program, test) pair.
-__global__ void execute_pairs_kernel(BytecodeBatch b, TestSetView t, PairResults out, vm::Limits limits, u8* scratch,
+// One work item per (program, case) pair.
+__global__ void execute_pairs_kernel(BytecodeBatch b, CaseSetView t, PairResults out, vm::Limits limits, u8* scratch,
                                      u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
   vm::Machine m = vm::machine_over(scratch + w * vm::machine_bytes(limits), limits);
-  const u64 pairs = u64(b.count) * t.test_count;
+  const u64 pairs = u64(b.count) * t.case_count;
   for (u64 pair = w; pair < pairs; pair += workers)
-    evaluate_pair(b, u32(pair / t.test_count), t, u32(pair % t.test_count), m, limits.fuel, out);
+    execute_stage(b, u32(pair / t.case_count), t, u32(pair % t.case_count), m, limits.fuel, out);
 }
 
 // One work item per program for each warp (workers is a multiple of kWarpLanes): lane l of the
-// warp runs the program's tests l, l + 32, ….
-__global__ void execute_warps_kernel(BytecodeBatch b, TestSetView t, PairResults out, vm::Limits limits, u8* scratch,
+// warp runs the program's cases l, l + 32, ….
+__global__ void execute_warps_kernel(BytecodeBatch b, CaseSetView t, PairResults out, vm::Limits limits, u8* scratch,
                                      u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
@@ -46,14 +46,14 @@ __global__ void execute_warps_kernel(BytecodeBatch b, TestSetView t, PairResults
   const u64 warps = workers / kWarpLanes;
   const u32 lane = u32(w % kWarpLanes);
   for (u64 i = w / kWarpLanes; i < b.count; i += warps)
-    for (u32 k = lane; k < t.test_count; k += kWarpLanes) evaluate_pair(b, u32(i), t, k, m, limits.fuel, out);
+    for (u32 k = lane; k < t.case_count; k += kWarpLanes) execute_stage(b, u32(i), t, k, m, limits.fuel, out);
 }
 
-__global__ void score_kernel(BytecodeBatch b, TestSetView t, PairResults pairs, RewardWeights weights, u64 fuel,
+__global__ void score_kernel(BytecodeBatch b, CaseSetView t, PairResults pairs, RewardWeights weights, u64 fuel,
                              ProgramResults out, u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
-  for (u64 i = w; i < b.count; i += workers) score_program(b, u32(i), t, pairs, weights, fuel, out);
+  for (u64 i = w; i < b.count; i += workers) score_stage(b, u32(i), t, pairs, weights, fuel, out);
 }
 
 unsigned blocks_for(u64 workers) { return unsigned((workers + kExecutorBlockThreads - 1) / kExecutorBlockThreads); }
@@ -72,7 +72,7 @@ u64 verifier_scratch_bytes() { return kVerifierScratchBytes; }
 
 u32 resident_threads(ExecutorKernel k, u32 multiprocessors) {
   switch (k) {
-    case ExecutorKernel::Check: return resident_threads_of(check_kernel, multiprocessors);
+    case ExecutorKernel::Verify: return resident_threads_of(verify_kernel, multiprocessors);
     case ExecutorKernel::ExecutePairs: return resident_threads_of(execute_pairs_kernel, multiprocessors);
     case ExecutorKernel::ExecuteWarps: return resident_threads_of(execute_warps_kernel, multiprocessors);
     case ExecutorKernel::Score: return resident_threads_of(score_kernel, multiprocessors);
@@ -80,16 +80,16 @@ u32 resident_threads(ExecutorKernel k, u32 multiprocessors) {
   return 0;
 }
 
-void launch_check(const BytecodeBatch& b, const TestSetView& t, u8* scratch, u32 threads, void* stream) {
+void launch_verify(const BytecodeBatch& b, const CaseSetView& t, u8* scratch, u32 threads, void* stream) {
   const u64 workers = threads < b.count ? threads : b.count;
   if (workers == 0) return;
-  check_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, static_cast<cudaStream_t>(stream)>>>(b, t, scratch,
+  verify_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, static_cast<cudaStream_t>(stream)>>>(b, t, scratch,
                                                                                                     workers);
 }
 
-void launch_execute(const BytecodeBatch& b, const TestSetView& t, const PairResults& out, const vm::Limits& limits,
+void launch_execute(const BytecodeBatch& b, const CaseSetView& t, const PairResults& out, const vm::Limits& limits,
                     u8* scratch, u32 threads, bool warp_per_program, void* stream) {
-  const u64 pairs = u64(b.count) * t.test_count;
+  const u64 pairs = u64(b.count) * t.case_count;
   auto s = static_cast<cudaStream_t>(stream);
   if (warp_per_program && threads >= kWarpLanes) {
     const u64 whole_warps = threads / kWarpLanes * kWarpLanes;
@@ -104,7 +104,7 @@ void launch_execute(const BytecodeBatch& b, const TestSetView& t, const PairResu
   }
 }
 
-void launch_score(const BytecodeBatch& b, const TestSetView& t, const PairResults& pairs, const RewardWeights& w,
+void launch_score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs, const RewardWeights& w,
                   u64 fuel, const ProgramResults& out, u32 threads, void* stream) {
   const u64 workers = threads < b.count ? threads : b.count;
   if (workers == 0) return;

@@ -44,14 +44,14 @@ class Packer {
 };
 
 // What a batch uploads: its sources, its bytecode slot offsets (computed on the host) and the
-// test set's six arrays.
+// case set's six arrays.
 struct InputLayout {
   u64 text, source_offsets, slot_offsets;
   u64 input_heap, input_offsets, input_slots, expected_heap, expected_offsets, expected_slots;
   u64 bytes;
 };
 
-InputLayout input_layout(const Sources& s, const TestSet& t) {
+InputLayout input_layout(const Sources& s, const CaseSet& t) {
   Packer p;
   InputLayout l;
   l.text = p.add<char>(s.text.size());
@@ -110,7 +110,7 @@ struct ScratchPlan {
 
 // Device memory one batch needs.
 struct DeviceNeeds {
-  u32 programs = 0, tests = 0;  // (for the message when it does not fit)
+  u32 programs = 0, cases = 0;  // (for the message when it does not fit)
   u64 inputs = 0, bytecode = 0, results = 0;
   ScratchPlan scratch;
 };
@@ -148,13 +148,13 @@ class CudaPipeline final : public Pipeline {
 
   const char* name() const override { return "cuda"; }
 
-  void run(const Sources& sources, const TestSet& tests, BatchResults* out) override {
+  void run(const Sources& sources, const CaseSet& tests, BatchResults* out) override {
     const auto start = std::chrono::steady_clock::now();
     CUDA_CHECK(cudaSetDevice(device_));
     const u32 n = sources.count();
-    const TestSetView& host_tests = tests.view();
-    const u64 pairs = u64(n) * host_tests.test_count;
-    const BatchShape shape{n, host_tests.test_count, config_.grade};
+    const CaseSetView& host_tests = tests.view();
+    const u64 pairs = u64(n) * host_tests.case_count;
+    const BatchShape shape{n, host_tests.case_count, config_.grade};
     out->reset(shape);
     if (!config_.keep_pairs) out->drop_pairs();
     if (n == 0) {
@@ -171,7 +171,7 @@ class CudaPipeline final : public Pipeline {
     const u64 download_bytes = config_.keep_pairs ? res.bytes : res.programs_end;
     reserve_pinned(download_, download_bytes);
     const ScratchPlan plan = plan_scratch(sources, pairs);
-    reserve_device(DeviceNeeds{n, host_tests.test_count, in.bytes, bytecode_bytes, dev.bytes, plan});
+    reserve_device(DeviceNeeds{n, host_tests.case_count, in.bytes, bytecode_bytes, dev.bytes, plan});
 
     u8* d_in = inputs_.data;
     u8* d_res = results_.data;
@@ -189,7 +189,7 @@ class CudaPipeline final : public Pipeline {
                                          at<u32>(d_res, res.diagnostic_count)};
     PairResults pair_results = res.pair_views(d_res);
     ProgramResults program_results = res.program_views(d_res);
-    TestSetView t = host_tests;
+    CaseSetView t = host_tests;
     t.input_heap = at<const u64>(d_in, in.input_heap);
     t.input_offsets = at<const u32>(d_in, in.input_offsets);
     t.input_slots = at<const u64>(d_in, in.input_slots);
@@ -215,7 +215,7 @@ class CudaPipeline final : public Pipeline {
                                compile_threads, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[2], stream_));
-      launch_check(b, t, scratch_.data, verify_threads, stream);
+      launch_verify(b, t, scratch_.data, verify_threads, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[3], stream_));
       launch_execute(b, t, pair_results, config_.limits, scratch_.data, execute_threads, config_.warp_per_program, stream);
@@ -277,7 +277,7 @@ class CudaPipeline final : public Pipeline {
     }
     const u32 sms = u32(multiprocessors);
     resident_compile_ = resident("compile", compile_resident_threads(sms));
-    resident_verify_ = resident("verify", resident_threads(ExecutorKernel::Check, sms));
+    resident_verify_ = resident("verify", resident_threads(ExecutorKernel::Verify, sms));
     resident_execute_ =
         resident("execute", resident_threads(config_.warp_per_program ? ExecutorKernel::ExecuteWarps
                                                                  : ExecutorKernel::ExecutePairs,
@@ -293,9 +293,9 @@ class CudaPipeline final : public Pipeline {
     throw std::runtime_error(std::string("the ") + stage + " kernel cannot run on this CUDA device");
   }
 
-  // Copies sources, slot offsets and tests into the pinned upload buffer; returns the bytecode
+  // Copies sources, slot offsets and cases into the pinned upload buffer; returns the bytecode
   // bytes the slots need. Slots are sized exactly as the CPU backend sizes them.
-  u64 stage_inputs(const Sources& sources, const TestSet& tests, const InputLayout& in) {
+  u64 stage_inputs(const Sources& sources, const CaseSet& tests, const InputLayout& in) {
     u8* up = upload_.data;
     const u32 n = sources.count();
     copy_bytes(up + in.text, sources.text.data(), sources.text.size());
@@ -363,7 +363,7 @@ class CudaPipeline final : public Pipeline {
     const u64 fixed = need.inputs + need.bytecode + need.results;
     if (fixed + plan.minimum > usable)
       throw std::runtime_error("batch of " + std::to_string(need.programs) + " programs × " +
-                               std::to_string(need.tests) + " tests needs " +
+                               std::to_string(need.cases) + " tests needs " +
                                std::to_string(mib_rounded_up(fixed + plan.minimum + kHeadroomBytes)) +
                                " MiB of device memory, " + std::to_string(free / kMiB) +
                                " MiB free (use a smaller batch)");

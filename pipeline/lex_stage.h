@@ -15,7 +15,7 @@
 //                program whose check failed anywhere is lexed again by lex() (lex_finish_program)
 //
 // The DFA is built to agree with scan_token byte for byte, so the fallback of step 5 is a safety
-// net that tests count (and expect never to see). The CPU backend (cpu_batch_lexer.h) and the
+// net that cases count (and expect never to see). The CPU backend (cpu_batch_lexer.h) and the
 // CUDA backend (cuda_batch_lexer.h) run these same functions; only the loops and scans differ.
 #pragma once
 
@@ -25,7 +25,7 @@
 namespace gs::pipeline {
 
 // Lexical diagnostics kept per program (the first ones, in lex() order; the count says how many
-// there were). compile_program_lexed lexes again a program that had more.
+// there were). compile_stage_lexed lexes again a program that had more.
 inline constexpr u32 kLexDiagnostics = 8;
 
 // ---- the DFA over lexer contexts ----------------------------------------------------------------
@@ -217,7 +217,7 @@ struct LexedBatch {
 GS_HD inline u64 token_slot(const SourceBatch& s, u32 i) { return s.offsets[i] + i; }
 GS_HD inline u64 token_capacity(const SourceBatch& s) { return s.offsets[s.count] + s.count; }
 
-// Program i's result as compile_program_lexed takes it.
+// Program i's result as compile_stage_lexed takes it.
 GS_HD inline LexedProgram lexed_program(const SourceBatch& s, const LexedBatch& out, u32 i) {
   LexedProgram p;
   p.tokens = out.tokens + token_slot(s, i);

@@ -5,7 +5,7 @@
 // so the CPU and CUDA executors grade alike; values_error is its host reference.
 //
 //   Int            |actual − expected|, in double, then float
-//   Float          0 within the test set's tolerance (or both NaN), else |actual − expected|;
+//   Float          0 within the case set's tolerance (or both NaN), else |actual − expected|;
 //                  +inf when exactly one is NaN
 //   Bool           0 or 1
 //   Str            the Levenshtein distance when both strings have at most
@@ -80,9 +80,9 @@ GS_HD inline float scalar_error(Type t, vm::Heap& heap, u64 actual, vm::Heap& wa
   }
 }
 
-// The error of the results an execution left in m.stack against test `test`'s expected ones.
+// The error of the results an execution left in m.stack against case `test`'s expected ones.
 // Call it only where compare_outputs returned FAIL (PASS means 0; BAD_REFERENCE, +inf).
-GS_HD inline float output_error(const TestSetView& t, u32 test, vm::Machine& m) {
+GS_HD inline float output_error(const CaseSetView& t, u32 test, vm::Machine& m) {
   if (m.result_count != t.result_count) return kNoOutputError;
   vm::Heap want = expected_image(t, test);
   const u64* expected = t.expected_slots + u64(test) * t.result_count;

@@ -1,4 +1,4 @@
-// One pipeline call: a batch of Syn sources and a problem's tests in, every program's compile
+// One pipeline call: a batch of Syn sources and a problem's cases in, every program's compile
 // status, test results and reward out — compile → verify → execute → score, each stage on the
 // chosen backend. The CPU backend runs the stages over a thread pool; the CUDA backend keeps
 // everything in device memory on one stream and copies back only results (docs/pipeline.md).
@@ -61,8 +61,8 @@ inline vm::Limits batch_limits() {
 //                accepts is run — correct only with the probability the model has (p(c));
 //   hybrid       the router sends a program to the neural compiler first, and a sample is used
 //                only when it behaves exactly as the traditional compiler's bytecode on the
-//                batch's tests and on random inputs; otherwise the traditional bytecode is run.
-//                So a hybrid batch passes and fails exactly the tests a traditional one does.
+//                batch's cases and on random inputs; otherwise the traditional bytecode is run.
+//                So a hybrid batch passes and fails exactly the cases a traditional one does.
 // neural and hybrid need a build with libtorch and run on the CPU backend.
 enum class CompileMode { Traditional, Neural, Hybrid };
 std::optional<CompileMode> parse_compile_mode(std::string_view text);  // "traditional", "neural", "hybrid"
@@ -76,7 +76,7 @@ struct NeuralCompileConfig {
   double temperature = 0.8;
   double top_p = 0.95;
   u64 seed = 1;
-  u32 random_inputs = 8;  // hybrid: random inputs of the differential check, besides the tests
+  u32 random_inputs = 8;  // hybrid: random inputs of the differential check, besides the cases
   std::string device = "cpu";  // where the model runs
 };
 
@@ -92,11 +92,11 @@ struct PipelineConfig {
   bool grade = false;
   // CPU backend: lex the whole batch first with the data-parallel batch lexer and compile from its
   // tokens, as the CUDA backend does, instead of lexing each program in its compile thread. Same
-  // results (tests/unit/pipeline_test.cpp holds the two paths equal on random batches); off by
+  // results (cases/unit/pipeline_test.cpp holds the two paths equal on random batches); off by
   // default because it is slower on a CPU (bench/pipeline_bench --batch-lexer, docs/pipeline.md).
   bool batch_lexer = false;
-  // CUDA backend: run each program's tests on one warp (its lanes take the tests in turn) instead
-  // of one thread per (program, test) pair. Same results; which is faster is measured by
+  // CUDA backend: run each program's cases on one warp (its lanes take the cases in turn) instead
+  // of one thread per (program, case) pair. Same results; which is faster is measured by
   // bench/pipeline_bench (--warp-per-program). The CPU backend ignores it.
   bool warp_per_program = false;
   // CUDA backend: which of the visible GPUs, modulo their number — a distributed campaign gives
@@ -111,7 +111,7 @@ class Pipeline {
   virtual const char* name() const = 0;
   // Runs the whole batch. Throws std::runtime_error with a clear message when the batch cannot
   // be run at all (does not fit device memory, a CUDA error); bad programs are results.
-  virtual void run(const Sources& sources, const TestSet& tests, BatchResults* out) = 0;
+  virtual void run(const Sources& sources, const CaseSet& tests, BatchResults* out) = 0;
 };
 
 // The backend for d (Auto: CUDA when cuda_available(), else the CPU); for the neural and hybrid

@@ -1,4 +1,4 @@
-// The execute-and-test stages of the batch pipeline for one program or one (program, test)
+// The execute-and-test stages of the batch pipeline for one program or one (program, case)
 // pair, as host+device code: the CPU executor (pipeline/cpu_executor.h) and the CUDA kernels
 // (pipeline/cuda_executor.cu) are loops around these and nothing else.
 #pragma once
@@ -16,7 +16,7 @@ namespace gs::pipeline {
 inline constexpr u32 kVerifierScratchWords = vm::verifier_scratch_words(vm::kMaxCodeWords);
 
 // The index of the function named t.entry with exactly the signature's types, or -1.
-GS_HD inline i32 find_entry(const vm::ProgramView& p, const TestSetView& t) {
+GS_HD inline i32 find_entry(const vm::ProgramView& p, const CaseSetView& t) {
   for (u32 i = 0; i < p.function_count(); ++i) {
     const vm::FunctionRecord& f = p.functions[i];
     if (f.name_length != t.entry_len || !equal_bytes(p.names + f.name_offset, t.entry, t.entry_len)) continue;
@@ -30,7 +30,7 @@ GS_HD inline i32 find_entry(const vm::ProgramView& p, const TestSetView& t) {
 
 // The verify stage for program i of a batch whose compile stage left status COMPILE_ERROR,
 // BYTECODE_TOO_LARGE or OK (with a container) in it: verifies the container and finds the entry.
-GS_HD inline void check_program(BytecodeBatch& b, u32 i, const TestSetView& t, u32* scratch) {
+GS_HD inline void verify_stage(BytecodeBatch& b, u32 i, const CaseSetView& t, u32* scratch) {
   if (b.status[i] != u8(ProgramStatus::OK)) return;
   vm::ProgramView view;
   if (!vm::verify_program(b.bytes + b.offsets[i], b.sizes[i], scratch, kVerifierScratchWords, &view).ok()) {
@@ -45,11 +45,11 @@ GS_HD inline void check_program(BytecodeBatch& b, u32 i, const TestSetView& t, u
   b.entry[i] = u32(entry);
 }
 
-// Runs program i on test k in machine m (its stack, frames and heap; limits already set) with
+// Runs program i on case k in machine m (its stack, frames and heap; limits already set) with
 // the given fuel, compares the results, and writes pair (i, k)'s results.
-GS_HD inline void evaluate_pair(const BytecodeBatch& b, u32 i, const TestSetView& t, u32 k, vm::Machine& m, u64 fuel,
+GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, u32 k, vm::Machine& m, u64 fuel,
                                 PairResults& out) {
-  u64 pair = u64(i) * t.test_count + k;
+  u64 pair = u64(i) * t.case_count + k;
   out.pass[pair] = 0;
   out.instructions[pair] = 0;
   out.output_hash[pair] = 0;
@@ -59,7 +59,7 @@ GS_HD inline void evaluate_pair(const BytecodeBatch& b, u32 i, const TestSetView
     return;
   }
   vm::ProgramView view;
-  vm::view_program(b.bytes + b.offsets[i], b.sizes[i], &view);  // verified by check_program
+  vm::view_program(b.bytes + b.offsets[i], b.sizes[i], &view);  // verified by verify_stage
   vm::begin_execution(m);
   u64 image_bytes = u64(t.input_offsets[k + 1] - t.input_offsets[k]) * 8;
   vm::Trap trap = vm::Trap::NONE;
@@ -90,18 +90,18 @@ GS_HD inline void evaluate_pair(const BytecodeBatch& b, u32 i, const TestSetView
 }
 
 // The reward stage for program i: reduces its pairs.
-GS_HD inline void score_program(const BytecodeBatch& b, u32 i, const TestSetView& t, const PairResults& pairs,
+GS_HD inline void score_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, const PairResults& pairs,
                                 const RewardWeights& w, u64 fuel, ProgramResults& out) {
   u32 passed = 0;
   u64 instructions = 0;
-  for (u32 k = 0; k < t.test_count; ++k) {
-    u64 pair = u64(i) * t.test_count + k;
+  for (u32 k = 0; k < t.case_count; ++k) {
+    u64 pair = u64(i) * t.case_count + k;
     passed += pairs.pass[pair];
     instructions += pairs.instructions[pair];
   }
-  out.tests_passed[i] = passed;
+  out.cases_passed[i] = passed;
   out.instructions[i] = instructions;
-  out.reward[i] = reward_of(w, b.status[i], passed, t.test_count, instructions, fuel);
+  out.reward[i] = reward_of(w, b.status[i], passed, t.case_count, instructions, fuel);
   out.bytecode_hash[i] = b.sizes[i] == 0 ? 0 : bytecode_hash(b.bytes + b.offsets[i], b.sizes[i]);
 }
 

@@ -30,6 +30,19 @@ namespace {
         [](Record& r, const void* in) { r.field = *static_cast<const char* const*>(in); }                      \
   }
 
+template <class Record>
+constexpr Column<Record> renamed(Column<Record> c, const char* legacy) {
+  c.legacy = legacy;
+  return c;
+}
+
+// The name a table stores column c under: its name, or in an older file its legacy name.
+template <class Record>
+const char* stored_name(hid_t table_group, const Column<Record>& c) {
+  if (c.legacy != nullptr && !h5::exists(table_group, c.name) && h5::exists(table_group, c.legacy)) return c.legacy;
+  return c.name;
+}
+
 using C = CandidateRecord;
 const Column<C> kCandidateColumns[] = {
     GS_FIELD(C, id, I64, i64),
@@ -42,7 +55,7 @@ const Column<C> kCandidateColumns[] = {
     GS_FIELD(C, compile_path, COMPILE_PATH, u8),
     GS_FIELD(C, status, STATUS, u8),
     GS_FIELD(C, trap, TRAP, u8),
-    GS_FIELD(C, tests_passed, U32, u32),
+    renamed(GS_FIELD(C, train_passed, U32, u32), "tests_passed"),
     GS_FIELD(C, reward, F32, float),
     {"parents", Kind::I64_PAIR, [](const C& r, void* out) { std::memcpy(out, r.parents, sizeof r.parents); },
      [](C& r, const void* in) { std::memcpy(r.parents, in, sizeof r.parents); }},
@@ -61,7 +74,7 @@ const Column<I> kIterationColumns[] = {
     GS_FIELD(I, score_seconds, F64, double),
     GS_FIELD(I, select_seconds, F64, double),
     GS_FIELD(I, best_reward, F32, float),
-    GS_FIELD(I, best_tests_passed, U32, u32),
+    renamed(GS_FIELD(I, best_train_passed, U32, u32), "best_tests_passed"),
     GS_FIELD(I, solved, U8, u8),
 };
 
@@ -203,7 +216,7 @@ void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std
     size_t bytes = value_bytes(c.kind);
     buffer.resize(rows.size() * bytes);
     for (size_t i = 0; i < rows.size(); ++i) c.get(rows[i], buffer.data() + i * bytes);
-    h5::Handle d = open_column(table_group, c.name, path);
+    h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
     h5::Handle type = memory_type(c.kind);
     h5::append(d.get(), type.get(), buffer.data(), rows.size(), path);
   }
@@ -216,7 +229,7 @@ std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>>
   if (count == 0) return rows;
   std::vector<unsigned char> buffer;
   for (const Column<Record>& c : columns) {
-    h5::Handle d = open_column(table_group, c.name, path);
+    h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
     if (c.kind == Kind::STRING) {
       std::vector<std::string> texts = h5::read_strings(d.get(), first, count, path);
       for (u64 i = 0; i < count; ++i) {
@@ -240,11 +253,12 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
   TableRows r{std::numeric_limits<u64>::max(), 0};
   for (const Column<Record>& c : columns) {
     u64 n = 0;
-    if (!h5::exists(table_group, c.name)) {
+    const char* name = stored_name(table_group, c);
+    if (!h5::exists(table_group, name)) {
       problems->push_back(std::string("column ") + c.name + " is missing");
     } else {
       try {
-        h5::Handle d = open_column(table_group, c.name, path);
+        h5::Handle d = open_column(table_group, name, path);
         n = h5::rows(d.get(), path);
       } catch (const std::runtime_error& e) {
         problems->push_back(std::string("column ") + c.name + " cannot be read (" + e.what() + ")");
@@ -260,7 +274,7 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
 template <class Record>
 void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count, const std::string& path) {
   for (const Column<Record>& c : columns) {
-    h5::Handle d = open_column(table_group, c.name, path);
+    h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
     if (h5::rows(d.get(), path) != count) h5::resize(d.get(), count, path);
   }
 }

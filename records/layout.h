@@ -25,6 +25,9 @@ struct Column {
   // from the record, and back.
   void (*get)(const Record&, void* out);
   void (*set)(Record&, const void* in);
+  // The name files written before the column was renamed hold it under (docs/trace-format.md
+  // "Renamed columns"); readers accept either, writers use `name`.
+  const char* legacy = nullptr;
 };
 
 std::span<const Column<CandidateRecord>> candidate_columns();

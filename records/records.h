@@ -39,7 +39,7 @@ struct CandidateRecord {
   CompilePath compile_path = CompilePath::TRADITIONAL;
   pipeline::ProgramStatus status = pipeline::ProgramStatus::OK;
   u8 trap = pipeline::kNotRun;  // dominant_trap() over its tests
-  u32 tests_passed = 0;
+  u32 train_passed = 0;
   float reward = 0;
   i64 parents[2] = {kNoParent, kNoParent};
 };
@@ -53,7 +53,7 @@ struct IterationRecord {
   // Wall seconds of each phase of the iteration.
   double generate_seconds = 0, compile_seconds = 0, execute_seconds = 0, score_seconds = 0, select_seconds = 0;
   float best_reward = 0;      // best so far in this problem
-  u32 best_tests_passed = 0;  // best so far in this problem
+  u32 best_train_passed = 0;  // best so far in this problem
   bool solved = false;        // a candidate so far passed every train case
 };
 

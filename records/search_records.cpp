@@ -12,7 +12,7 @@ SearchRecords::SearchRecords(records::Writer& writer, const suites::Problem& pro
 void SearchRecords::on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
                              const pipeline::BatchResults& results) {
   rows_.resize(results.programs);
-  const u32 tests = results.tests;
+  const u32 tests = results.cases;
   for (u32 i = 0; i < results.programs; ++i) {
     records::CandidateRecord& row = rows_[i];
     row.id = report.first_id + i64(i);
@@ -27,7 +27,7 @@ void SearchRecords::on_batch(const search::IterationReport& report, const std::v
     row.trap = results.trap.empty() ? pipeline::kNotRun
                                     : records::dominant_trap({results.trap.data() + u64(i) * tests, tests});
     // A probe is judged against nothing (its pass bits compare with placeholder outputs).
-    row.tests_passed = report.probes ? 0 : results.tests_passed[i];
+    row.train_passed = report.probes ? 0 : results.cases_passed[i];
     row.reward = report.probes ? 0.f : results.reward[i];
     row.parents[0] = proposals[i].parents[0];
     row.parents[1] = proposals[i].parents[1];
@@ -42,7 +42,7 @@ void SearchRecords::on_batch(const search::IterationReport& report, const std::v
   it.score_seconds = report.stages.score + report.stages.download;
   it.select_seconds = report.select_seconds;
   it.best_reward = report.best_reward;
-  it.best_tests_passed = report.best_passed;
+  it.best_train_passed = report.best_passed;
   it.solved = report.solved;
   writer_.add_iteration(it);
   writer_.flush();

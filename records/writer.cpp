@@ -342,7 +342,7 @@ void Writer::add_candidates(std::span<const CandidateRecord> candidates) {
     if (p.last_iteration && c.iteration <= *p.last_iteration) continue;  // recorded before a resume
     bool improves = c.reward > p.best_reward;
     if (improves) p.best_reward = c.reward;
-    bool solution = c.status == pipeline::ProgramStatus::OK && c.tests_passed >= p.info.train_cases;
+    bool solution = c.status == pipeline::ProgramStatus::OK && c.train_passed >= p.info.train_cases;
     bool sampled = !w.budget_exceeded && policy.every > 0 && u64(c.id) % policy.every == 0;
     bool wanted_improvement = improves && (policy.improvements || w.budget_exceeded);
     if (!(sampled || solution || wanted_improvement)) continue;

@@ -253,12 +253,12 @@ class EnumerateGenerator final : public Generator {
     for (u32 i = 0; i < e.programs; ++i) {
       std::optional<u64> behaviour;
       bool trapped = e.status[i] != u8(pipeline::ProgramStatus::OK);
-      for (u32 k = 0; k < e.tests && !trapped; ++k) trapped = e.trap[u64(i) * e.tests + k] != 0;
+      for (u32 k = 0; k < e.cases && !trapped; ++k) trapped = e.trap[u64(i) * e.cases + k] != 0;
       if (!trapped)
-        behaviour = behaviour_of(std::span<const u64>(e.output_hash).subspan(u64(i) * e.tests, e.tests));
+        behaviour = behaviour_of(std::span<const u64>(e.output_hash).subspan(u64(i) * e.cases, e.cases));
       if (c != 0 && i < proposals.size()) probed_[source_hash(proposals[i].source)] = behaviour;
       if (behaviour && seen_[c][t].insert(*behaviour).second)
-        reached(bank(pending_[i], c, t, batch_size_), *behaviour, std::span<const u64>(e.output_hash).subspan(u64(i) * e.tests, e.tests));
+        reached(bank(pending_[i], c, t, batch_size_), *behaviour, std::span<const u64>(e.output_hash).subspan(u64(i) * e.cases, e.cases));
     }
     split_goals();
   }

@@ -82,7 +82,7 @@ class GpGenerator final : public Generator {
       throw std::logic_error("GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
     scores_ = gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
     reward_.assign(e.reward.begin(), e.reward.end());
-    cases_ = e.tests;
+    cases_ = e.cases;
   }
 
  private:

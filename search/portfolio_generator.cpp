@@ -72,7 +72,7 @@ class PortfolioGenerator final : public Generator {
     enumerate_->observe(proposals, e, first_id);
     if (probe_) return;  // probes are not candidates for this problem
     for (u32 i = 0; i < e.programs && i < proposals.size(); ++i)
-      if (e.tests_passed[i] > 0 && proposals[i].tree && !has_loop(*proposals[i].tree)) elites_.push_back({e.tests_passed[i], order_++, proposals[i]});
+      if (e.cases_passed[i] > 0 && proposals[i].tree && !has_loop(*proposals[i].tree)) elites_.push_back({e.cases_passed[i], order_++, proposals[i]});
     // The best by train cases passed, the earlier (smaller) first among equals.
     auto better = [](const Elite& a, const Elite& b) {
       return a.passed != b.passed ? a.passed > b.passed : a.order < b.order;

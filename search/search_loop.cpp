@@ -19,13 +19,13 @@ using Clock = std::chrono::steady_clock;
 
 
 bool passes_all(const pipeline::BatchResults& r, u32 i) {
-  return r.program_status(i) == pipeline::ProgramStatus::OK && r.tests_passed[i] == r.tests;
+  return r.program_status(i) == pipeline::ProgramStatus::OK && r.cases_passed[i] == r.cases;
 }
 
 // Shrinks a solution while it still passes every train case: each round judges all one-step
 // smaller variants in one batch and keeps the smallest that passes.
 trees::Tree simplify(trees::Tree program, const suites::Signature& signature, pipeline::Pipeline& pipeline,
-                         const pipeline::TestSet& train) {
+                         const pipeline::CaseSet& train) {
   constexpr u32 kMaxRounds = 500;
   for (u32 round = 0; round < kMaxRounds; ++round) {
     std::vector<trees::Tree> variants = trees::simplifications(program, signature);
@@ -59,8 +59,8 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     throw std::invalid_argument("the search needs a budget: candidates, iterations or seconds");
   if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
   if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
-  const pipeline::TestSet train = suites::problem_tests(problem, suites::Split::Train);
-  std::map<Type, pipeline::TestSet> probes;  // by result type, made when first needed
+  const pipeline::CaseSet train = suites::problem_tests(problem, suites::Split::Train);
+  std::map<Type, pipeline::CaseSet> probes;  // by result type, made when first needed
   const auto start = Clock::now();
   SearchOutcome out;
   std::optional<trees::Tree> solution_tree;
@@ -80,7 +80,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     report.generate_seconds = seconds_since(t);
     if (proposals.empty()) break;  // the generator has run out
     const std::optional<Type> probe = generator.probe_result();
-    const pipeline::TestSet* tests = &train;
+    const pipeline::CaseSet* tests = &train;
     if (probe) {
       auto it = probes.find(*probe);
       if (it == probes.end()) it = probes.emplace(*probe, suites::probe_tests(problem, *probe)).first;
@@ -98,11 +98,11 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     for (u32 i = 0; i < results.programs && !probe; ++i) {
       // Best: most train cases passed, then the highest reward (the reward counts only whether
       // all pass, so it alone would prefer a cheap program passing none).
-      if (!have_best || results.tests_passed[i] > out.best_passed ||
-          (results.tests_passed[i] == out.best_passed && results.reward[i] > out.best_reward)) {
+      if (!have_best || results.cases_passed[i] > out.best_passed ||
+          (results.cases_passed[i] == out.best_passed && results.reward[i] > out.best_reward)) {
         have_best = true;
         out.best_reward = results.reward[i];
-        out.best_passed = results.tests_passed[i];
+        out.best_passed = results.cases_passed[i];
         out.best_source = proposals[i].source;
       }
       if (!solved_at && passes_all(results, i)) solved_at = i;
@@ -119,7 +119,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     report.elapsed = seconds_since(start);
     report.best_reward = out.best_reward;
     report.best_passed = out.best_passed;
-    report.train_cases = results.tests;
+    report.train_cases = results.cases;
     report.solved = solved_at.has_value();
     report.probes = probe.has_value();
     if (observer) {
@@ -145,13 +145,13 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     if (config.simplify && solution_tree)
       out.simplified = trees::to_source(simplify(*solution_tree, problem.signature, pipeline, train));
     if (!problem.test.empty()) {
-      const pipeline::TestSet test = suites::problem_tests(problem, suites::Split::Test);
+      const pipeline::CaseSet test = suites::problem_tests(problem, suites::Split::Test);
       pipeline::Sources one;
       one.add(out.simplified);
       pipeline::BatchResults r;
       pipeline.run(one, test, &r);
-      out.test_passed = r.tests_passed[0];
-      out.test_cases = r.tests;
+      out.test_passed = r.cases_passed[0];
+      out.test_cases = r.cases;
       out.generalises = passes_all(r, 0);
     }
   }

@@ -8,7 +8,7 @@
 // first. Scores are per (individual, case), higher is better: pass bits (0/1, from the batch
 // pipeline's `pass`) or negated graded errors (its `error`). No epsilon: equal means equal.
 //
-// Every function takes the caller's Rng (search/rng.h) and makes n selections in one call: the
+// Every function takes the caller's Rng (base/rng.h) and makes n selections in one call: the
 // same seed, stream and inputs give the same indices.
 #pragma once
 

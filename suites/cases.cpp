@@ -6,15 +6,15 @@
 
 namespace gs::suites {
 
-pipeline::TestSet problem_tests(const Problem& p, Split split) {
-  std::vector<pipeline::TestSet::Case> cases;
+pipeline::CaseSet problem_tests(const Problem& p, Split split) {
+  std::vector<pipeline::CaseSet::Case> cases;
   auto add = [&](const std::vector<Case>& from) {
     for (const Case& c : from) cases.push_back({c.inputs, c.outputs});
   };
   if (split != Split::Test) add(p.train);
   if (split != Split::Train) add(p.test);
   const Signature& s = p.signature;
-  return pipeline::TestSet(s.entry, s.params, s.results, cases, p.float_tolerance);
+  return pipeline::CaseSet(s.entry, s.params, s.results, cases, p.float_tolerance);
 }
 
 namespace {
@@ -33,12 +33,12 @@ vm::Value zero_of(Type t) {
 
 }  // namespace
 
-pipeline::TestSet probe_tests(const Problem& p, Type t) {
+pipeline::CaseSet probe_tests(const Problem& p, Type t) {
   const std::vector<vm::Value> zero{zero_of(t)};
-  std::vector<pipeline::TestSet::Case> cases;
+  std::vector<pipeline::CaseSet::Case> cases;
   for (const Case& c : p.train) cases.push_back({c.inputs, zero});
   const Type results[] = {t};
-  return pipeline::TestSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
+  return pipeline::CaseSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
 }
 
 }  // namespace gs::suites

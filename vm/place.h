@@ -1,7 +1,7 @@
 // Host values in and out of an execution's heap: placing a Value lays its arrays and strings out
 // as heap objects (an array first, then its elements' strings) and gives the slot that refers
 // to them; reading turns a slot of a known type back into a Value. The Runner places arguments
-// and reads results with these; a TestSet builds its input and expected images with them.
+// and reads results with these; a CaseSet builds its input and expected images with them.
 #pragma once
 
 #include "vm/heap.h"

@@ -61,7 +61,7 @@ PipelineConfig config_for(CompileMode mode) {
 void expect_same_verdicts(const BatchResults& a, const BatchResults& b, const std::string& what) {
   ASSERT_EQ(a.programs, b.programs);
   EXPECT_EQ(a.status, b.status) << what;
-  EXPECT_EQ(a.tests_passed, b.tests_passed) << what;
+  EXPECT_EQ(a.cases_passed, b.cases_passed) << what;
   EXPECT_EQ(a.pass, b.pass) << what;
   EXPECT_EQ(a.trap, b.trap) << what;
   EXPECT_EQ(a.output_hash, b.output_hash) << what;
@@ -81,9 +81,9 @@ TEST(Hybrid, WrongModelNeverChangesAVerdict) {
   for (const testing::RandomBatch& b : batches()) {
     if (b.sources.count() < 2) continue;
     BatchResults want, got, alone;
-    traditional->run(b.sources, *b.tests, &want);
-    hybrid->run(b.sources, *b.tests, &got);
-    neural->run(b.sources, *b.tests, &alone);
+    traditional->run(b.sources, *b.cases, &want);
+    hybrid->run(b.sources, *b.cases, &got);
+    neural->run(b.sources, *b.cases, &alone);
     expect_same_verdicts(got, want, "hybrid with a wrong model");
     routed += got.neural.routed;
     differences += alone.pass != want.pass || alone.output_hash != want.output_hash;
@@ -100,8 +100,8 @@ TEST(Hybrid, AcceptsTheRightSampleAndKeepsVerdicts) {
   u32 ok = 0, accepted = 0;
   for (const testing::RandomBatch& b : batches()) {
     BatchResults want, got;
-    traditional->run(b.sources, *b.tests, &want);
-    hybrid->run(b.sources, *b.tests, &got);
+    traditional->run(b.sources, *b.cases, &want);
+    hybrid->run(b.sources, *b.cases, &got);
     expect_same_verdicts(got, want, "hybrid with a right second sample");
     for (u8 s : want.status) ok += s == u8(pipeline::ProgramStatus::OK);
     accepted += got.neural.accepted;
@@ -153,7 +153,7 @@ TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
               "train": [{"inputs": [1], "outputs": [2]}, {"inputs": [-7], "outputs": [-14]}, {"inputs": [40], "outputs": [80]}]})json",
       "double.json", &error);
   ASSERT_TRUE(problem) << error;
-  const pipeline::TestSet tests = suites::problem_tests(*problem, suites::Split::Train);
+  const pipeline::CaseSet tests = suites::problem_tests(*problem, suites::Split::Train);
   // Program 0 is lean, offered only a padded equivalent; program 1 is padded, offered the lean
   // one; program 2 is "twice" (between the two), offered padded first, then lean.
   Sources sources;
@@ -167,7 +167,7 @@ TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
   traditional->run(sources, tests, &want);
   hybrid->run(sources, tests, &got);
   expect_same_verdicts(got, want, "hybrid with equivalent samples");
-  ASSERT_EQ(want.tests_passed, (std::vector<u32>{3, 3, 3}));
+  ASSERT_EQ(want.cases_passed, (std::vector<u32>{3, 3, 3}));
   ASSERT_LT(want.instructions[0], want.instructions[2]);
   ASSERT_LT(want.instructions[2], want.instructions[1]);
   EXPECT_EQ(got.neural.accepted, 2u);
@@ -185,7 +185,7 @@ TEST(Hybrid, RouterAndNeuralMode) {
   auto hybrid = make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(self),
                                      neural::Router::fit(failures));
   BatchResults got;
-  hybrid->run(b.sources, *b.tests, &got);
+  hybrid->run(b.sources, *b.cases, &got);
   EXPECT_EQ(got.neural.routed, 0u);
   // The neural mode with a faithful model runs what the compiler would; a model with nothing
   // to offer leaves every program without bytecode.
@@ -194,12 +194,12 @@ TEST(Hybrid, RouterAndNeuralMode) {
   auto empty = make_neural_pipeline(config_for(CompileMode::Neural),
                                     std::make_unique<ScriptedModel>([](size_t, u32, size_t) { return i64(-1); }), {});
   BatchResults want, alone, none;
-  traditional->run(b.sources, *b.tests, &want);
-  faithful->run(b.sources, *b.tests, &alone);
-  empty->run(b.sources, *b.tests, &none);
+  traditional->run(b.sources, *b.cases, &want);
+  faithful->run(b.sources, *b.cases, &alone);
+  empty->run(b.sources, *b.cases, &none);
   for (u32 i = 0; i < want.programs; ++i) {
     if (want.program_status(i) == pipeline::ProgramStatus::OK) {
-      EXPECT_EQ(alone.tests_passed[i], want.tests_passed[i]) << i;
+      EXPECT_EQ(alone.cases_passed[i], want.cases_passed[i]) << i;
     }
     EXPECT_EQ(none.program_status(i), pipeline::ProgramStatus::INVALID_BYTECODE) << i;
   }
@@ -224,8 +224,8 @@ TEST(Hybrid, UntrainedCheckpointThroughTheCommandPath) {
   auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
   for (const testing::RandomBatch& b : batches()) {
     BatchResults want, got;
-    traditional->run(b.sources, *b.tests, &want);
-    hybrid->run(b.sources, *b.tests, &got);
+    traditional->run(b.sources, *b.cases, &want);
+    hybrid->run(b.sources, *b.cases, &got);
     expect_same_verdicts(got, want, "hybrid with an untrained model");
   }
   // Bad input: a missing checkpoint, a router that is not one, a mode without a model.

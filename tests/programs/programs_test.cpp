@@ -301,7 +301,7 @@ class Checker {
   std::vector<std::string> failures_;
 };
 
-std::vector<std::string> check_program(const std::string& path, std::string_view source) {
+std::vector<std::string> verify_stage(const std::string& path, std::string_view source) {
   return Checker(path, source).check();
 }
 
@@ -347,7 +347,7 @@ TEST_P(Programs, MeetsItsExpectations) {
   ASSERT_TRUE(in) << "cannot read " << path;
   std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const std::string& shown = GetParam();
-  for (const std::string& failure : check_program(shown, source)) ADD_FAILURE() << failure;
+  for (const std::string& failure : verify_stage(shown, source)) ADD_FAILURE() << failure;
 }
 
 INSTANTIATE_TEST_SUITE_P(Syn, Programs, testing::ValuesIn(all_programs()), test_name);
@@ -360,7 +360,7 @@ TEST(ProgramsFolder, HoldsTheSuite) {
 // ---- the driver checks itself: each mistake below must be reported ---------------------------
 
 bool reports(std::string_view source, std::string_view needle) {
-  std::vector<std::string> failures = check_program("self.syn", source);
+  std::vector<std::string> failures = verify_stage("self.syn", source);
   for (const std::string& f : failures)
     if (f.find(needle) != std::string::npos) return true;
   ADD_FAILURE() << "no failure containing '" << needle << "'; got " << failures.size() << " failures";
@@ -371,7 +371,7 @@ constexpr std::string_view kDouble = "fn solve(x: int) -> int { return x * 2; }\
 
 TEST(ProgramsDriver, AcceptsACorrectProgram) {
   std::string src = std::string(kDouble) + "// args: [21]\n// expect: 42\n";
-  EXPECT_TRUE(check_program("self.syn", src).empty());
+  EXPECT_TRUE(verify_stage("self.syn", src).empty());
 }
 
 TEST(ProgramsDriver, ReportsAWrongValueWithLineExpectedAndActual) {
@@ -426,7 +426,7 @@ TEST(ProgramsDriver, ReportsAnUnexpectedExtraError) {
 
 TEST(ProgramsDriver, AcceptsSeveralErrorsOnOneLine) {
   std::string src = "fn solve() -> int {\n  return y + z;  // expect error: 'y' // expect error: 'z'\n}\n";
-  EXPECT_TRUE(check_program("self.syn", src).empty());
+  EXPECT_TRUE(verify_stage("self.syn", src).empty());
 }
 
 TEST(ProgramsDriver, ReportsAMissingError) {

@@ -219,7 +219,7 @@ class Harness {
     return limits;
   }
 
-  void check_program(u64 index) {
+  void verify_stage(u64 index) {
     auto t0 = std::chrono::steady_clock::now();
     Rng rng(seed_, index);
     trees::Tree program = trees::random_program(generator_, rng);
@@ -303,7 +303,7 @@ class Harness {
 TEST(Differential, CompilerAndVmAgreeWithTheReference) {
   const u64 programs = env_u64("GPUSYNTH_PROPERTY_PROGRAMS", kDefaultPrograms);
   Harness harness(env_u64("GPUSYNTH_PROPERTY_SEED", kDefaultSeed));
-  for (u64 index = 0; index < programs; ++index) harness.check_program(index);
+  for (u64 index = 0; index < programs; ++index) harness.verify_stage(index);
   const Tally& tally = harness.tally();
   print_coverage(harness.coverage(), tally);
   EXPECT_EQ(tally.failures, 0u) << tally.failures << " of " << tally.programs << " programs failed (first "

@@ -360,7 +360,7 @@ TEST(Verifier, RejectsRecordFieldsBeyondTheBounds) {
 
 TEST(Verifier, RejectsBadTypeCodes) {
   // Types bytecode can hold are int, float, bool, str (1-4) and arrays of them (0x11-0x14);
-  // docs/bytecode.md, vm/types.h. Everything else, including those with unused bits set.
+  // docs/bytecode.md, base/types.h. Everything else, including those with unused bits set.
   for (u32 bad : {0x00u, 0x05u, 0x06u, 0x07u, 0x08u, 0x10u, 0x15u, 0x16u, 0x1fu, 0x20u, 0x21u, 0x31u, 0x91u,
                   0xf4u, 0xffu}) {
     std::vector<u8> bytes = valid_bytes();

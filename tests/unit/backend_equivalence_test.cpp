@@ -39,8 +39,8 @@ void expect_same(const std::vector<T>& cpu, const std::vector<T>& gpu, const cha
 // Every result vector, compared as bytes (so rewards must match bit for bit).
 void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchResults& gpu) {
   ASSERT_EQ(cpu.programs, gpu.programs);
-  ASSERT_EQ(cpu.tests, gpu.tests);
-  const u32 tests = cpu.tests == 0 ? 1 : cpu.tests;
+  ASSERT_EQ(cpu.cases, gpu.cases);
+  const u32 tests = cpu.cases == 0 ? 1 : cpu.cases;
   expect_same(cpu.status, gpu.status, "status", 1);
   expect_same(cpu.bytecode_bytes, gpu.bytecode_bytes, "bytecode_bytes", 1);
   expect_same(cpu.diagnostic_count, gpu.diagnostic_count, "diagnostic_count", 1);
@@ -50,7 +50,7 @@ void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchRe
     ASSERT_TRUE(c.code == g.code && c.pos == g.pos && c.len == g.len && c.a == g.a && c.b == g.b)
         << "diagnostic " << k % pipeline::kBatchDiagnostics << " of program " << k / pipeline::kBatchDiagnostics;
   }
-  expect_same(cpu.tests_passed, gpu.tests_passed, "tests_passed", 1);
+  expect_same(cpu.cases_passed, gpu.cases_passed, "cases_passed", 1);
   expect_same(cpu.instructions, gpu.instructions, "instructions", 1);
   expect_same(cpu.reward, gpu.reward, "reward", 1);
   expect_same(cpu.bytecode_hash, gpu.bytecode_hash, "bytecode_hash", 1);
@@ -61,7 +61,7 @@ void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchRe
   expect_same(cpu.error, gpu.error, "error", tests);
 }
 
-void run_both(pipeline::Pipeline& cpu, pipeline::Pipeline& gpu, const pipeline::Sources& sources, const pipeline::TestSet& tests,
+void run_both(pipeline::Pipeline& cpu, pipeline::Pipeline& gpu, const pipeline::Sources& sources, const pipeline::CaseSet& tests,
               u64* pairs, u64* passes, u64* traps) {
   pipeline::BatchResults c, g;
   cpu.run(sources, tests, &c);
@@ -85,11 +85,11 @@ TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
   auto batches = testing::random_batches(0xe9a1, 4000, 8, config.limits);
   for (const RandomBatch& b : batches) {
     SCOPED_TRACE("batch of " + std::to_string(b.sources.count()) + " programs");
-    run_both(*cpu, *gpu, b.sources, *b.tests, &pairs, &passes, &traps);
+    run_both(*cpu, *gpu, b.sources, *b.cases, &pairs, &passes, &traps);
     if (HasFatalFailure()) return;
   }
   RandomBatch adversarial = testing::adversarial_batch();
-  run_both(*cpu, *gpu, adversarial.sources, *adversarial.tests, &pairs, &passes, &traps);
+  run_both(*cpu, *gpu, adversarial.sources, *adversarial.cases, &pairs, &passes, &traps);
   std::printf("[backend equivalence] %zu random batches + adversarial: %llu pairs, %llu passed, %llu trapped\n",
               batches.size(), (unsigned long long)pairs, (unsigned long long)passes, (unsigned long long)traps);
   EXPECT_GT(passes, 0u);
@@ -108,8 +108,8 @@ TEST(BackendEquivalence, BatchLargerThanTheGpuRunsAtOnce) {
   pipeline::Sources many;
   for (u32 copy = 0; copy < 40000; ++copy) many.add(b.sources.source(copy % b.sources.count()));
   u64 pairs = 0, passes = 0, traps = 0;
-  run_both(*cpu, *gpu, b.sources, *b.tests, &pairs, &passes, &traps);  // small first: buffers grow
-  run_both(*cpu, *gpu, many, *b.tests, &pairs, &passes, &traps);
+  run_both(*cpu, *gpu, b.sources, *b.cases, &pairs, &passes, &traps);  // small first: buffers grow
+  run_both(*cpu, *gpu, many, *b.cases, &pairs, &passes, &traps);
   std::printf("[backend equivalence] large batch: %u programs, %llu pairs\n", many.count(),
               (unsigned long long)pairs);
 }
@@ -126,11 +126,11 @@ TEST(BackendEquivalence, WarpPerProgramGivesIdenticalResults) {
   auto warps = pipeline::make_pipeline(pipeline::Device::Cuda, config);
   u64 pairs = 0, passes = 0, traps = 0;
   for (const RandomBatch& b : testing::random_batches(0x3a9, 1500, 40, config.limits)) {
-    run_both(*gpu, *warps, b.sources, *b.tests, &pairs, &passes, &traps);
+    run_both(*gpu, *warps, b.sources, *b.cases, &pairs, &passes, &traps);
     if (HasFatalFailure()) return;
   }
   RandomBatch adversarial = testing::adversarial_batch();
-  run_both(*gpu, *warps, adversarial.sources, *adversarial.tests, &pairs, &passes, &traps);
+  run_both(*gpu, *warps, adversarial.sources, *adversarial.cases, &pairs, &passes, &traps);
 }
 
 // Results of a batch must not depend on what ran before on the same pipeline (buffers reused).
@@ -142,9 +142,9 @@ TEST(BackendEquivalence, ReusedBuffersGiveTheSameResults) {
   RandomBatch b = testing::adversarial_batch();
   auto batches = testing::random_batches(0x5eed, 300, 5, config.limits);
   pipeline::BatchResults first, again, between;
-  gpu->run(b.sources, *b.tests, &first);
-  for (const RandomBatch& other : batches) gpu->run(other.sources, *other.tests, &between);
-  gpu->run(b.sources, *b.tests, &again);
+  gpu->run(b.sources, *b.cases, &first);
+  for (const RandomBatch& other : batches) gpu->run(other.sources, *other.cases, &between);
+  gpu->run(b.sources, *b.cases, &again);
   expect_identical(first, again);
 }
 

@@ -2,7 +2,7 @@
 // lex(): every token (pos, len, kind), the diagnostic count and the kept diagnostics must be the
 // same for every program — the test programs and examples, random generated programs, and
 // mutated or random byte strings. Also: the DFA's map composition against running it, the
-// fallback's repair of a disagreement, and compile_program_lexed against compile_program.
+// fallback's repair of a disagreement, and compile_stage_lexed against compile_stage.
 // The fallback count (programs the DFA got wrong, lexed again by lex()) is printed and must be 0.
 #include <gtest/gtest.h>
 
@@ -545,7 +545,7 @@ TEST(BatchLexer, FallbackRepairsCorruptedStates) {
   for (u32 p = 0; p < s.count; ++p) ASSERT_TRUE(matches_lex(b, out, p));
 }
 
-// compile_program_lexed, given the batch lexer's output, compiles exactly as compile_program.
+// compile_stage_lexed, given the batch lexer's output, compiles exactly as compile_stage.
 TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
   std::mt19937_64 rng(3);
   Batch b;
@@ -592,9 +592,9 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
     for (u32 i = 0; i < s.count; ++i) {
       u8* ws = reinterpret_cast<u8*>(workspace.data());
       if (pass == 0)
-        pipeline::compile_program(s, i, limits, ws, bb, cr);
+        pipeline::compile_stage(s, i, limits, ws, bb, cr);
       else
-        pipeline::compile_program_lexed(s, i, pipeline::lexed_program(s, lexed.view(), i), limits, ws, bb,
+        pipeline::compile_stage_lexed(s, i, pipeline::lexed_program(s, lexed.view(), i), limits, ws, bb,
                                         cr);
     }
   }

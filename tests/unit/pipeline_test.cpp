@@ -24,7 +24,7 @@ using testing::RandomBatch;
 // The reference outcome of every pair, from the single-program path.
 void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults& r, const vm::Limits& limits) {
   vm::Runner runner(limits);
-  const u32 tests = r.tests;
+  const u32 tests = r.cases;
   for (u32 i = 0; i < r.programs; ++i) {
     SCOPED_TRACE("program " + std::to_string(i) + ": " + std::string(b.sources.source(i)));
     compiler::Output c = compiler::compile(b.sources.source(i));
@@ -68,21 +68,21 @@ void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults
       vm::Outcome o = runner.run(*program, u32(entry), b.inputs[k]);
       bool pass = o.trap == vm::Trap::NONE;
       for (size_t v = 0; pass && v < o.results.size(); ++v)
-        pass = pipeline::values_match(o.results[v], b.outputs[k][v], b.tests->view().float_tolerance);
+        pass = pipeline::values_match(o.results[v], b.outputs[k][v], b.cases->view().float_tolerance);
       ASSERT_EQ(vm::trap_name(o.trap), vm::trap_name(vm::Trap(r.trap[pair]))) << "test " << k;
       EXPECT_EQ(o.instructions, r.pair_instructions[pair]) << "test " << k;
       EXPECT_EQ(u8(pass), r.pass[pair]) << "test " << k;
       EXPECT_EQ(o.trap == vm::Trap::NONE ? pipeline::output_hash(o.results) : 0, r.output_hash[pair]) << "test " << k;
       const float error = o.trap != vm::Trap::NONE ? pipeline::kNoOutputError
                           : pass                   ? 0.0f
-                                                   : pipeline::values_error(o.results, b.outputs[k], b.tests->view().float_tolerance);
+                                                   : pipeline::values_error(o.results, b.outputs[k], b.cases->view().float_tolerance);
       if (!r.error.empty()) {
         EXPECT_EQ(error, r.error[pair]) << "test " << k;
       }
       passed += pass;
       instructions += o.instructions;
     }
-    EXPECT_EQ(passed, r.tests_passed[i]);
+    EXPECT_EQ(passed, r.cases_passed[i]);
     EXPECT_EQ(instructions, r.instructions[i]);
     EXPECT_FLOAT_EQ(pipeline::reward_of({}, u8(want), passed, tests, instructions, limits.fuel), r.reward[i]);
   }
@@ -96,7 +96,7 @@ TEST(CpuPipeline, MatchesTheSingleProgramPathOnRandomBatches) {
   u64 pairs = 0, passes = 0, traps = 0;
   for (const RandomBatch& b : batches) {
     pipeline::BatchResults r;
-    pipeline->run(b.sources, *b.tests, &r);
+    pipeline->run(b.sources, *b.cases, &r);
     ASSERT_EQ(r.programs, b.sources.count());
     ASSERT_EQ(r.error.size(), r.trap.size());
     expect_matches_reference(b, r, config.limits);
@@ -132,7 +132,7 @@ bool same_elements(const std::vector<T>& a, const std::vector<T>& b) {
 // Every result array of two runs.
 void expect_identical(const pipeline::BatchResults& a, const pipeline::BatchResults& b) {
   ASSERT_EQ(a.programs, b.programs);
-  ASSERT_EQ(a.tests, b.tests);
+  ASSERT_EQ(a.cases, b.cases);
 #define GS_X(name, type, per) EXPECT_TRUE(same_elements(a.name, b.name)) << #name << " differs";
   GS_BATCH_RESULTS(GS_X)
 #undef GS_X
@@ -165,8 +165,8 @@ TEST(CpuPipeline, TheBatchLexerPathGivesIdenticalResults) {
   u64 programs = 0, compile_errors = 0;
   for (const RandomBatch& rb : batches) {
     pipeline::BatchResults x, y;
-    a->run(rb.sources, *rb.tests, &x);
-    b->run(rb.sources, *rb.tests, &y);
+    a->run(rb.sources, *rb.cases, &x);
+    b->run(rb.sources, *rb.cases, &y);
     expect_identical(x, y);
     if (HasFailure()) return;
     programs += x.programs;
@@ -183,11 +183,11 @@ TEST(CpuPipeline, TrapsStayWithTheirProgram) {
   RandomBatch b = testing::adversarial_batch();
   auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   pipeline::BatchResults r;
-  pipeline->run(b.sources, *b.tests, &r);
+  pipeline->run(b.sources, *b.cases, &r);
   expect_matches_reference(b, r, config.limits);
   using S = pipeline::ProgramStatus;
   EXPECT_EQ(r.program_status(0), S::OK);
-  EXPECT_EQ(r.tests_passed[0], 6u);
+  EXPECT_EQ(r.cases_passed[0], 6u);
   EXPECT_EQ(r.trap[1 * 6], u8(vm::Trap::OUT_OF_FUEL));
   EXPECT_EQ(r.trap[2 * 6], u8(vm::Trap::HEAP_EXHAUSTED));
   EXPECT_EQ(r.trap[3 * 6], u8(vm::Trap::CALL_DEPTH_EXCEEDED));
@@ -196,8 +196,8 @@ TEST(CpuPipeline, TrapsStayWithTheirProgram) {
   EXPECT_GE(r.diagnostic_count[5], 3u);
   EXPECT_EQ(r.program_status(6), S::NO_ENTRY);
   EXPECT_EQ(r.program_status(7), S::NO_ENTRY);
-  EXPECT_EQ(r.tests_passed[8], 6u);
-  EXPECT_EQ(r.tests_passed[9], 4u);  // 0, 1, 2 and -7
+  EXPECT_EQ(r.cases_passed[8], 6u);
+  EXPECT_EQ(r.cases_passed[9], 4u);  // 0, 1, 2 and -7
   EXPECT_EQ(r.program_status(10), S::COMPILE_ERROR);
   EXPECT_GT(r.reward[0], 10.0f);
   EXPECT_LT(r.reward[9], 1.0f + 1e-6f);
@@ -208,7 +208,7 @@ TEST(CpuPipeline, TrapsStayWithTheirProgram) {
     one.sources = {};
     one.sources.add(b.sources.source(i));
     pipeline::BatchResults alone;
-    pipeline->run(one.sources, *one.tests, &alone);
+    pipeline->run(one.sources, *one.cases, &alone);
     EXPECT_EQ(alone.status[0], r.status[i]);
     for (u32 k = 0; k < 6; ++k) {
       EXPECT_EQ(alone.trap[k], r.trap[i * 6 + k]);
@@ -255,17 +255,17 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
     b.outputs.push_back({vm::Value::of_str(k % 4 == 1 ? text(n + 3) : want), vm::Value::of_array(Type::Int, want_xs),
                          vm::Value::of_float(k % 7 == 3 ? std::nan("") : x + 1.0), vm::Value::of_bool(k % 2)});
   }
-  b.make_tests();
+  b.make_cases();
   pipeline::PipelineConfig config;
   config.grade = true;
   auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   pipeline::BatchResults r;
-  pipeline->run(b.sources, *b.tests, &r);
+  pipeline->run(b.sources, *b.cases, &r);
   ASSERT_EQ(r.error.size(), r.trap.size());
   expect_matches_reference(b, r, config.limits);
   // Without grade the errors are not computed, and nothing else changes.
   pipeline::BatchResults ungraded;
-  pipeline::make_pipeline(pipeline::Device::Cpu, pipeline::PipelineConfig{})->run(b.sources, *b.tests, &ungraded);
+  pipeline::make_pipeline(pipeline::Device::Cpu, pipeline::PipelineConfig{})->run(b.sources, *b.cases, &ungraded);
   EXPECT_TRUE(ungraded.error.empty());
   EXPECT_EQ(ungraded.trap, r.trap);
   EXPECT_EQ(ungraded.pass, r.pass);
@@ -302,12 +302,12 @@ TEST(CpuPipeline, EmptyBatchAndNoTests) {
   auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
   RandomBatch b = testing::adversarial_batch();
   pipeline::BatchResults r;
-  pipeline->run(pipeline::Sources{}, *b.tests, &r);
+  pipeline->run(pipeline::Sources{}, *b.cases, &r);
   EXPECT_EQ(r.programs, 0u);
   Type results[] = {Type::Int};
-  pipeline::TestSet none("solve", std::span<const Type>(b.params), results, {}, 0);
+  pipeline::CaseSet none("solve", std::span<const Type>(b.params), results, {}, 0);
   pipeline->run(b.sources, none, &r);
-  EXPECT_EQ(r.tests_passed[0], 0u);
+  EXPECT_EQ(r.cases_passed[0], 0u);
   EXPECT_GT(r.reward[0], 10.0f);  // no tests: vacuously solved
 }
 
@@ -316,9 +316,9 @@ TEST(CpuPipeline, KeepPairsOffReturnsOnlyPerProgramResults) {
   config.keep_pairs = false;
   RandomBatch b = testing::adversarial_batch();
   pipeline::BatchResults r;
-  pipeline::make_pipeline(pipeline::Device::Cpu, config)->run(b.sources, *b.tests, &r);
+  pipeline::make_pipeline(pipeline::Device::Cpu, config)->run(b.sources, *b.cases, &r);
   EXPECT_TRUE(r.trap.empty());
-  EXPECT_EQ(r.tests_passed[0], 6u);
+  EXPECT_EQ(r.cases_passed[0], 6u);
 }
 
 TEST(Pipeline, DeviceChoice) {
@@ -342,20 +342,20 @@ TEST(Pipeline, DeviceChoice) {
   EXPECT_THROW(pipeline::make_pipeline(pipeline::Device::Cpu, config), std::runtime_error);
 }
 
-TEST(TestSet, RejectsValuesOfTheWrongType) {
+TEST(CaseSet, RejectsValuesOfTheWrongType) {
   std::vector<vm::Value> in = {vm::Value::of_str("x")}, out = {vm::Value::of_int(1)};
-  pipeline::TestSet::Case c{in, out};
+  pipeline::CaseSet::Case c{in, out};
   Type params[] = {Type::Int}, results[] = {Type::Int};
   try {
-    pipeline::TestSet t("solve", params, results, std::span(&c, 1), 0);
+    pipeline::CaseSet t("solve", params, results, std::span(&c, 1), 0);
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "case 1, input 1: expected int");
   }
-  EXPECT_THROW(pipeline::TestSet("", params, results, {}, 0), std::invalid_argument);
+  EXPECT_THROW(pipeline::CaseSet("", params, results, {}, 0), std::invalid_argument);
 }
 
-TEST(TestSet, FloatToleranceAndNaN) {
+TEST(CaseSet, FloatToleranceAndNaN) {
   EXPECT_TRUE(pipeline::floats_match(bits_of(1.0), bits_of(1.0005), 1e-3));
   EXPECT_FALSE(pipeline::floats_match(bits_of(1.0), bits_of(1.002), 1e-3));
   EXPECT_TRUE(pipeline::floats_match(bits_of(NAN), bits_of(-NAN), 0));

@@ -76,7 +76,7 @@ TEST(Portfolio, EnumeratesFirstThenGpStartsFromTheBestItFound) {
     id += i64(s.proposals.size());
     for (size_t i = 0; i < s.proposals.size(); ++i) {
       EXPECT_EQ(s.proposals[i].parents[0], -1);
-      if (!s.probe) candidates[s.proposals[i].source] = s.results.tests_passed[i];
+      if (!s.probe) candidates[s.proposals[i].source] = s.results.cases_passed[i];
     }
   }
   EXPECT_EQ(enumerated, head) << "the enumeration proposes exactly its share";

@@ -25,12 +25,12 @@ struct RandomBatch {
   std::vector<Type> params, results;
   pipeline::Sources sources;
   std::vector<std::vector<vm::Value>> inputs, outputs;  // per test
-  std::unique_ptr<pipeline::TestSet> tests;
+  std::unique_ptr<pipeline::CaseSet> cases;
 
-  void make_tests(double tolerance = 1e-9) {
-    std::vector<pipeline::TestSet::Case> cases;
-    for (size_t k = 0; k < inputs.size(); ++k) cases.push_back({inputs[k], outputs[k]});
-    tests = std::make_unique<pipeline::TestSet>(entry, params, results, cases, tolerance);
+  void make_cases(double tolerance = 1e-9) {
+    std::vector<pipeline::CaseSet::Case> list;
+    for (size_t k = 0; k < inputs.size(); ++k) list.push_back({inputs[k], outputs[k]});
+    cases = std::make_unique<pipeline::CaseSet>(entry, params, results, list, tolerance);
   }
 };
 
@@ -57,7 +57,7 @@ inline RandomBatch adversarial_batch() {
     b.inputs.push_back({vm::Value::of_int(n)});
     b.outputs.push_back({vm::Value::of_int(n * 2)});
   }
-  b.make_tests();
+  b.make_cases();
   return b;
 }
 
@@ -112,7 +112,7 @@ inline std::vector<RandomBatch> random_batches(u64 seed, u32 programs, u32 tests
       b.inputs.push_back(std::move(in));
       b.outputs.push_back(std::move(want));
     }
-    b.make_tests();
+    b.make_cases();
     out.push_back(std::move(b));
   }
   return out;

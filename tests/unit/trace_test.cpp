@@ -66,7 +66,7 @@ records::CandidateRecord candidate(i64 id, u32 iteration, u32 index, float rewar
   c.bytecode_bytes = 100 + u32(id);
   c.bytecode_hash = pipeline::bytecode_hash(reinterpret_cast<const u8*>(c.source.data()), u32(c.source.size()));
   c.trap = u8(vm::Trap::NONE);
-  c.tests_passed = passed;
+  c.train_passed = passed;
   c.reward = reward;
   return c;
 }
@@ -81,7 +81,7 @@ records::IterationRecord iteration_row(u32 iteration, u32 evaluated, float best,
   r.score_seconds = 0.0004;
   r.select_seconds = 0.0005;
   r.best_reward = best;
-  r.best_tests_passed = solved ? kProblem.train_cases : 3;
+  r.best_train_passed = solved ? kProblem.train_cases : 3;
   r.solved = solved;
   return r;
 }
@@ -187,7 +187,7 @@ TEST(Trace, EveryFieldRoundTrips) {
     EXPECT_EQ(out[i].compile_path, in[i].compile_path);
     EXPECT_EQ(out[i].status, in[i].status);
     EXPECT_EQ(out[i].trap, in[i].trap);
-    EXPECT_EQ(out[i].tests_passed, in[i].tests_passed);
+    EXPECT_EQ(out[i].train_passed, in[i].train_passed);
     EXPECT_EQ(out[i].reward, in[i].reward);
     EXPECT_EQ(out[i].parents[0], in[i].parents[0]);
     EXPECT_EQ(out[i].parents[1], in[i].parents[1]);
@@ -210,7 +210,7 @@ TEST(Trace, EveryFieldRoundTrips) {
   EXPECT_EQ(its[0].score_seconds, want.score_seconds);
   EXPECT_EQ(its[0].select_seconds, want.select_seconds);
   EXPECT_EQ(its[0].best_reward, 10.5f);
-  EXPECT_EQ(its[0].best_tests_passed, 6u);
+  EXPECT_EQ(its[0].best_train_passed, 6u);
   EXPECT_TRUE(its[0].solved);
 
   std::vector<records::SolutionRecord> sols = r.solutions(kProblem.name);
@@ -266,7 +266,7 @@ TEST(Trace, SamplingEveryNPlusImprovementsAndSolutions) {
         batch.push_back(candidate(id, it, k, rewards[id], id == 18 ? 6 : 0));  // 18 passes every train case
       }
       batch[9].status = pipeline::ProgramStatus::COMPILE_ERROR;  // a failure is not a solution, whatever it passed
-      batch[9].tests_passed = 6;
+      batch[9].train_passed = 6;
       w.add_candidates(std::span(batch).first(5));  // an iteration's candidates in two calls
       w.add_candidates(std::span(batch).subspan(5));
       w.add_iteration(iteration_row(it, 10, 0.9f));
@@ -552,7 +552,7 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("1 candidate rows -> " + csv), std::string::npos) << r.err;
   EXPECT_EQ(slurp(csv),
-            "problem,id,iteration,index,generator,compile_path,status,trap,tests_passed,reward,bytecode_bytes,"
+            "problem,id,iteration,index,generator,compile_path,status,trap,train_passed,reward,bytecode_bytes,"
             "bytecode_hash,parent0,parent1,source\n"
             "never-solved,0,0,0,random,traditional,ok,out_of_fuel,0,0.25,100," +
                 hex16(hash) + ",-1,-1,\"fn solve(n: int) -> int {\n  let s = \"\"a,\\\"\"b\"\";\n  return n; }\"\n");
@@ -565,7 +565,7 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
   ASSERT_EQ(lines.size(), Reader::open(run + "/records.h5").candidate_count("count-odds") + 1);
   EXPECT_EQ(lines.back(),
             "{\"problem\":\"never-solved\",\"id\":0,\"iteration\":0,\"index\":0,\"generator\":\"random\","
-            "\"compile_path\":\"traditional\",\"status\":\"ok\",\"trap\":\"out_of_fuel\",\"tests_passed\":0,"
+            "\"compile_path\":\"traditional\",\"status\":\"ok\",\"trap\":\"out_of_fuel\",\"train_passed\":0,"
             "\"reward\":0.25,\"bytecode_bytes\":100,\"bytecode_hash\":\"" +
                 hex16(hash) +
                 "\",\"parents\":[-1,-1],\"source\":\"fn solve(n: int) -> int {\\n  let s = \\\"a,\\\\\\\"b\\\";\\n  "
@@ -678,6 +678,32 @@ TEST(TraceWithoutProjectCode, ReaderTakesTheCommonPrefixOfRaggedColumns) {
     EXPECT_EQ(r.candidates("count-odds").size(), 40u);
   }
   // Resuming cuts the column back.
+  { records::Writer w = Writer::create_or_resume(file, kRun, {}); }
+  EXPECT_TRUE(Reader::open(file).warnings().empty());
+}
+
+// Files written before train cases passed had their own name: tests_passed and best_tests_passed.
+TEST(TraceWithoutProjectCode, RenamedColumnsReadUnderTheirOldNames) {
+  std::string python = python_with_h5py();
+  if (python.empty()) GTEST_SKIP() << "no python3 with h5py and matplotlib (apt-get install python3-h5py python3-matplotlib)";
+  std::string run = example_run("renamed");
+  std::string file = run + "/records.h5";
+  const std::vector<records::CandidateRecord> before = Reader::open(file).candidates("count-odds");
+  const u32 best_before = Reader::open(file).iterations("count-odds").back().best_train_passed;
+  std::string rename = python + " -c \"import h5py; p = h5py.File('" + file + "', 'r+')['problems/count-odds']; " +
+                       "p['candidates'].move('train_passed', 'tests_passed'); " +
+                       "p['iterations'].move('best_train_passed', 'best_tests_passed')\"";
+  ASSERT_EQ(std::system(rename.c_str()), 0);
+  {
+    records::Reader r = Reader::open(file);
+    EXPECT_TRUE(r.warnings().empty()) << r.warnings()[0];
+    const std::vector<records::CandidateRecord> after = r.candidates("count-odds");
+    ASSERT_EQ(after.size(), before.size());
+    for (size_t i = 0; i < after.size(); ++i) EXPECT_EQ(after[i].train_passed, before[i].train_passed) << i;
+    EXPECT_EQ(r.iterations("count-odds").back().best_train_passed, best_before);
+    EXPECT_GT(best_before, 0u);
+  }
+  // A resumed old file keeps its names: its rows go on in the same columns.
   { records::Writer w = Writer::create_or_resume(file, kRun, {}); }
   EXPECT_TRUE(Reader::open(file).warnings().empty());
 }
