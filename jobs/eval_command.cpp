@@ -120,7 +120,7 @@ int eval_command(const std::vector<std::string>& args) {
   const suites::Signature& sig = problem->signature;
   std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
-    const pipeline::CaseSet tests = suites::problem_tests(*problem, which);
+    const pipeline::CaseSet tests = suites::problem_cases(*problem, which);
     const u32 cases = tests.view().case_count;
     pipeline = pipeline::make_pipeline(*device, config);
     std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases << " " << split

@@ -59,7 +59,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     throw std::invalid_argument("the search needs a budget: candidates, iterations or seconds");
   if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
   if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
-  const pipeline::CaseSet train = suites::problem_tests(problem, suites::Split::Train);
+  const pipeline::CaseSet train = suites::problem_cases(problem, suites::Split::Train);
   std::map<Type, pipeline::CaseSet> probes;  // by result type, made when first needed
   const auto start = Clock::now();
   SearchOutcome out;
@@ -83,7 +83,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     const pipeline::CaseSet* tests = &train;
     if (probe) {
       auto it = probes.find(*probe);
-      if (it == probes.end()) it = probes.emplace(*probe, suites::probe_tests(problem, *probe)).first;
+      if (it == probes.end()) it = probes.emplace(*probe, suites::probe_cases(problem, *probe)).first;
       tests = &it->second;
     }
     pipeline::Sources sources;
@@ -145,7 +145,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     if (config.simplify && solution_tree)
       out.simplified = trees::to_source(simplify(*solution_tree, problem.signature, pipeline, train));
     if (!problem.test.empty()) {
-      const pipeline::CaseSet test = suites::problem_tests(problem, suites::Split::Test);
+      const pipeline::CaseSet test = suites::problem_cases(problem, suites::Split::Test);
       pipeline::Sources one;
       one.add(out.simplified);
       pipeline::BatchResults r;

@@ -6,7 +6,7 @@
 
 namespace gs::suites {
 
-pipeline::CaseSet problem_tests(const Problem& p, Split split) {
+pipeline::CaseSet problem_cases(const Problem& p, Split split) {
   std::vector<pipeline::CaseSet::Case> cases;
   auto add = [&](const std::vector<Case>& from) {
     for (const Case& c : from) cases.push_back({c.inputs, c.outputs});
@@ -33,7 +33,7 @@ vm::Value zero_of(Type t) {
 
 }  // namespace
 
-pipeline::CaseSet probe_tests(const Problem& p, Type t) {
+pipeline::CaseSet probe_cases(const Problem& p, Type t) {
   const std::vector<vm::Value> zero{zero_of(t)};
   std::vector<pipeline::CaseSet::Case> cases;
   for (const Case& c : p.train) cases.push_back({c.inputs, zero});

@@ -11,10 +11,10 @@ enum class Split { Train, Test, All };
 
 // The problem's cases of a split as a test set (std::invalid_argument when a value does not
 // have the signature's type — load_problem has checked that already).
-pipeline::CaseSet problem_tests(const Problem& p, Split split);
+pipeline::CaseSet problem_cases(const Problem& p, Split split);
 // The train inputs with result type t: what a generator's probes (search::Generator::
 // probe_result) run on. The expected outputs are zeros, so probes' pass bits mean nothing; their
 // output hashes are what the generator asked for. std::invalid_argument for a tuple type.
-pipeline::CaseSet probe_tests(const Problem& p, Type t);
+pipeline::CaseSet probe_cases(const Problem& p, Type t);
 
 }  // namespace gs::suites

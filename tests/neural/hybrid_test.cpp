@@ -153,7 +153,7 @@ TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
               "train": [{"inputs": [1], "outputs": [2]}, {"inputs": [-7], "outputs": [-14]}, {"inputs": [40], "outputs": [80]}]})json",
       "double.json", &error);
   ASSERT_TRUE(problem) << error;
-  const pipeline::CaseSet tests = suites::problem_tests(*problem, suites::Split::Train);
+  const pipeline::CaseSet tests = suites::problem_cases(*problem, suites::Split::Train);
   // Program 0 is lean, offered only a padded equivalent; program 1 is padded, offered the lean
   // one; program 2 is "twice" (between the two), offered padded first, then lean.
   Sources sources;

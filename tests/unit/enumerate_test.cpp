@@ -56,7 +56,7 @@ std::vector<Proposed> enumerate(const suites::Problem& p, search::EnumerateSetti
     pipeline::Sources sources;
     for (const search::Proposal& q : proposals) sources.add(q.source);
     pipeline::BatchResults r;
-    pipeline->run(sources, probe ? suites::probe_tests(p, *probe) : suites::problem_tests(p, suites::Split::Train), &r);
+    pipeline->run(sources, probe ? suites::probe_cases(p, *probe) : suites::problem_cases(p, suites::Split::Train), &r);
     g->observe(proposals, r, 0);
     for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
   }

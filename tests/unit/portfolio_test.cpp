@@ -52,7 +52,7 @@ Step step(search::Generator& g, const suites::Problem& p, pipeline::Pipeline& pi
   s.probe = g.probe_result();
   pipeline::Sources sources;
   for (const search::Proposal& q : s.proposals) sources.add(q.source);
-  pipeline.run(sources, s.probe ? suites::probe_tests(p, *s.probe) : suites::problem_tests(p, suites::Split::Train), &s.results);
+  pipeline.run(sources, s.probe ? suites::probe_cases(p, *s.probe) : suites::problem_cases(p, suites::Split::Train), &s.results);
   const pipeline::BatchResults& r = s.results;
   g.observe(s.proposals, r, first_id);
   return s;

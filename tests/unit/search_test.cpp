@@ -155,7 +155,7 @@ TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
   }
   EXPECT_NE(a->propose(1, 4)[0].source, x[0].source);
   pipeline::BatchResults r;
-  cpu()->run(sources, suites::problem_tests(p, suites::Split::Train), &r);
+  cpu()->run(sources, suites::problem_cases(p, suites::Split::Train), &r);
   for (u32 i = 0; i < r.programs; ++i)
     EXPECT_EQ(pipeline::status_name(r.program_status(i)), pipeline::status_name(pipeline::ProgramStatus::OK)) << x[i].source;
 }
