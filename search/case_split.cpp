@@ -7,7 +7,7 @@ namespace gs::search {
 
 namespace {
 
-u32 count(const CaseSet& s) {
+u32 count(const CaseMask& s) {
   u32 n = 0;
   for (u64 w : s) n += u32(std::popcount(w));
   return n;
@@ -15,25 +15,25 @@ u32 count(const CaseSet& s) {
 
 }  // namespace
 
-CaseSet case_set(u32 cases) { return CaseSet((cases + 63) / 64, 0); }
+CaseMask case_mask(u32 cases) { return CaseMask((cases + 63) / 64, 0); }
 
-bool is_subset(const CaseSet& a, const CaseSet& b) {
+bool is_subset(const CaseMask& a, const CaseMask& b) {
   for (size_t w = 0; w < a.size(); ++w)
     if (a[w] & ~b[w]) return false;
   return true;
 }
 
-std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseSet> terms, std::span<const CaseSet> predicates,
+std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms, std::span<const CaseMask> predicates,
                                         SplitLimits limits) {
   const size_t words = (cases + 63) / 64;
-  for (const CaseSet& s : terms)
+  for (const CaseMask& s : terms)
     if (s.size() != words) throw std::invalid_argument("split_cases: a term's case set has the wrong size");
-  for (const CaseSet& s : predicates)
+  for (const CaseMask& s : predicates)
     if (s.size() != words) throw std::invalid_argument("split_cases: a predicate's case set has the wrong size");
-  CaseSet open = case_set(cases);
+  CaseMask open = case_mask(cases);
   for (u32 k = 0; k < cases; ++k) add_case(&open, k);
   DecisionList list;
-  CaseSet covered(words);
+  CaseMask covered(words);
   while (true) {
     for (u32 t = 0; t < terms.size(); ++t)
       if (is_subset(open, terms[t])) {
@@ -44,7 +44,7 @@ std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseSet> term
     const u32 left = count(open);
     u32 best_count = 0;
     Branch best;
-    CaseSet best_covered;
+    CaseMask best_covered;
     for (u32 p = 0; p < predicates.size(); ++p)
       for (bool when : {true, false}) {
         for (size_t w = 0; w < words; ++w) covered[w] = open[w] & (when ? predicates[p][w] : ~predicates[p][w]);

@@ -18,13 +18,13 @@
 
 namespace gs::search {
 
-// A set of train cases, a bit per case: case k is bit k % 64 of word k / 64.
-using CaseSet = std::vector<u64>;
+// A set of train cases as a mask, a bit per case: case k is bit k % 64 of word k / 64.
+using CaseMask = std::vector<u64>;
 
-CaseSet case_set(u32 cases);  // the empty set of that many cases
-inline void add_case(CaseSet* set, u32 k) { (*set)[k / 64] |= u64(1) << (k % 64); }
-inline bool has_case(const CaseSet& set, u32 k) { return (set[k / 64] >> (k % 64)) & 1; }
-bool is_subset(const CaseSet& a, const CaseSet& b);  // every case of a is in b (sets of one size)
+CaseMask case_mask(u32 cases);  // the empty set of that many cases
+inline void add_case(CaseMask* set, u32 k) { (*set)[k / 64] |= u64(1) << (k % 64); }
+inline bool has_case(const CaseMask& set, u32 k) { return (set[k / 64] >> (k % 64)) & 1; }
+bool is_subset(const CaseMask& a, const CaseMask& b);  // every case of a is in b (sets of one size)
 
 // One branch of a list: where `predicate` is `when`, `term`.
 struct Branch {
@@ -44,10 +44,10 @@ struct SplitLimits {
 };
 
 // A decision list over `cases` train cases that is right on every one: terms[t] are the cases
-// term t is right on, predicates[p] those predicate p holds on (each CaseSet of case_set(cases)'s
+// term t is right on, predicates[p] those predicate p holds on (each CaseMask of case_mask(cases)'s
 // size). None when the greedy construction finds none within the limits. Indices in the list are
 // into terms and predicates.
-std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseSet> terms, std::span<const CaseSet> predicates,
+std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms, std::span<const CaseMask> predicates,
                                         SplitLimits limits);
 
 }  // namespace gs::search

@@ -106,7 +106,7 @@ struct Goal {
   // The terms of a case split: banked expressions right on some of the cases, none on a subset
   // of another's (at most kMaxTerms, the first found), and those cases.
   std::vector<u32> terms;
-  std::vector<CaseSet> term_cases;
+  std::vector<CaseMask> term_cases;
 };
 
 // How a result's goal was met: by one expression (a list without branches), or case by case.
@@ -646,7 +646,7 @@ class EnumerateGenerator final : public Generator {
       }
     }
     if (settings_.splits && type == Type::Bool && outputs.size() == cases_) {
-      CaseSet holds = case_set(cases_);
+      CaseMask holds = case_mask(cases_);
       for (u32 k = 0; k < cases_; ++k)
         if (outputs[k] == true_hash_) add_case(&holds, k);
       predicates_.push_back(id);
@@ -658,7 +658,7 @@ class EnumerateGenerator final : public Generator {
   // An expression right on some of the goal's cases as a term of its case split, unless a term
   // is right on all of those (terms it is right on more than replace them).
   void add_term(Goal* goal, u32 id, std::span<const u64> outputs) {
-    CaseSet right = case_set(cases_);
+    CaseMask right = case_mask(cases_);
     bool any = false;
     for (u32 k = 0; k < cases_; ++k)
       if (outputs[k] == goal->outputs[k]) {
@@ -666,7 +666,7 @@ class EnumerateGenerator final : public Generator {
         any = true;
       }
     if (!any) return;
-    for (const CaseSet& t : goal->term_cases)
+    for (const CaseMask& t : goal->term_cases)
       if (is_subset(right, t)) return;
     for (u32 j = u32(goal->terms.size()); j-- > 0;)
       if (is_subset(goal->term_cases[j], right)) {
@@ -1018,7 +1018,7 @@ class EnumerateGenerator final : public Generator {
   u32 cases_ = 0;                          // train cases
   u64 true_hash_ = 0;                      // the output hash of `true`
   std::vector<u32> predicates_;            // the entry's bool expressions, conditions of case splits
-  std::vector<CaseSet> predicate_cases_;   // … and the cases each holds on
+  std::vector<CaseMask> predicate_cases_;   // … and the cases each holds on
   bool terms_changed_ = false;             // since split_goals() last tried
   size_t next_split_ = 1;                  // … and the conditions it waits for otherwise
   std::vector<trees::Tree> assembled_;    // candidates to propose next

@@ -11,13 +11,13 @@ namespace gs::search {
 namespace {
 
 // The term the list picks for case k.
-u32 pick(const DecisionList& list, std::span<const CaseSet> predicates, u32 k) {
+u32 pick(const DecisionList& list, std::span<const CaseMask> predicates, u32 k) {
   for (const Branch& b : list.branches)
     if (has_case(predicates[b.predicate], k) == b.when) return b.term;
   return list.otherwise;
 }
 
-void expect_right(u32 cases, const DecisionList& list, std::span<const CaseSet> terms, std::span<const CaseSet> predicates) {
+void expect_right(u32 cases, const DecisionList& list, std::span<const CaseMask> terms, std::span<const CaseMask> predicates) {
   for (u32 k = 0; k < cases; ++k) EXPECT_TRUE(has_case(terms[pick(list, predicates, k)], k)) << "case " << k;
 }
 
@@ -25,7 +25,7 @@ void expect_right(u32 cases, const DecisionList& list, std::span<const CaseSet> 
 // useless one; predicates n < 10, n < 20, n even.
 TEST(CaseSplit, StepsOfOneParameter) {
   const u32 cases = 30;
-  std::vector<CaseSet> terms(4, case_set(cases)), predicates(3, case_set(cases));
+  std::vector<CaseMask> terms(4, case_mask(cases)), predicates(3, case_mask(cases));
   for (u32 n = 0; n < cases; ++n) {
     add_case(&terms[n < 10 ? 0 : n < 20 ? 1 : 2], n);
     if (n == 5) add_case(&terms[3], n);
@@ -42,12 +42,12 @@ TEST(CaseSplit, StepsOfOneParameter) {
   // One branch is not enough.
   EXPECT_FALSE(split_cases(cases, terms, predicates, {1, 2}));
   // Without the predicates there is nothing to split on.
-  EXPECT_FALSE(split_cases(cases, terms, std::span<const CaseSet>(predicates).subspan(2), {4, 2}));
+  EXPECT_FALSE(split_cases(cases, terms, std::span<const CaseMask>(predicates).subspan(2), {4, 2}));
 }
 
 // A term right on every case is the whole list.
 TEST(CaseSplit, ATermRightEverywhereNeedsNoBranch) {
-  std::vector<CaseSet> terms(2, case_set(70)), predicates;
+  std::vector<CaseMask> terms(2, case_mask(70)), predicates;
   for (u32 k = 0; k < 70; ++k) add_case(&terms[1], k);
   const std::optional<DecisionList> list = split_cases(70, terms, predicates, {});
   ASSERT_TRUE(list);
@@ -58,7 +58,7 @@ TEST(CaseSplit, ATermRightEverywhereNeedsNoBranch) {
 // A single stray case gets no branch of its own when branches must hold two.
 TEST(CaseSplit, NoBranchForAStrayCase) {
   const u32 cases = 20;
-  std::vector<CaseSet> terms(2, case_set(cases)), predicates(1, case_set(cases));
+  std::vector<CaseMask> terms(2, case_mask(cases)), predicates(1, case_mask(cases));
   for (u32 k = 0; k < cases; ++k) add_case(&terms[k == 7 ? 1 : 0], k);
   add_case(&predicates[0], 7);  // holds on the stray case alone
   EXPECT_TRUE(split_cases(cases, terms, predicates, {4, 1}));
@@ -74,8 +74,8 @@ TEST(CaseSplit, FindsAListWhereAPlantedOneExists) {
   for (int trial = 0; trial < 300; ++trial) {
     const u32 cases = 1 + u32(rng() % 150);
     const u32 n_terms = 1 + u32(rng() % 6), n_predicates = 1 + u32(rng() % 10), depth = u32(rng() % 4);
-    std::vector<CaseSet> terms(n_terms, case_set(cases)), predicates(n_predicates, case_set(cases));
-    for (CaseSet& p : predicates)
+    std::vector<CaseMask> terms(n_terms, case_mask(cases)), predicates(n_predicates, case_mask(cases));
+    for (CaseMask& p : predicates)
       for (u32 k = 0; k < cases; ++k)
         if (rng() % 2) add_case(&p, k);
     DecisionList planted;
@@ -83,7 +83,7 @@ TEST(CaseSplit, FindsAListWhereAPlantedOneExists) {
     planted.otherwise = u32(rng() % n_terms);
     for (u32 k = 0; k < cases; ++k) {
       add_case(&terms[pick(planted, predicates, k)], k);
-      for (CaseSet& t : terms)
+      for (CaseMask& t : terms)
         if (rng() % 5 == 0) add_case(&t, k);
     }
     const std::optional<DecisionList> list = split_cases(cases, terms, predicates, {cases, 1});
@@ -98,7 +98,7 @@ TEST(CaseSplit, FindsAListWhereAPlantedOneExists) {
 }
 
 TEST(CaseSplit, RefusesCaseSetsOfTheWrongSize) {
-  std::vector<CaseSet> terms{case_set(10)}, predicates{case_set(100)};
+  std::vector<CaseMask> terms{case_mask(10)}, predicates{case_mask(100)};
   EXPECT_THROW(split_cases(10, terms, predicates, {}), std::invalid_argument);
   EXPECT_THROW(split_cases(100, terms, predicates, {}), std::invalid_argument);
 }
