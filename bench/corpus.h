@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "trees/random_program.h"
+#include "trees/random_values.h"
 #include "trees/syntax.h"
 #include "vm/value.h"
 

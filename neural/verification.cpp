@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "trees/random_program.h"
+#include "trees/random_values.h"
 #include "base/rng.h"
 
 namespace gs::neural {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "trees/random_values.h"
 #include "vm/limits.h"
 #include "vm/program.h"
 #include "vm/runner.h"

@@ -1,4 +1,5 @@
-// A typed, grammar-guided generator of random Syn programs, and of random inputs for them.
+// A typed, grammar-guided generator of random Syn programs (random inputs for them:
+// trees/random_values.h).
 //
 // Every program it makes is well typed (it compiles without errors) and terminates: loops have
 // static bounds (ranges of a few iterations, while loops driven by a counter the body cannot
@@ -52,11 +53,6 @@ struct RandomProgramConfig {
   std::vector<Type> entry_params, entry_results;
 };
 
-struct InputConfig {
-  u32 max_array_length = 8;
-  u32 max_string_length = 12;
-  bool non_finite_floats = false;  // NaN and infinities among float inputs
-};
 
 // A random well-typed, terminating program whose entry is config.entry.
 Tree random_program(const RandomProgramConfig& config, Rng& rng);
@@ -104,10 +100,5 @@ Block random_statements(const Surroundings& at, const RandomProgramConfig& confi
 Block random_block(const Surroundings& at, const RandomProgramConfig& config, Rng& rng);
 // A random literal of type t (never the empty array).
 Expr random_literal(Type t, Rng& rng);
-
-// A random value of type t (an int, float, bool, str or array of those).
-vm::Value random_value(Type t, const InputConfig& config, Rng& rng);
-// Random arguments for f's parameters.
-std::vector<vm::Value> random_inputs(const Function& f, const InputConfig& config, Rng& rng);
 
 }  // namespace gs::trees

@@ -22,6 +22,7 @@
 
 #include "compiler/compiler.h"
 #include "trees/random_program.h"
+#include "trees/random_values.h"
 #include "trees/syntax.h"
 #include "tests/reference/evaluator.h"
 #include "vm/runner.h"

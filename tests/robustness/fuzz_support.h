@@ -43,6 +43,7 @@
 
 #include "vm/limits.h"
 #include "vm/program.h"
+#include "trees/random_values.h"
 #include "vm/value.h"
 
 namespace gs::fuzz {

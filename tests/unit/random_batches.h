@@ -13,6 +13,7 @@
 #include "compiler/compiler.h"
 #include "pipeline/pipeline.h"
 #include "trees/random_program.h"
+#include "trees/random_values.h"
 #include "trees/syntax.h"
 #include "vm/program.h"
 #include "vm/runner.h"
