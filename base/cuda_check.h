@@ -18,7 +18,8 @@ struct CudaError : std::runtime_error {
 
 inline void check_cuda(cudaError_t e, const char* call, const char* file, int line) {
   if (e != cudaSuccess)
-    throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " + cudaGetErrorString(e));
+    throw CudaError(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                    cudaGetErrorString(e));
 }
 
 }  // namespace gs

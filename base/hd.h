@@ -1,4 +1,4 @@
-// Portability for code that runs on the host and on the device (DESIGN.md "One implementation,
+// Portability for code that runs on the host and on the device (docs/design.md "One implementation,
 // two processors"). Cores written with GS_HD use no STL containers, exceptions, virtual calls or
 // unbounded recursion, so nvcc compiles the very same functions into CUDA kernels.
 #pragma once

@@ -2,7 +2,7 @@
 //
 // A draw is a pure function of (seed, stream, position): the seed is the Philox key, the stream
 // and a block counter form the 128-bit Philox counter. So the numbers a candidate sees depend
-// only on who it is (DESIGN.md "Determinism": seed, problem, iteration, candidate packed into
+// only on who it is (docs/design.md "Determinism": seed, problem, iteration, candidate packed into
 // the stream), never on which thread, rank or GPU draws them. There is no global generator:
 // every function that needs randomness takes an Rng&.
 #pragma once

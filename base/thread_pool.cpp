@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "base/host.h"
+
 namespace gs {
 
 ThreadPool::ThreadPool(u32 threads) {
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 0) threads = usable_cpus();
   for (u32 w = 1; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
 }
 

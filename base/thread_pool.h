@@ -15,7 +15,7 @@ namespace gs {
 
 class ThreadPool {
  public:
-  // threads = 0: one per hardware thread.
+  // threads = 0: one per CPU the process may use (usable_cpus(): its affinity mask).
   explicit ThreadPool(u32 threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

@@ -16,9 +16,9 @@ enum class Type : u8 {
   Float = 2,
   Bool = 3,
   Str = 4,
-  Empty = 5,   // element type of the literal "[]", compile time only
-  Tuple = 6,   // a call's multiple results, compile time only
-  Error = 7,   // a poisoned expression, compile time only: fits everywhere
+  Empty = 5,  // element type of the literal "[]", compile time only
+  Tuple = 6,  // a call's multiple results, compile time only
+  Error = 7,  // a poisoned expression, compile time only: fits everywhere
   IntArray = 0x11,
   FloatArray = 0x12,
   BoolArray = 0x13,
@@ -32,7 +32,9 @@ GS_HD constexpr Type array_of(Type t) { return static_cast<Type>(static_cast<u8>
 // The type of a sequence's elements as `s[i]` and `for x in s` give them: an array's element
 // type, or int for a string (its bytes).
 GS_HD constexpr Type item_of(Type t) { return t == Type::Str ? Type::Int : element_of(t); }
-GS_HD constexpr bool is_scalar(Type t) { return t == Type::Int || t == Type::Float || t == Type::Bool || t == Type::Str; }
+GS_HD constexpr bool is_scalar(Type t) {
+  return t == Type::Int || t == Type::Float || t == Type::Bool || t == Type::Str;
+}
 // Types a value of which can live in bytecode: parameters, results, array elements.
 GS_HD constexpr bool is_value_type(Type t) {
   return is_scalar(t) || ((static_cast<u8>(t) & 0xf0) == 0x10 && is_scalar(element_of(t)));

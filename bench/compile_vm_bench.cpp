@@ -25,8 +25,8 @@
 #include "bench/corpus.h"
 #include "bench/machine.h"
 #include "bench/python_translation.h"
-#include "suites/json_values.h"
 #include "compiler/compiler.h"
+#include "suites/json_values.h"
 #include "vm/program.h"
 #include "vm/runner.h"
 
@@ -65,18 +65,14 @@ double seconds_between(Clock::time_point a, Clock::time_point b) {
 // An argument for Python: exact floats (shortest round-trip text), non-finite ones as strings.
 json input_json(const vm::Value& v) {
   switch (v.type) {
-    case Type::Int:
-      return v.i;
-    case Type::Bool:
-      return v.i != 0;
+    case Type::Int: return v.i;
+    case Type::Bool: return v.i != 0;
     case Type::Float:
       if (std::isnan(v.f)) return "nan";
       if (std::isinf(v.f)) return v.f > 0 ? "inf" : "-inf";
       return v.f;
-    case Type::Str:
-      return suites::utf8_of_bytes(v.s);
-    default:
-      break;
+    case Type::Str: return suites::utf8_of_bytes(v.s);
+    default: break;
   }
   json items = json::array();
   for (const vm::Value& item : v.items) items.push_back(input_json(item));
@@ -103,10 +99,8 @@ bool python_value(const json& j, Type t, vm::Value* out) {
       out->f = std::strtod(text.c_str(), &end);
       return end && *end == '\0' && !text.empty();
     }
-    case Type::Str:
-      return j.is_string() && suites::bytes_of_utf8(j.get<std::string>(), &out->s);
-    default:
-      break;
+    case Type::Str: return j.is_string() && suites::bytes_of_utf8(j.get<std::string>(), &out->s);
+    default: break;
   }
   if (!is_array(t) || !j.is_array()) return false;
   out->items.resize(j.size());
@@ -586,7 +580,8 @@ void print_verification(const Options& o, const Verification& v) {
 
 // The medians, side by side.
 struct Summary {
-  double compile = 0, compile_mb = 0, instructions = 0, execute_evaluations = 0, evaluations = 0, end_to_end = 0;
+  double compile = 0, compile_mb = 0, instructions = 0, execute_evaluations = 0, evaluations = 0,
+         end_to_end = 0;
   double instructions_per_evaluation = 0;
   double c_compile = 0, c_compile_mb = 0, c_evaluations = 0, c_end_to_end = 0;
   Series py_compile, py_evaluate, py_end_to_end;

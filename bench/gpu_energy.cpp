@@ -17,7 +17,8 @@ GpuEnergy::GpuEnergy(unsigned index) {
   }
   auto init = reinterpret_cast<int (*)()>(dlsym(library_, "nvmlInit_v2"));
   auto handle = reinterpret_cast<int (*)(unsigned, void**)>(dlsym(library_, "nvmlDeviceGetHandleByIndex_v2"));
-  energy_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(dlsym(library_, "nvmlDeviceGetTotalEnergyConsumption"));
+  energy_ = reinterpret_cast<int (*)(void*, unsigned long long*)>(
+      dlsym(library_, "nvmlDeviceGetTotalEnergyConsumption"));
   shutdown_ = reinterpret_cast<int (*)()>(dlsym(library_, "nvmlShutdown"));
   if (!init || !handle || !energy_ || !shutdown_) {
     why_ = "NVML lacks nvmlInit_v2, nvmlDeviceGetHandleByIndex_v2 or nvmlDeviceGetTotalEnergyConsumption";

@@ -64,7 +64,8 @@ std::string adapted(trees::Tree tree) {
   if (entry == nullptr || entry->results.empty()) return {};
   entry->name = "candidate";
   std::string call = "candidate(";
-  for (size_t k = 0; k < entry->params.size(); ++k) call += (k ? ", " : "") + argument_for(entry->params[k].type);
+  for (size_t k = 0; k < entry->params.size(); ++k)
+    call += (k ? ", " : "") + argument_for(entry->params[k].type);
   call += ")";
   std::string names;
   for (size_t k = 0; k < entry->results.size(); ++k) names += (k ? ", r" : "r") + std::to_string(k);
@@ -124,14 +125,15 @@ Tests make_tests(u32 count, u64 seed) {
 struct Baseline {
   u32 programs = 0;
   double seconds = 0;
-  u64 solved = 0;  // programs that passed every test
+  u64 solved = 0;           // programs that passed every test
   std::vector<i64> passed;  // per program: tests passed, -1 when it did not get to run
   double rate() const { return programs / seconds; }
 };
 
 // One program after another on one thread, as code-generation loops run candidates today:
 // compile, verify, then each test with prepared inputs.
-Baseline baseline_loop(const pipeline::Sources& sources, u32 n, const Tests& tests, const vm::Limits& limits) {
+Baseline baseline_loop(const pipeline::Sources& sources, u32 n, const Tests& tests,
+                       const vm::Limits& limits) {
   Baseline b;
   compiler::Compiler compiler;
   vm::Runner runner(limits);
@@ -164,9 +166,9 @@ struct Row {
   double compile = 0, verify = 0, execute = 0, score = 0, transfer = 0, total = 0;  // median seconds
   u64 instructions = 0, ok = 0, solved = 0;
   u64 memory_bytes = 0;
-  double baseline_rate = 0;  // candidates/s of the baseline loop, same run
+  double baseline_rate = 0;      // candidates/s of the baseline loop, same run
   std::optional<double> joules;  // GPU energy of one run (median), from NVML
-  std::vector<i64> passed;   // per program, as Baseline::passed
+  std::vector<i64> passed;       // per program, as Baseline::passed
 };
 
 Row measure(pipeline::Pipeline& p, const pipeline::Sources& all, u32 n, const Tests& tests, u32 repeats,
@@ -206,7 +208,8 @@ Row measure(pipeline::Pipeline& p, const pipeline::Sources& all, u32 n, const Te
     row.solved += r.status[i] == u8(pipeline::ProgramStatus::OK) && r.cases_passed[i] == r.cases;
   }
   row.memory_bytes = r.memory_bytes;
-  for (u32 i = 0; i < n; ++i) row.passed.push_back(r.status[i] == u8(pipeline::ProgramStatus::OK) ? i64(r.cases_passed[i]) : -1);
+  for (u32 i = 0; i < n; ++i)
+    row.passed.push_back(r.status[i] == u8(pipeline::ProgramStatus::OK) ? i64(r.cases_passed[i]) : -1);
   return row;
 }
 
@@ -215,8 +218,13 @@ json row_json(const Row& r) {
   return {{"device", r.device},
           {"programs", r.programs},
           {"tests", r.cases},
-          {"seconds", {{"compile", r.compile}, {"verify", r.verify}, {"execute", r.execute}, {"score", r.score},
-                       {"transfer", r.transfer}, {"total", r.total}}},
+          {"seconds",
+           {{"compile", r.compile},
+            {"verify", r.verify},
+            {"execute", r.execute},
+            {"score", r.score},
+            {"transfer", r.transfer},
+            {"total", r.total}}},
           {"compile_programs_per_s", r.programs / r.compile},
           {"vm_instructions_per_s", double(r.instructions) / r.execute},
           {"evaluations_per_s", double(pairs) / r.execute},
@@ -239,19 +247,23 @@ int main(int argc, char** argv) {
   using namespace gs;
   using namespace gs::bench;
   namespace po = boost::program_options;
-  std::string sizes_text = "1000,10000,100000", devices_text = "cpu,cuda,cuda-warp", out = "bench/results/pipeline.json";
+  std::string sizes_text = "1000,10000,100000", devices_text = "cpu,cuda,cuda-warp",
+              out = "bench/results/pipeline.json";
   u32 tests_count = 100, repeats = 3, baseline_max = 2000, threads = 0;
   u64 seed = 20251122;
   po::options_description o("pipeline_bench options");
-  o.add_options()("help,h", "show this help")
-      ("sizes", po::value(&sizes_text)->default_value(sizes_text), "batch sizes (programs), comma-separated")
-      ("tests", po::value(&tests_count)->default_value(tests_count), "tests per program")
-      ("devices", po::value(&devices_text)->default_value(devices_text), "backends to measure: cpu, cpu-lexer (the CPU compiling from the batch lexer, as CUDA does), cuda, cuda-warp (one warp per program)")
-      ("repeats", po::value(&repeats)->default_value(repeats), "timed runs per row (after one warm-up); medians reported")
-      ("baseline-programs", po::value(&baseline_max)->default_value(baseline_max), "programs the single-thread baseline loop runs (its rate is per program)")
-      ("threads", po::value(&threads)->default_value(threads), "CPU backend threads (0: all)")
-      ("seed", po::value(&seed)->default_value(seed), "corpus seed")
-      ("out", po::value(&out)->default_value(out), "JSON results file");
+  o.add_options()("help,h", "show this help")("sizes", po::value(&sizes_text)->default_value(sizes_text),
+                                              "batch sizes (programs), comma-separated")(
+      "tests", po::value(&tests_count)->default_value(tests_count), "tests per program")(
+      "devices", po::value(&devices_text)->default_value(devices_text),
+      "backends to measure: cpu, cpu-lexer (the CPU compiling from the batch lexer, as CUDA does), cuda, "
+      "cuda-warp (one warp per program)")("repeats", po::value(&repeats)->default_value(repeats),
+                                          "timed runs per row (after one warm-up); medians reported")(
+      "baseline-programs", po::value(&baseline_max)->default_value(baseline_max),
+      "programs the single-thread baseline loop runs (its rate is per program)")(
+      "threads", po::value(&threads)->default_value(threads), "CPU backend threads (0: all)")(
+      "seed", po::value(&seed)->default_value(seed), "corpus seed")(
+      "out", po::value(&out)->default_value(out), "JSON results file");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, o), vm);
@@ -278,12 +290,13 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "pipeline_bench: mean source %.0f bytes\n", double(all.text.size()) / all.count());
 
   Baseline base = baseline_loop(all, std::min(baseline_max, largest), tests, config.limits);
-  std::fprintf(stderr, "pipeline_bench: baseline loop %u programs in %.2f s (%.0f candidates/s, %llu solved)\n",
+  std::fprintf(stderr,
+               "pipeline_bench: baseline loop %u programs in %.2f s (%.0f candidates/s, %llu solved)\n",
                base.programs, base.seconds, base.rate(), (unsigned long long)base.solved);
 
   json rows = json::array(), unmeasured = json::array();
-  std::printf("%-9s %9s %6s %12s %12s %12s %12s %10s %8s %8s %7s %10s\n", "dev", "programs", "tests", "compile/s",
-              "instr/s", "evals/s", "cands/s", "MB/1000", "vs base", "ok", "solved", "mJ/cand");
+  std::printf("%-9s %9s %6s %12s %12s %12s %12s %10s %8s %8s %7s %10s\n", "dev", "programs", "tests",
+              "compile/s", "instr/s", "evals/s", "cands/s", "MB/1000", "vs base", "ok", "solved", "mJ/cand");
   std::stringstream ds(devices_text);
   for (std::string name; std::getline(ds, name, ',');) {
     const bool warps = name == "cuda-warp", batch_lexer = name == "cpu-lexer";
@@ -301,41 +314,55 @@ int main(int argc, char** argv) {
     std::optional<GpuEnergy> energy;
     if (*device == pipeline::Device::Cuda) {
       energy.emplace();
-      if (!energy->available()) std::fprintf(stderr, "pipeline_bench: GPU energy not measured: %s\n", energy->why().c_str());
+      if (!energy->available())
+        std::fprintf(stderr, "pipeline_bench: GPU energy not measured: %s\n", energy->why().c_str());
     }
     for (u32 n : sizes) {
       std::fprintf(stderr, "pipeline_bench: %s, %u programs x %u tests...\n", name.c_str(), n, tests_count);
-      Row row = measure(*pipeline, all, n, tests, repeats, energy && energy->available() ? &*energy : nullptr);
+      Row row =
+          measure(*pipeline, all, n, tests, repeats, energy && energy->available() ? &*energy : nullptr);
       if (warps || batch_lexer) row.device = name;
       row.baseline_rate = base.rate();
       // What is timed must be right: every program the baseline ran passed the same tests.
       for (u32 i = 0; i < std::min<u32>(n, base.programs); ++i)
         if (row.passed[i] != base.passed[i]) {
-          std::fprintf(stderr, "pipeline_bench: %s disagrees with the baseline on program %u (%lld vs %lld tests)\n%s\n",
-                       name.c_str(), i, (long long)row.passed[i], (long long)base.passed[i],
-                       std::string(all.source(i)).c_str());
+          std::fprintf(
+              stderr,
+              "pipeline_bench: %s disagrees with the baseline on program %u (%lld vs %lld tests)\n%s\n",
+              name.c_str(), i, (long long)row.passed[i], (long long)base.passed[i],
+              std::string(all.source(i)).c_str());
           return 1;
         }
       u64 pairs = u64(n) * tests_count;
       const std::string mj = row.joules ? std::to_string(*row.joules * 1000.0 / n) : "-";
-      std::printf("%-9s %9u %6u %12.4g %12.4g %12.4g %12.4g %10.1f %7.1fx %8llu %7llu %10s\n", row.device.c_str(), n,
-                  tests_count, n / row.compile, double(row.instructions) / row.execute, double(pairs) / row.execute,
-                  n / row.total, double(row.memory_bytes) / 1e6 / (n / 1000.0), (n / row.total) / row.baseline_rate,
-                  (unsigned long long)row.ok, (unsigned long long)row.solved, mj.c_str());
+      std::printf("%-9s %9u %6u %12.4g %12.4g %12.4g %12.4g %10.1f %7.1fx %8llu %7llu %10s\n",
+                  row.device.c_str(), n, tests_count, n / row.compile, double(row.instructions) / row.execute,
+                  double(pairs) / row.execute, n / row.total, double(row.memory_bytes) / 1e6 / (n / 1000.0),
+                  (n / row.total) / row.baseline_rate, (unsigned long long)row.ok,
+                  (unsigned long long)row.solved, mj.c_str());
       std::fflush(stdout);
       rows.push_back(row_json(row));
     }
   }
-  json doc = {{"benchmark", "pipeline"},
-              {"machine", machine_info()},
-              {"corpus", {{"seed", seed}, {"programs", largest}, {"mean_source_bytes", double(all.text.size()) / all.count()}}},
-              {"limits", {{"fuel", config.limits.fuel}, {"stack_slots", config.limits.stack_slots},
-                          {"call_depth", config.limits.call_depth}, {"heap_bytes", config.limits.heap_bytes}}},
-              {"baseline", {{"programs", base.programs}, {"seconds", base.seconds}, {"candidates_per_s", base.rate()},
-                            {"solved", base.solved}, {"what", "single thread: compile, verify, run every test"}}},
-              {"rows", rows},
-              {"not_measured", unmeasured},
-              {"paper_memory_estimate_mb_per_1000_programs", {20, 200}}};
+  json doc = {
+      {"benchmark", "pipeline"},
+      {"machine", machine_info()},
+      {"corpus",
+       {{"seed", seed}, {"programs", largest}, {"mean_source_bytes", double(all.text.size()) / all.count()}}},
+      {"limits",
+       {{"fuel", config.limits.fuel},
+        {"stack_slots", config.limits.stack_slots},
+        {"call_depth", config.limits.call_depth},
+        {"heap_bytes", config.limits.heap_bytes}}},
+      {"baseline",
+       {{"programs", base.programs},
+        {"seconds", base.seconds},
+        {"candidates_per_s", base.rate()},
+        {"solved", base.solved},
+        {"what", "single thread: compile, verify, run every test"}}},
+      {"rows", rows},
+      {"not_measured", unmeasured},
+      {"paper_memory_estimate_mb_per_1000_programs", {20, 200}}};
   std::ofstream(out) << doc.dump(2) << "\n";
   std::fprintf(stderr, "pipeline_bench: wrote %s\n", out.c_str());
   return 0;

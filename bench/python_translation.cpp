@@ -163,8 +163,7 @@ class Translator {
       case Type::Float:
         return op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul ? trees::op_text(op)
                                                                                  : nullptr;
-      default:
-        return op == BinaryOp::Add ? "+" : nullptr;  // str, arrays
+      default: return op == BinaryOp::Add ? "+" : nullptr;  // str, arrays
     }
   }
 
@@ -237,8 +236,7 @@ class Translator {
   // (`x in xs`, `sep.join(xs)`, `a[i] = e`), the order only shows when both can trap.
   bool can_trap(const Expr& e) const {
     switch (e.kind) {
-      case ExprKind::Index:
-        return true;
+      case ExprKind::Index: return true;
       case ExprKind::Call:
         if (is_function(e.text)) return true;  // anything, and the call-depth bound
         if (e.text == "chr" || e.text == "parse_int" || e.text == "array" || e.text == "pop") return true;
@@ -249,8 +247,7 @@ class Translator {
             (e.binary_op() == BinaryOp::Div || e.binary_op() == BinaryOp::Mod))
           return true;
         break;
-      default:
-        break;
+      default: break;
     }
     for (const Expr& c : e.children)
       if (can_trap(c)) return true;
@@ -260,41 +257,27 @@ class Translator {
   // An int that is never negative, so Python's negative indexing cannot differ from Syn's trap.
   bool nonneg(const Expr& e) {
     switch (e.kind) {
-      case ExprKind::IntLit:
-        return e.int_value >= 0;
-      case ExprKind::Name:
-        return lookup(e.text).nonneg;
-      case ExprKind::Call:
-        return e.text == "len" && !is_function("len");
+      case ExprKind::IntLit: return e.int_value >= 0;
+      case ExprKind::Name: return lookup(e.text).nonneg;
+      case ExprKind::Call: return e.text == "len" && !is_function("len");
       case ExprKind::Binary:
         return e.binary_op() == BinaryOp::BitAnd && (nonneg(e.children[0]) || nonneg(e.children[1]));
-      default:
-        return false;
+      default: return false;
     }
   }
 
   Py expr(const Expr& e) {
     switch (e.kind) {
-      case ExprKind::IntLit:
-        return int_literal(e.int_value);
-      case ExprKind::FloatLit:
-        return float_literal(e.float_value);
-      case ExprKind::BoolLit:
-        return {e.int_value ? "True" : "False", true};
-      case ExprKind::StrLit:
-        return {bytes_literal(e.text), true};
-      case ExprKind::ArrayLit:
-        return {"[" + list(e.children) + "]", true};
-      case ExprKind::Name:
-        return {lookup(e.text).py, true};
-      case ExprKind::Call:
-        return call(e);
-      case ExprKind::Index:
-        return {paren(expr(e.children[0])) + "[" + subscript(e.children[1]) + "]", true};
-      case ExprKind::Unary:
-        return unary(e);
-      case ExprKind::Binary:
-        return binary(e);
+      case ExprKind::IntLit: return int_literal(e.int_value);
+      case ExprKind::FloatLit: return float_literal(e.float_value);
+      case ExprKind::BoolLit: return {e.int_value ? "True" : "False", true};
+      case ExprKind::StrLit: return {bytes_literal(e.text), true};
+      case ExprKind::ArrayLit: return {"[" + list(e.children) + "]", true};
+      case ExprKind::Name: return {lookup(e.text).py, true};
+      case ExprKind::Call: return call(e);
+      case ExprKind::Index: return {paren(expr(e.children[0])) + "[" + subscript(e.children[1]) + "]", true};
+      case ExprKind::Unary: return unary(e);
+      case ExprKind::Binary: return binary(e);
     }
     throw std::logic_error("python translation: bad expression");
   }
@@ -317,12 +300,9 @@ class Translator {
   Py unary(const Expr& e) {
     std::string a = paren(expr(e.children[0]));
     switch (e.unary_op()) {
-      case UnaryOp::Neg:
-        return e.type == Type::Int ? check({"-" + a, false}) : Py{"-" + a, false};
-      case UnaryOp::Not:
-        return {"not " + a, false};
-      case UnaryOp::BitNot:
-        return {"~" + a, false};
+      case UnaryOp::Neg: return e.type == Type::Int ? check({"-" + a, false}) : Py{"-" + a, false};
+      case UnaryOp::Not: return {"not " + a, false};
+      case UnaryOp::BitNot: return {"~" + a, false};
     }
     throw std::logic_error("python translation: bad unary operator");
   }
@@ -350,8 +330,7 @@ class Translator {
     switch (op) {
       case BinaryOp::Add:
       case BinaryOp::Sub:
-      case BinaryOp::Mul:
-        return check({paren(a) + " " + o + " " + paren(b), false});
+      case BinaryOp::Mul: return check({paren(a) + " " + o + " " + paren(b), false});
       case BinaryOp::Div:
       case BinaryOp::Mod: {
         bool div = op == BinaryOp::Div;
@@ -367,19 +346,15 @@ class Translator {
       }
       case BinaryOp::BitAnd:
       case BinaryOp::BitOr:
-      case BinaryOp::BitXor:
-        return {paren(a) + " " + o + " " + paren(b), false};
-      case BinaryOp::Shl:
-        return {"_shl(" + a.text + ", " + b.text + ")", true};
+      case BinaryOp::BitXor: return {paren(a) + " " + o + " " + paren(b), false};
+      case BinaryOp::Shl: return {"_shl(" + a.text + ", " + b.text + ")", true};
       case BinaryOp::Shr: {
         std::string amount =
             r.kind == ExprKind::IntLit ? std::to_string(r.int_value & 63) : "(" + paren(b) + " & 63)";
         return {paren(a) + " >> " + amount, false};
       }
-      case BinaryOp::Ushr:
-        return {"_ushr(" + a.text + ", " + b.text + ")", true};
-      default:
-        break;
+      case BinaryOp::Ushr: return {"_ushr(" + a.text + ", " + b.text + ")", true};
+      default: break;
     }
     throw std::logic_error("python translation: bad int operator");
   }
@@ -389,15 +364,12 @@ class Translator {
     switch (op) {
       case BinaryOp::Add:
       case BinaryOp::Sub:
-      case BinaryOp::Mul:
-        return {paren(a) + " " + trees::op_text(op) + " " + paren(b), false};
+      case BinaryOp::Mul: return {paren(a) + " " + trees::op_text(op) + " " + paren(b), false};
       case BinaryOp::Div:
         if (r.kind == ExprKind::FloatLit && r.float_value != 0) return {paren(a) + " / " + paren(b), false};
         return {"_fdiv(" + a.text + ", " + b.text + ")", true};
-      case BinaryOp::Mod:
-        return {"_fmod(" + a.text + ", " + b.text + ")", true};
-      default:
-        break;
+      case BinaryOp::Mod: return {"_fmod(" + a.text + ", " + b.text + ")", true};
+      default: break;
     }
     throw std::logic_error("python translation: bad float operator");
   }
@@ -433,61 +405,46 @@ class Translator {
     auto arg = [&](size_t k) { return expr(args[k]); };
     switch (b) {
       case Builtin::LenArray:
-      case Builtin::LenStr:
-        return fn("len", e);
-      case Builtin::AbsInt:
-        return check(fn("abs", e));
-      case Builtin::AbsFloat:
-        return fn("abs", e);
+      case Builtin::LenStr: return fn("len", e);
+      case Builtin::AbsInt: return check(fn("abs", e));
+      case Builtin::AbsFloat: return fn("abs", e);
       // Python's min(a, b) is `b < a ? b : a` and max(a, b) `b > a ? b : a`, as in Syn, and the
       // one-argument forms fold from the left: the same results, NaNs included.
       case Builtin::MinInt:
       case Builtin::MinFloat:
       case Builtin::MinIntArray:
-      case Builtin::MinFloatArray:
-        return fn("min", e);
+      case Builtin::MinFloatArray: return fn("min", e);
       case Builtin::MaxInt:
       case Builtin::MaxFloat:
       case Builtin::MaxIntArray:
-      case Builtin::MaxFloatArray:
-        return fn("max", e);
-      case Builtin::Push:
-        return {paren(arg(0)) + " + [" + arg(1).text + "]", false};
-      case Builtin::Pop:
-        return fn("_pop", e);
+      case Builtin::MaxFloatArray: return fn("max", e);
+      case Builtin::Push: return {paren(arg(0)) + " + [" + arg(1).text + "]", false};
+      case Builtin::Pop: return fn("_pop", e);
       case Builtin::SliceArray:
       case Builtin::SliceStr:
         if (nonneg(args[1]) && nonneg(args[2]))
           return {paren(arg(0)) + "[" + arg(1).text + ":" + arg(2).text + "]", true};
         return fn("_slice", e);
-      case Builtin::SumInt:
-        return check(fn("sum", e));
-      case Builtin::SumFloat:
-        return fn("_fsum", e);
+      case Builtin::SumInt: return check(fn("sum", e));
+      case Builtin::SumFloat: return fn("_fsum", e);
       case Builtin::SortInt:
-      case Builtin::SortStr:
-        return fn("sorted", e);
-      case Builtin::SortFloat:
-        return fn("_sortf", e);
+      case Builtin::SortStr: return fn("sorted", e);
+      case Builtin::SortFloat: return fn("_sortf", e);
       case Builtin::ReverseArray:
-      case Builtin::ReverseStr:
-        return {paren(arg(0)) + "[::-1]", true};
+      case Builtin::ReverseStr: return {paren(arg(0)) + "[::-1]", true};
       case Builtin::ContainsArray:
         if (args[1].type == Type::Float) return fn("_containsf", e);
         [[fallthrough]];
       case Builtin::ContainsStr:
         if (can_trap(args[0]) && can_trap(args[1])) return fn("_contains", e);
         return {paren(arg(1)) + " in " + paren(arg(0)), false};
-      case Builtin::IndexOfArray:
-        return fn(args[1].type == Type::Float ? "_indexf" : "_index", e);
-      case Builtin::IndexOfStr:
-        return {paren(arg(0)) + ".find(" + arg(1).text + ")", true};
+      case Builtin::IndexOfArray: return fn(args[1].type == Type::Float ? "_indexf" : "_index", e);
+      case Builtin::IndexOfStr: return {paren(arg(0)) + ".find(" + arg(1).text + ")", true};
       case Builtin::ArrayFill:
         if (args[0].kind == ExprKind::IntLit && args[0].int_value >= 0)
           return {"[" + arg(1).text + "] * " + arg(0).text, false};
         return fn("_array", e);
-      default:
-        return conversion(b, e);
+      default: return conversion(b, e);
     }
   }
 
@@ -495,32 +452,20 @@ class Translator {
     const std::vector<Expr>& args = e.children;
     Py x = expr(args[0]);
     switch (b) {
-      case Builtin::IntOfFloat:
-        return fn("_int_f", e);
-      case Builtin::IntOfBool:
-        return fn("int", e);
+      case Builtin::IntOfFloat: return fn("_int_f", e);
+      case Builtin::IntOfBool: return fn("int", e);
       case Builtin::IntOfInt:
       case Builtin::FloatOfFloat:
-      case Builtin::StrOfStr:
-        return x;
-      case Builtin::FloatOfInt:
-        return fn("float", e);
-      case Builtin::StrOfInt:
-        return {"b\"%d\" % " + paren(x), false};
-      case Builtin::StrOfFloat:
-        return fn("_fstr", e);
-      case Builtin::StrOfBool:
-        return {"(b\"true\" if " + x.text + " else b\"false\")", true};
-      case Builtin::Sqrt:
-        return fn("_sqrt", e);
-      case Builtin::Floor:
-        return fn("_floor", e);
-      case Builtin::Ceil:
-        return fn("_ceil", e);
-      case Builtin::Round:
-        return fn("_round", e);
-      case Builtin::Chr:
-        return {"bytes((" + x.text + ",))", true};  // ValueError outside 0..255
+      case Builtin::StrOfStr: return x;
+      case Builtin::FloatOfInt: return fn("float", e);
+      case Builtin::StrOfInt: return {"b\"%d\" % " + paren(x), false};
+      case Builtin::StrOfFloat: return fn("_fstr", e);
+      case Builtin::StrOfBool: return {"(b\"true\" if " + x.text + " else b\"false\")", true};
+      case Builtin::Sqrt: return fn("_sqrt", e);
+      case Builtin::Floor: return fn("_floor", e);
+      case Builtin::Ceil: return fn("_ceil", e);
+      case Builtin::Round: return fn("_round", e);
+      case Builtin::Chr: return {"bytes((" + x.text + ",))", true};  // ValueError outside 0..255
       case Builtin::Split:
         if (args[1].kind == ExprKind::StrLit) {  // bytes.split() takes runs of ASCII whitespace
           std::string sep = args[1].text.empty() ? "" : expr(args[1]).text;
@@ -530,10 +475,8 @@ class Translator {
       case Builtin::Join:
         if (can_trap(args[0]) && can_trap(args[1])) return fn("_join", e);
         return {paren(expr(args[1])) + ".join(" + x.text + ")", true};
-      case Builtin::ParseInt:
-        return fn("_parse_int", e);
-      default:
-        break;
+      case Builtin::ParseInt: return fn("_parse_int", e);
+      default: break;
     }
     throw std::logic_error("python translation: bad builtin");
   }
@@ -580,12 +523,9 @@ class Translator {
         line(declare(s.name, t, false).py + " = " + value);
         return;
       }
-      case StmtKind::LetTuple:
-        return let_tuple(s);
-      case StmtKind::Assign:
-        return assign(s);
-      case StmtKind::ElementAssign:
-        return element_assign(s);
+      case StmtKind::LetTuple: return let_tuple(s);
+      case StmtKind::Assign: return assign(s);
+      case StmtKind::ElementAssign: return element_assign(s);
       case StmtKind::If:
         for (size_t k = 0; k < s.exprs.size(); ++k) {
           line((k ? "elif " : "if ") + expr(s.exprs[k]).text + ":");
@@ -600,25 +540,13 @@ class Translator {
         line("while " + expr(s.exprs[0]).text + ":");
         suite(s.blocks[0]);
         return;
-      case StmtKind::ForRange:
-        return for_range(s);
-      case StmtKind::ForIn:
-        return for_in(s);
-      case StmtKind::Break:
-        line("break");
-        return;
-      case StmtKind::Continue:
-        line("continue");
-        return;
-      case StmtKind::Return:
-        line(s.exprs.empty() ? "return" : "return " + list(s.exprs));
-        return;
-      case StmtKind::CallStmt:
-        line(expr(s.exprs[0]).text);
-        return;
-      case StmtKind::Block:
-        block(s.blocks[0]);
-        return;
+      case StmtKind::ForRange: return for_range(s);
+      case StmtKind::ForIn: return for_in(s);
+      case StmtKind::Break: line("break"); return;
+      case StmtKind::Continue: line("continue"); return;
+      case StmtKind::Return: line(s.exprs.empty() ? "return" : "return " + list(s.exprs)); return;
+      case StmtKind::CallStmt: line(expr(s.exprs[0]).text); return;
+      case StmtKind::Block: block(s.blocks[0]); return;
     }
   }
 
@@ -721,8 +649,7 @@ class Translator {
 
 }  // namespace
 
-PythonProgram to_python(const trees::Tree& program, std::string_view entry,
-                        const PythonOptions& options) {
+PythonProgram to_python(const trees::Tree& program, std::string_view entry, const PythonOptions& options) {
   return Translator(program, options).run(entry);
 }
 

@@ -38,17 +38,18 @@ int run(int argc, char** argv) {
   u64 seed = 1;
   double temperature = 0.8, top_p = 0.95;
   po::options_description d("sampling_bench: decoding with and without dropping finished rows");
-  d.add_options()("help,h", "show this help")
-      ("checkpoint,c", po::value(&checkpoint)->required(), "a train-compiler checkpoint")
-      ("programs,n", po::value(&programs)->default_value(programs), "held-out programs, spread over the levels")
-      ("levels", po::value(&levels)->default_value(levels), "curriculum levels of the programs")
-      ("samples,k", po::value(&samples)->default_value(samples), "K: samples per program")
-      ("temperature", po::value(&temperature)->default_value(temperature, "0.8"), "sampling temperature")
-      ("top-p", po::value(&top_p)->default_value(top_p, "0.95"), "nucleus")
-      ("repetitions", po::value(&repetitions)->default_value(repetitions), "timed runs of each mode (median)")
-      ("threads", po::value(&threads)->default_value(threads), "torch threads")
-      ("seed", po::value(&seed)->default_value(seed), "programs and samples")
-      ("out", po::value(&out_path)->default_value(out_path), "JSON results");
+  d.add_options()("help,h", "show this help")("checkpoint,c", po::value(&checkpoint)->required(),
+                                              "a train-compiler checkpoint")(
+      "programs,n", po::value(&programs)->default_value(programs),
+      "held-out programs, spread over the levels")("levels", po::value(&levels)->default_value(levels),
+                                                   "curriculum levels of the programs")(
+      "samples,k", po::value(&samples)->default_value(samples), "K: samples per program")(
+      "temperature", po::value(&temperature)->default_value(temperature, "0.8"), "sampling temperature")(
+      "top-p", po::value(&top_p)->default_value(top_p, "0.95"), "nucleus")(
+      "repetitions", po::value(&repetitions)->default_value(repetitions), "timed runs of each mode (median)")(
+      "threads", po::value(&threads)->default_value(threads), "torch threads")(
+      "seed", po::value(&seed)->default_value(seed), "programs and samples")(
+      "out", po::value(&out_path)->default_value(out_path), "JSON results");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, d), vm);
@@ -58,8 +59,11 @@ int run(int argc, char** argv) {
     return std::fprintf(stderr, "sampling_bench: %s\n", e.what()), 2;
   }
   if (programs == 0 || samples == 0 || repetitions == 0 || levels == 0 || levels > neural::kCurriculumLevels)
-    return std::fprintf(stderr, "sampling_bench: --programs, --samples, --repetitions must be positive, --levels 1..%u\n",
-                        neural::kCurriculumLevels), 2;
+    return std::fprintf(
+               stderr,
+               "sampling_bench: --programs, --samples, --repetitions must be positive, --levels 1..%u\n",
+               neural::kCurriculumLevels),
+           2;
   torch::set_num_threads(int(threads));
   std::string error;
   auto meta = neural::read_checkpoint_meta(checkpoint, &error);
@@ -114,14 +118,21 @@ int run(int argc, char** argv) {
     const double s = median(m.seconds);
     const double speedup = m.compact ? median(modes[i - 1].seconds) / s : 1.0;
     std::printf("%-34s %10.2f %12.2f %12.0f %7.2fx\n", m.name, s, programs / s, m.tokens / s, speedup);
-    rows.push_back({{"mode", m.name}, {"samples", m.k}, {"compact", m.compact}, {"seconds", m.seconds},
-                    {"median_seconds", s}, {"programs_per_second", programs / s}, {"tokens", m.tokens},
+    rows.push_back({{"mode", m.name},
+                    {"samples", m.k},
+                    {"compact", m.compact},
+                    {"seconds", m.seconds},
+                    {"median_seconds", s},
+                    {"programs_per_second", programs / s},
+                    {"tokens", m.tokens},
                     {"speedup", speedup}});
   }
   std::printf("\nsame sequences in both modes: %s\n", same ? "yes" : "NO");
-  nlohmann::json j = {{"benchmark", "sampling"}, {"machine", machine_info()}, {"checkpoint", checkpoint},
-                      {"step", meta->step}, {"programs", programs}, {"samples", samples}, {"threads", threads},
-                      {"repetitions", repetitions}, {"same_sequences", same}, {"rows", rows}};
+  nlohmann::json j = {{"benchmark", "sampling"},  {"machine", machine_info()},
+                      {"checkpoint", checkpoint}, {"step", meta->step},
+                      {"programs", programs},     {"samples", samples},
+                      {"threads", threads},       {"repetitions", repetitions},
+                      {"same_sequences", same},   {"rows", rows}};
   std::ofstream(out_path) << j.dump(1) << "\n";
   std::printf("wrote %s\n", out_path.c_str());
   return same ? 0 : 1;

@@ -24,18 +24,22 @@ struct Loop {
 
 // sum_{i<n} (i*i % 7); with n = 7m the residues of i*i mod 7 repeat 0,1,4,2,2,4,1 (sum 14).
 const Loop kLoops[] = {
-    {"for-range arithmetic", "fn solve(n: int) -> int { let s = 0; for i in 0..n { s = s + i * i % 7; } return s; }",
-     7000000, 14000000},
+    {"for-range arithmetic",
+     "fn solve(n: int) -> int { let s = 0; for i in 0..n { s = s + i * i % 7; } return s; }", 7000000,
+     14000000},
     {"while with a branch",
-     "fn solve(n: int) -> int { let s = 0; let i = 0; while i < n { if i % 3 == 0 { s = s + i; } else { s = s - 1; } "
+     "fn solve(n: int) -> int { let s = 0; let i = 0; while i < n { if i % 3 == 0 { s = s + i; } else { s = "
+     "s - 1; } "
      "i = i + 1; } return s; }",
      3000000, 1499998500000 - 2000000},
     {"array reads in nested loops",
-     "fn solve(n: int) -> int { let xs = array(100, 1); let s = 0; for k in 0..n / 100 { for i in 0..100 { s = s + "
+     "fn solve(n: int) -> int { let xs = array(100, 1); let s = 0; for k in 0..n / 100 { for i in 0..100 { s "
+     "= s + "
      "xs[i]; } } return s; }",
      5000000, 5000000},
-    {"calls", "fn solve(n: int) -> int { let s = 0; for i in 0..n { s = s + f(i); } return s; } "
-              "fn f(x: int) -> int { return x & 1; }",
+    {"calls",
+     "fn solve(n: int) -> int { let s = 0; for i in 0..n { s = s + f(i); } return s; } "
+     "fn f(x: int) -> int { return x & 1; }",
      4000000, 2000000},
 };
 
@@ -70,8 +74,12 @@ int run(int argc, char** argv) {
     }
     std::printf("%-32s %14llu %12.0f %8s\n", loop.name, static_cast<unsigned long long>(instructions),
                 median(rates) / 1e6, ok ? "yes" : "WRONG");
-    rows.push_back({{"program", loop.name}, {"source", loop.source}, {"instructions", instructions},
-                    {"instructions_per_second_median", median(rates)}, {"repetitions", rates}, {"result_ok", ok}});
+    rows.push_back({{"program", loop.name},
+                    {"source", loop.source},
+                    {"instructions", instructions},
+                    {"instructions_per_second_median", median(rates)},
+                    {"repetitions", rates},
+                    {"result_ok", ok}});
     if (!ok) return 1;
   }
   std::ifstream cpu("/proc/cpuinfo");
@@ -81,8 +89,11 @@ int run(int argc, char** argv) {
       model = line.substr(line.find(':') + 2);
       break;
     }
-  nlohmann::json doc = {{"benchmark", "vm_loops"}, {"cpu", model}, {"compiler", GPUSYNTH_CXX_COMPILER},
-                        {"build_type", GPUSYNTH_BUILD_TYPE}, {"rows", rows}};
+  nlohmann::json doc = {{"benchmark", "vm_loops"},
+                        {"cpu", model},
+                        {"compiler", GPUSYNTH_CXX_COMPILER},
+                        {"build_type", GPUSYNTH_BUILD_TYPE},
+                        {"rows", rows}};
   std::ofstream(out_path) << doc.dump(2) << "\n";
   std::printf("\nmedians of 5 runs, one thread; results written to %s\n", out_path.c_str());
   return 0;

@@ -77,7 +77,8 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     p->info.seed = c.generator.settings.seed;
     p->info.hosts = host_name();
     p->info.devices = p->pipeline->name();
-    p->writer = records::Writer::create_or_resume((fs::path(c.run_dir) / records_name).string(), p->info, c.sampling);
+    p->writer =
+        records::Writer::create_or_resume((fs::path(c.run_dir) / records_name).string(), p->info, c.sampling);
   } catch (const std::exception& e) {
     messages << kCommand << ": " << e.what() << "\n";
     return false;
@@ -94,8 +95,10 @@ void search_problems(const CampaignConfig& c, WorkQueue& queue, Prepared& p) {
     std::unique_ptr<search::Generator> generator = search::make_generator(choice, problem);
     CampaignObserver observer(*p.writer, problem, generator->kind(), queue);
     const search::SearchOutcome r = search::run_search(problem, *generator, *p.pipeline, c.search, &observer);
-    if (r.stopped) break;  // unfinished: its records are flushed up to the last batch, and a re-run resumes it
-    const ProblemSummary s{problem.name, r.solved, r.generalises, r.candidates, r.seconds, r.test_passed, r.test_cases};
+    if (r.stopped)
+      break;  // unfinished: its records are flushed up to the last batch, and a re-run resumes it
+    const ProblemSummary s{problem.name, r.solved,      r.generalises, r.candidates,
+                           r.seconds,    r.test_passed, r.test_cases};
     queue.finished({*index, queue.rank(), summary_line(s)});
   }
 }
@@ -120,8 +123,10 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
   const Agreement agreement = queue.agree(ready, ready ? suites::suite_fingerprint(p.problems) : 0);
   if (!agreement.ok()) {
     // Rank 0 speaks for a failure every rank shares; a rank that fails alone says why itself.
-    if (!ready && (result.coordinator || agreement.coordinator_ready)) say_as_rank(messages.str(), kCommand, queue);
-    if (result.coordinator && distributed && ready) say(std::string(kCommand) + ": " + agreement.why + "; nothing was run\n");
+    if (!ready && (result.coordinator || agreement.coordinator_ready))
+      say_as_rank(messages.str(), kCommand, queue);
+    if (result.coordinator && distributed && ready)
+      say(std::string(kCommand) + ": " + agreement.why + "; nothing was run\n");
     return result;
   }
 
@@ -130,9 +135,10 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
     if (result.coordinator) {
       ledger.emplace(p.problems, p.finished, ledger_path(c), c.quiet);
       std::ostringstream header;
-      header << kCommand << ": " << p.problems.size() << " problems from " << c.suite << " (" << ledger->done()
-             << " already done), generator " << search::generator_name(c.generator.kind) << ", budget "
-             << c.search.budget.candidates << " candidates each, on the " << p.pipeline->name();
+      header << kCommand << ": " << p.problems.size() << " problems from " << c.suite << " ("
+             << ledger->done() << " already done), generator " << search::generator_name(c.generator.kind)
+             << ", budget " << c.search.budget.candidates << " candidates each, on the "
+             << p.pipeline->name();
       if (distributed) header << ", " << queue.ranks() << " ranks";
       header << " -> " << c.run_dir << "\n";
       say(header.str());

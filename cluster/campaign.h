@@ -25,15 +25,15 @@
 namespace gs::cluster {
 
 struct CampaignConfig {
-  std::string suite;    // folder of problem files
-  std::string run_dir;  // records, ledger; created or resumed
+  std::string suite;                  // folder of problem files
+  std::string run_dir;                // records, ledger; created or resumed
   search::GeneratorChoice generator;  // its seed is the campaign's: problem_seed() derives each problem's
   search::SearchConfig search;
   pipeline::Device device = pipeline::Device::Auto;
   pipeline::PipelineConfig pipeline;  // gpu is set per rank: the ranks of a node spread over its GPUs
   records::SamplingPolicy sampling;
-  records::RunInfo run;  // config_text and command_line; the seed, hosts and devices are filled in
-  bool quiet = false;    // no progress lines
+  records::RunInfo run;      // config_text and command_line; the seed, hosts and devices are filled in
+  bool quiet = false;        // no progress lines
   int failed_exit_code = 2;  // what every rank exits with when one fails during a distributed campaign
 };
 
@@ -45,11 +45,11 @@ struct CampaignResult {
     Failed,       // an error during the campaign (printed); the run directory resumes
   };
   Status status = Status::NotStarted;
-  bool coordinator = false;              // this process is rank 0: the fields below are filled
-  std::vector<ProblemSummary> rows;      // the finished problems, in suite order
-  u32 joined_files = 0;                  // rank files joined into records.h5 (0: none)
-  QueueStats queue;                      // distributed: what coordinating cost rank 0
-  double seconds = 0;                    // wall time of the campaign on rank 0
+  bool coordinator = false;          // this process is rank 0: the fields below are filled
+  std::vector<ProblemSummary> rows;  // the finished problems, in suite order
+  u32 joined_files = 0;              // rank files joined into records.h5 (0: none)
+  QueueStats queue;                  // distributed: what coordinating cost rank 0
+  double seconds = 0;                // wall time of the campaign on rank 0
 };
 
 // Runs this rank's part of the campaign. Messages (refusals, warnings, progress) go to stderr,

@@ -59,14 +59,10 @@ std::unique_ptr<Collective> make_automatic() {
 
 const char* backend_name(CollectiveBackend backend) {
   switch (backend) {
-    case CollectiveBackend::automatic:
-      return "auto";
-    case CollectiveBackend::local:
-      return "local";
-    case CollectiveBackend::mpi:
-      return "mpi";
-    case CollectiveBackend::nccl:
-      return "nccl";
+    case CollectiveBackend::automatic: return "auto";
+    case CollectiveBackend::local: return "local";
+    case CollectiveBackend::mpi: return "mpi";
+    case CollectiveBackend::nccl: return "nccl";
   }
   return "?";
 }
@@ -75,14 +71,10 @@ std::unique_ptr<Collective> make_local_collective() { return std::make_unique<Lo
 
 std::unique_ptr<Collective> make_collective(CollectiveBackend backend) {
   switch (backend) {
-    case CollectiveBackend::local:
-      return make_local_collective();
-    case CollectiveBackend::mpi:
-      return detail::make_mpi_collective();
-    case CollectiveBackend::nccl:
-      return detail::make_nccl_collective();
-    case CollectiveBackend::automatic:
-      break;
+    case CollectiveBackend::local: return make_local_collective();
+    case CollectiveBackend::mpi: return detail::make_mpi_collective();
+    case CollectiveBackend::nccl: return detail::make_nccl_collective();
+    case CollectiveBackend::automatic: break;
   }
   return make_automatic();
 }

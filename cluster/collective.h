@@ -1,6 +1,6 @@
 // Collectives: all-reduce and broadcast among a job's processes (docs/cluster.md "Collectives").
 //
-// One interface, three backends made by one factory (DESIGN.md "Backends behind one interface",
+// One interface, three backends made by one factory (docs/design.md "Backends behind one interface",
 // as xgboost's Coll): local (one process: every operation is the identity), MPI (host buffers;
 // the reference) and NCCL (device buffers, one GPU per rank, the communicator bootstrapped over
 // MPI). Asking for a backend this build does not have fails with a message that says how to get
@@ -11,7 +11,7 @@
 // Every call is blocking: it returns when the result is in the caller's buffer. Calls come from
 // the thread that made the collective (MPI runs as MPI_THREAD_FUNNELED).
 //
-// Determinism (DESIGN.md): all_reduce_sum gives the same bits on every rank. The MPI backend
+// Determinism (docs/design.md): all_reduce_sum gives the same bits on every rank. The MPI backend
 // adds in rank order, ((x0 + x1) + x2) + ..., for any number of ranks and any message size, so
 // its result is also the same from run to run and equal to a sum computed locally in that
 // order. NCCL chooses its own order (ring, tree, NVLink SHARP), the same on every rank but not

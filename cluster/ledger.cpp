@@ -11,15 +11,17 @@
 namespace gs::cluster {
 
 std::string summary_line(const ProblemSummary& s) {
-  nlohmann::json j{{"problem", s.name},       {"solved", s.solved},           {"candidates", s.candidates},
-                   {"seconds", s.seconds},    {"test_passed", s.test_passed}, {"test_cases", s.test_cases},
-                   {"generalises", s.generalises}};
+  nlohmann::json j{
+      {"problem", s.name},           {"solved", s.solved},           {"candidates", s.candidates},
+      {"seconds", s.seconds},        {"test_passed", s.test_passed}, {"test_cases", s.test_cases},
+      {"generalises", s.generalises}};
   return j.dump() + "\n";
 }
 
 std::optional<ProblemSummary> parse_summary(const std::string& line) {
   auto j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("problem") || !j["problem"].is_string()) return std::nullopt;
+  if (j.is_discarded() || !j.is_object() || !j.contains("problem") || !j["problem"].is_string())
+    return std::nullopt;
   try {
     ProblemSummary s;
     s.name = j.value("problem", "");
@@ -51,8 +53,9 @@ std::map<std::string, ProblemSummary> read_ledger(const std::string& path) {
   return done;
 }
 
-bool same_suite(const std::map<std::string, ProblemSummary>& finished, const std::vector<suites::Problem>& problems,
-                const std::string& ledger_path, const std::string& suite, std::ostream& err) {
+bool same_suite(const std::map<std::string, ProblemSummary>& finished,
+                const std::vector<suites::Problem>& problems, const std::string& ledger_path,
+                const std::string& suite, std::ostream& err) {
   std::set<std::string> names;
   for (const suites::Problem& p : problems) names.insert(p.name);
   for (const auto& [name, s] : finished)
@@ -64,8 +67,8 @@ bool same_suite(const std::map<std::string, ProblemSummary>& finished, const std
   return true;
 }
 
-Ledger::Ledger(const std::vector<suites::Problem>& problems, const std::map<std::string, ProblemSummary>& finished,
-               const std::string& path, bool quiet)
+Ledger::Ledger(const std::vector<suites::Problem>& problems,
+               const std::map<std::string, ProblemSummary>& finished, const std::string& path, bool quiet)
     : problems_(problems), rows_(problems.size()), quiet_(quiet), start_(std::chrono::steady_clock::now()) {
   for (size_t i = 0; i < problems.size(); ++i)
     if (auto f = finished.find(problems[i].name); f != finished.end()) {
@@ -117,9 +120,10 @@ void Ledger::record(const ProblemResult& result) {
   const double seconds = elapsed();
   const double eta = seconds / ran_ * double(rows_.size() - done_);
   if (!quiet_)
-    std::fprintf(stderr, "[%u/%zu] %-28s %-10s %10llu candidates %8.1f s | solved %u, %.0f candidates/s, ETA %.0f s\n",
-                 done_, rows_.size(), s.name.c_str(), s.solved ? "solved" : "unsolved",
-                 (unsigned long long)s.candidates, s.seconds, solved_, seconds > 0 ? candidates_ / seconds : 0.0, eta);
+    std::fprintf(
+        stderr, "[%u/%zu] %-28s %-10s %10llu candidates %8.1f s | solved %u, %.0f candidates/s, ETA %.0f s\n",
+        done_, rows_.size(), s.name.c_str(), s.solved ? "solved" : "unsolved",
+        (unsigned long long)s.candidates, s.seconds, solved_, seconds > 0 ? candidates_ / seconds : 0.0, eta);
 }
 
 }  // namespace gs::cluster

@@ -73,7 +73,6 @@ bool launched_by_mpi() {
   return false;
 }
 
-
 #ifndef GPUSYNTH_HAVE_MPI
 namespace {
 

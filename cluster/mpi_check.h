@@ -1,4 +1,4 @@
-// MPI_CHECK: the always-on check of every MPI call in cluster/ (DESIGN.md "Errors are data").
+// MPI_CHECK: the always-on check of every MPI call in cluster/ (docs/design.md "Errors are data").
 // A failing call is reported as "gpusynth: rank R of N on HOST: FILE:LINE: CALL failed: WHY"
 // and the whole job is aborted: an MPI error leaves the ranks' protocol in an unknown state, and
 // aborting is what keeps the run directory resumable (every rank's records are flushed after

@@ -107,11 +107,10 @@ class MpiCollective final : public Collective {
   // A caller error (cluster/collective.h): the ranks passed different counts. The chain cannot
   // go on, and the other ranks are waiting in it: end the job, saying where.
   [[noreturn]] void count_mismatch(int got, int expected) {
-    std::fprintf(
-        stderr,
-        "gpusynth: %s: all_reduce_sum: rank %u sent a piece of %d elements where this "
-        "rank expected %d (every rank must pass the same count)\n",
-        world_.where().c_str(), rank_ - 1, got, expected);
+    std::fprintf(stderr,
+                 "gpusynth: %s: all_reduce_sum: rank %u sent a piece of %d elements where this "
+                 "rank expected %d (every rank must pass the same count)\n",
+                 world_.where().c_str(), rank_ - 1, got, expected);
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
     std::abort();  // MPI_Abort does not return

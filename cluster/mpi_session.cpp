@@ -8,11 +8,10 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "cluster/mpi_check.h"
 #include "base/host.h"
+#include "cluster/mpi_check.h"
 
 namespace gs::cluster {
-
 
 namespace {
 
@@ -82,8 +81,8 @@ void fail_job(const char* call, const char* why, const char* file, int line) {
   int rank = -1, size = -1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  std::fprintf(stderr, "gpusynth: rank %d of %d on %s: %s:%d: %s failed: %s\n", rank, size, host_name().c_str(), file,
-               line, call, why);
+  std::fprintf(stderr, "gpusynth: rank %d of %d on %s: %s:%d: %s failed: %s\n", rank, size,
+               host_name().c_str(), file, line, call, why);
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();  // MPI_Abort does not return

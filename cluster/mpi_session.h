@@ -12,8 +12,8 @@
 
 #include <string>
 
-#include "cluster/mpi_check.h"
 #include "base/hd.h"
+#include "cluster/mpi_check.h"
 
 namespace gs::cluster {
 

@@ -131,7 +131,8 @@ class MpiWorkQueue final : public WorkQueue {
     if (!not_ready.empty())
       a.why = "rank(s) " + not_ready + " could not start (their messages say why)";
     else if (!differ.empty())
-      a.why = "rank(s) " + differ + " loaded a different suite than rank 0 (is the suite folder the same on every node?)";
+      a.why = "rank(s) " + differ +
+              " loaded a different suite than rank 0 (is the suite folder the same on every node?)";
     return a;
   }
 
@@ -297,8 +298,8 @@ class MpiWorkQueue final : public WorkQueue {
       case kStopping: begin_stop(); break;
       case kDone: w.done = true; break;
       default:
-        std::fprintf(stderr, "gpusynth campaign: %s: unexpected message %d from rank %d, ignored\n", where().c_str(),
-                     m.tag, m.source);
+        std::fprintf(stderr, "gpusynth campaign: %s: unexpected message %d from rank %d, ignored\n",
+                     where().c_str(), m.tag, m.source);
     }
   }
 

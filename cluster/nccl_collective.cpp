@@ -13,8 +13,6 @@
 // result copied to every rank, so the ranks get the same bits (NVIDIA/nccl#855, #1497), though
 // not necessarily the MPI backend's bits or those of an earlier call.
 #include <cuda_runtime.h>
-
-#include "base/cuda_check.h"
 #include <mpi.h>
 #include <nccl.h>
 
@@ -23,6 +21,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/cuda_check.h"
 #include "cluster/collective.h"
 #include "cluster/mpi_check.h"
 #include "cluster/mpi_session.h"
@@ -33,7 +32,7 @@ namespace gs::cluster {
 namespace {
 
 // A failed CUDA or NCCL call: the other ranks may be waiting in a collective with this one, so
-// the job ends, saying which rank failed where (DESIGN.md "Errors are data").
+// the job ends, saying which rank failed where (docs/design.md "Errors are data").
 [[noreturn]] void fail(const char* call, const std::string& why, const char* file, int line) {
   detail::fail_job(call, why.c_str(), file, line);
 }

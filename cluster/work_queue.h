@@ -2,10 +2,10 @@
 //
 // One process (rank 0) coordinates and also searches; the others are workers. Problems are
 // handed out dynamically, a worker asking for more as it finishes them (holding one in reserve,
-// QueueOptions::prefetch), so ranks that draw quick problems take more of them. Every finished problem's result goes to rank 0, which alone writes the
-// campaign's summary file and prints progress. A stop (SIGTERM, from Slurm or mpirun, to any
-// rank) reaches every rank: each finishes the batch it is judging and leaves its problem
-// unfinished, so that a re-run resumes it.
+// QueueOptions::prefetch), so ranks that draw quick problems take more of them. Every finished problem's
+// result goes to rank 0, which alone writes the campaign's summary file and prints progress. A stop (SIGTERM,
+// from Slurm or mpirun, to any rank) reaches every rank: each finishes the batch it is judging and leaves its
+// problem unfinished, so that a re-run resumes it.
 //
 // Two implementations behind one interface: one rank in process (a campaign not started by an
 // MPI launcher, or a build without MPI) and MPI (mpirun / srun with more than one process).
@@ -114,7 +114,6 @@ class WorkQueue {
   // Ends every rank of the campaign now with this exit code (MPI_Abort); one process: returns.
   virtual void abort(int exit_code) = 0;
 };
-
 
 // The MPI queue when this process was started by an MPI launcher (mpirun, mpiexec, srun with
 // PMI/PMIx) and this build has MPI — MPI is initialised here and finalised when the queue is

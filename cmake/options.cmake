@@ -33,13 +33,18 @@ function(gpusynth_module name)
   cmake_parse_arguments(M "" "" "SOURCES;DEPS;CUDA_SOURCES" ${ARGN})
   add_library(gpusynth_${name} STATIC ${M_SOURCES})
   add_library(gpusynth::${name} ALIAS gpusynth_${name})
-  target_include_directories(gpusynth_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  # Headers are included by their folder ("vm/value.h"): from the source tree when building,
+  # from include/gpusynth/ once installed (cmake/install.cmake).
+  target_include_directories(gpusynth_${name} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+                                                     $<INSTALL_INTERFACE:include/gpusynth>)
+  set_target_properties(gpusynth_${name} PROPERTIES EXPORT_NAME ${name})  # gpusynth::<folder>
+  set_property(GLOBAL APPEND PROPERTY GPUSYNTH_MODULES ${name})
   target_link_libraries(gpusynth_${name} PUBLIC ${M_DEPS})
   if(GPUSYNTH_CUDA AND M_CUDA_SOURCES)
     # The .cu files compile in their own object library so that they can share the one-job
     # `cuda` pool (gpusynth_cuda_job_pool).
     add_library(gpusynth_${name}_cuda OBJECT ${M_CUDA_SOURCES})
-    target_include_directories(gpusynth_${name}_cuda PUBLIC ${PROJECT_SOURCE_DIR})
+    target_include_directories(gpusynth_${name}_cuda PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>)
     target_link_libraries(gpusynth_${name}_cuda PUBLIC ${M_DEPS} CUDA::cudart)
     gpusynth_cuda_job_pool(gpusynth_${name}_cuda)
     target_sources(gpusynth_${name} PRIVATE $<TARGET_OBJECTS:gpusynth_${name}_cuda>)

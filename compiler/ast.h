@@ -2,19 +2,19 @@
 // linked first-child / next-sibling by index. Index 0 is a sentinel meaning "none".
 #pragma once
 
-#include "vm/bytecode.h"
 #include "base/hd.h"
 #include "base/types.h"
+#include "vm/bytecode.h"
 
 namespace gs::compiler {
 
 enum class NodeKind : u8 {
   None,
-  Error,        // what the parser builds where it found a syntax error
+  Error,  // what the parser builds where it found a syntax error
   // declarations
-  Program,      // children: Function*
-  Function,     // ref: function index; children: Param*, Block
-  Param,        // span: name; type: declared
+  Program,   // children: Function*
+  Function,  // ref: function index; children: Param*, Block
+  Param,     // span: name; type: declared
   // statements
   Block,        // children: statements
   Let,          // span: name; type: declared or Unit; ref: slot; children: init
@@ -28,20 +28,20 @@ enum class NodeKind : u8 {
   ForEach,      // span: name; ref: slot (sequence ref+1, index ref+2, length ref+3); children: seq, Block
   Break,
   Continue,
-  Return,       // children: [expr or Tuple]
-  ExprStmt,     // children: Call
+  Return,    // children: [expr or Tuple]
+  ExprStmt,  // children: Call
   // expressions
-  IntLit,       // value: the int
-  FloatLit,     // value: the float's bits
-  BoolLit,      // value: 0 / 1
-  StrLit,       // ref: string literal index
-  ArrayLit,     // children: elements
-  Name,         // span: name; ref: slot
-  Call,         // span: callee; op: builtin id or 0; ref: function index; children: args
-  Index,        // children: sequence, index
-  Unary,        // op: TokenKind; children: operand
-  Binary,       // op: TokenKind; children: lhs, rhs
-  Tuple,        // children: exprs (only directly under Return)
+  IntLit,    // value: the int
+  FloatLit,  // value: the float's bits
+  BoolLit,   // value: 0 / 1
+  StrLit,    // ref: string literal index
+  ArrayLit,  // children: elements
+  Name,      // span: name; ref: slot
+  Call,      // span: callee; op: builtin id or 0; ref: function index; children: args
+  Index,     // children: sequence, index
+  Unary,     // op: TokenKind; children: operand
+  Binary,    // op: TokenKind; children: lhs, rhs
+  Tuple,     // children: exprs (only directly under Return)
 };
 
 // Node flags.

@@ -3,12 +3,25 @@
 #pragma once
 
 #include "base/hd.h"
-#include "vm/opcodes.h"
 #include "base/types.h"
+#include "vm/opcodes.h"
 
 namespace gs::compiler {
 
-enum class Pattern : u8 { _, ARRAY, ELEM, ORD_ARRAY, SCALAR, INT, FLOAT, BOOL, STR, INT_ARRAY, FLOAT_ARRAY, STR_ARRAY };
+enum class Pattern : u8 {
+  _,
+  ARRAY,
+  ELEM,
+  ORD_ARRAY,
+  SCALAR,
+  INT,
+  FLOAT,
+  BOOL,
+  STR,
+  INT_ARRAY,
+  FLOAT_ARRAY,
+  STR_ARRAY
+};
 enum class ResultRule : u8 { INT, FLOAT, BOOL, STR, STR_ARRAY, ARG0, ARRAY_T };
 enum class OperandRule : u8 { NONE, T };
 
@@ -41,7 +54,12 @@ GS_HD inline const Overload& overload(u32 i) {
   // Copied into a function-local constant so device code can read it.
   static constexpr Overload table[] = {
 #define BUILTIN(name, n, p0, p1, p2, result, opcode, operand) \
-  {#name, n, {Pattern::p0, Pattern::p1, Pattern::p2}, ResultRule::result, BuiltinOps::opcode, OperandRule::operand},
+  {#name,                                                     \
+   n,                                                         \
+   {Pattern::p0, Pattern::p1, Pattern::p2},                   \
+   ResultRule::result,                                        \
+   BuiltinOps::opcode,                                        \
+   OperandRule::operand},
 #include "compiler/builtins.def"
 #undef BUILTIN
   };
@@ -92,7 +110,8 @@ struct BuiltinIndex {
 // Index of the first overload named s[0..n), or -1 when s is no builtin.
 GS_HD inline i32 find_builtin(const char* s, u32 n) {
   static constexpr BuiltinIndex index;
-  for (u32 slot = BuiltinIndex::hash(s, n) & (BuiltinIndex::kSize - 1);; slot = (slot + 1) & (BuiltinIndex::kSize - 1)) {
+  for (u32 slot = BuiltinIndex::hash(s, n) & (BuiltinIndex::kSize - 1);;
+       slot = (slot + 1) & (BuiltinIndex::kSize - 1)) {
     i32 i = index.first[slot];
     if (i < 0) return -1;
     if (same_name(overload(u32(i)).name, s, n)) return i;
@@ -108,7 +127,8 @@ GS_HD inline bool fits(Pattern p, Type t, Type* T) {
       *T = element_of(t);
       return true;
     case Pattern::ORD_ARRAY:
-      if (t != Type::IntArray && t != Type::FloatArray && t != Type::StrArray && t != Type::EmptyArray) return false;
+      if (t != Type::IntArray && t != Type::FloatArray && t != Type::StrArray && t != Type::EmptyArray)
+        return false;
       *T = element_of(t);
       return true;
     case Pattern::ELEM:
@@ -126,7 +146,9 @@ GS_HD inline bool fits(Pattern p, Type t, Type* T) {
     case Pattern::INT_ARRAY:
     case Pattern::FLOAT_ARRAY:
     case Pattern::STR_ARRAY: {
-      Type want = p == Pattern::INT_ARRAY ? Type::IntArray : p == Pattern::FLOAT_ARRAY ? Type::FloatArray : Type::StrArray;
+      Type want = p == Pattern::INT_ARRAY     ? Type::IntArray
+                  : p == Pattern::FLOAT_ARRAY ? Type::FloatArray
+                                              : Type::StrArray;
       if (t != want) return false;
       *T = element_of(t);  // the instruction's operand may name it
       return true;

@@ -20,8 +20,7 @@ GS_HD inline u32 hash_bytes(const char* s, u32 n) {
 
 // May a value of type `from` be stored where `to` is expected?
 GS_HD inline bool assignable(Type to, Type from) {
-  return to == from || to == Type::Error || from == Type::Error ||
-         (from == Type::EmptyArray && is_array(to));
+  return to == from || to == Type::Error || from == Type::Error || (from == Type::EmptyArray && is_array(to));
 }
 
 struct Checker {
@@ -34,7 +33,9 @@ struct Checker {
 
   GS_HD explicit Checker(Workspace& workspace) : w(workspace) {}
 
-  GS_HD void error(Code code, const Node& at, u32 a = 0, u32 b = 0) { w.diagnostics.add(code, at.pos, at.len, a, b); }
+  GS_HD void error(Code code, const Node& at, u32 a = 0, u32 b = 0) {
+    w.diagnostics.add(code, at.pos, at.len, a, b);
+  }
   GS_HD const char* text(const Node& n) const { return w.source + n.pos; }
   GS_HD u32 child(u32 node, u32 k) const {
     u32 c = w.nodes[node].first;
@@ -95,8 +96,10 @@ struct Checker {
     locals_overflow = false;
     u32 body = 0;
     for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next) {
-      if (w.nodes[c].kind == NodeKind::Param) declare(w.nodes[c], w.nodes[c].type);
-      else body = c;
+      if (w.nodes[c].kind == NodeKind::Param)
+        declare(w.nodes[c], w.nodes[c].type);
+      else
+        body = c;
     }
     bool completes = body != 0 && w.nodes[body].kind == NodeKind::Block ? check_block(body) : false;
     if (completes && info.result_count > 0 && !info.broken) {
@@ -197,8 +200,14 @@ struct Checker {
       case NodeKind::ForRange:
       case NodeKind::ForEach: check_for(node); break;
       case NodeKind::Break:
-      case NodeKind::Continue: check_jump(node); completes = false; break;
-      case NodeKind::Return: check_return(node); completes = false; break;
+      case NodeKind::Continue:
+        check_jump(node);
+        completes = false;
+        break;
+      case NodeKind::Return:
+        check_return(node);
+        completes = false;
+        break;
       case NodeKind::ExprStmt: check_expr(w.nodes[node].first); break;
       default: break;  // Error: already reported
     }
@@ -226,14 +235,19 @@ struct Checker {
   GS_HD void check_let_tuple(u32 node) {
     u32 bindings = 0, init = 0;
     for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next) {
-      if (w.nodes[c].kind == NodeKind::Binding) ++bindings;
-      else init = c;
+      if (w.nodes[c].kind == NodeKind::Binding)
+        ++bindings;
+      else
+        init = c;
     }
     Type t = init != 0 ? check_expr(init) : Type::Error;
     const FunctionInfo* f = nullptr;
-    if (t == Type::Tuple) f = &w.functions[w.nodes[init].ref];
-    else if (t != Type::Error && init != 0) error(Code::NOT_A_TUPLE, w.nodes[init]);
-    if (f != nullptr && f->result_count != bindings) error(Code::RESULT_COUNT, w.nodes[init], bindings, f->result_count);
+    if (t == Type::Tuple)
+      f = &w.functions[w.nodes[init].ref];
+    else if (t != Type::Error && init != 0)
+      error(Code::NOT_A_TUPLE, w.nodes[init]);
+    if (f != nullptr && f->result_count != bindings)
+      error(Code::RESULT_COUNT, w.nodes[init], bindings, f->result_count);
     u32 k = 0;
     for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next, ++k) {
       Node& b = w.nodes[c];
@@ -276,7 +290,8 @@ struct Checker {
     if (l->type == Type::Str) {
       error(Code::STRING_IMMUTABLE, n);
     } else if (is_array(l->type)) {
-      if (!assignable(element_of(l->type), tv)) error(Code::TYPE_MISMATCH, w.nodes[value], u32(element_of(l->type)), u32(tv));
+      if (!assignable(element_of(l->type), tv))
+        error(Code::TYPE_MISMATCH, w.nodes[value], u32(element_of(l->type)), u32(tv));
     } else if (l->type != Type::Error) {
       error(Code::NOT_INDEXABLE, n, u32(l->type));
     }
@@ -328,10 +343,14 @@ struct Checker {
       element = Type::Int;
     } else {
       Type t = check_value(first);
-      if (t == Type::Str) element = Type::Int;
-      else if (t == Type::EmptyArray) error(Code::CANNOT_INFER, w.nodes[first]);
-      else if (is_array(t)) element = element_of(t);
-      else if (t != Type::Error) error(Code::NOT_ITERABLE, w.nodes[first], u32(t));
+      if (t == Type::Str)
+        element = Type::Int;
+      else if (t == Type::EmptyArray)
+        error(Code::CANNOT_INFER, w.nodes[first]);
+      else if (is_array(t))
+        element = element_of(t);
+      else if (t != Type::Error)
+        error(Code::NOT_ITERABLE, w.nodes[first], u32(t));
     }
     Scope s(*this);
     n.ref = declare(n, element);
@@ -343,7 +362,8 @@ struct Checker {
 
   GS_HD void check_jump(u32 node) {
     if (w.loop_count == 0) {
-      error(w.nodes[node].kind == NodeKind::Break ? Code::BREAK_OUTSIDE_LOOP : Code::CONTINUE_OUTSIDE_LOOP, w.nodes[node]);
+      error(w.nodes[node].kind == NodeKind::Break ? Code::BREAK_OUTSIDE_LOOP : Code::CONTINUE_OUTSIDE_LOOP,
+            w.nodes[node]);
       return;
     }
     if (w.nodes[node].kind == NodeKind::Break) w.loops[w.loop_count - 1].has_break = 1;
@@ -360,7 +380,9 @@ struct Checker {
       return;
     }
     if (value == 0) {
-      if (f.result_count > 0) error(Code::RETURN_WITHOUT_VALUE, w.nodes[node], f.result_count == 1 ? u32(f.result(0)) : u32(Type::Tuple));
+      if (f.result_count > 0)
+        error(Code::RETURN_WITHOUT_VALUE, w.nodes[node],
+              f.result_count == 1 ? u32(f.result(0)) : u32(Type::Tuple));
       return;
     }
     if (w.nodes[value].kind == NodeKind::Tuple) {
@@ -478,7 +500,8 @@ struct Checker {
     } else {
       u32 k = 0;
       for (u32 c = n.first; c != 0; c = w.nodes[c].next, ++k)
-        if (!assignable(f.param(k), args[k])) error(Code::TYPE_MISMATCH, w.nodes[c], u32(f.param(k)), u32(args[k]));
+        if (!assignable(f.param(k), args[k]))
+          error(Code::TYPE_MISMATCH, w.nodes[c], u32(f.param(k)), u32(args[k]));
     }
     if (f.result_count == 0) return Type::Unit;
     return f.result_count == 1 ? f.result(0) : Type::Tuple;
@@ -532,8 +555,8 @@ struct Checker {
     Type t = check_value(n.first);
     if (t == Type::Error) return t;
     Tok op = Tok(n.op);
-    bool ok = (op == Tok::MINUS && (t == Type::Int || t == Type::Float)) || (op == Tok::NOT && t == Type::Bool) ||
-              (op == Tok::TILDE && t == Type::Int);
+    bool ok = (op == Tok::MINUS && (t == Type::Int || t == Type::Float)) ||
+              (op == Tok::NOT && t == Type::Bool) || (op == Tok::TILDE && t == Type::Int);
     if (!ok) {
       error(Code::UNARY_TYPE, n, u32(t));
       return Type::Error;

@@ -139,8 +139,10 @@ struct Codegen {
       case NodeKind::Break: jump(Op::JUMP, &w.loops[w.loop_count - 1].break_list); break;
       case NodeKind::Continue: {
         Loop& loop = w.loops[w.loop_count - 1];
-        if (loop.continue_target != kNoTarget) emit(Op::JUMP, loop.continue_target);
-        else jump(Op::JUMP, &loop.continue_list);
+        if (loop.continue_target != kNoTarget)
+          emit(Op::JUMP, loop.continue_target);
+        else
+          jump(Op::JUMP, &loop.continue_list);
         break;
       }
       case NodeKind::Return: return_statement(s); break;
@@ -156,8 +158,10 @@ struct Codegen {
   GS_HD void let_tuple(u32 s) {
     u32 init = 0, count = 0;
     for (u32 c = node(s).first; c != 0; c = next(c)) {
-      if (node(c).kind == NodeKind::Binding) ++count;
-      else init = c;
+      if (node(c).kind == NodeKind::Binding)
+        ++count;
+      else
+        init = c;
     }
     call(init);
     // results arrive in order: the last is on top
@@ -193,8 +197,10 @@ struct Codegen {
   GS_HD void if_statement(u32 s) {
     u32 cond = node(s).first, then = next(cond), other = next(then);
     if (node(cond).kind == NodeKind::BoolLit) {  // decided at compile time
-      if (node(cond).value) statement(then);
-      else if (other) statement(other);
+      if (node(cond).value)
+        statement(then);
+      else if (other)
+        statement(other);
       return;
     }
     u32 skip = 0;
@@ -262,8 +268,10 @@ struct Codegen {
     }
     loop_body(s, body, counter, entry, top, [&] {
       emit(Op::LOAD_VAR, counter);
-      if (literal_end) load_int(i64(node(hi).value));
-      else emit(Op::LOAD_VAR, end);
+      if (literal_end)
+        load_int(i64(node(hi).value));
+      else
+        emit(Op::LOAD_VAR, end);
     });
   }
 
@@ -370,9 +378,12 @@ struct Codegen {
       case NodeKind::Unary: {
         value(n.first);
         Tok op = Tok(n.op);
-        if (op == Tok::NOT) emit(Op::UNARY_NOT);
-        else if (op == Tok::TILDE) emit(Op::UNARY_INVERT);
-        else emit(n.type == Type::Float ? Op::FLOAT_NEG : Op::UNARY_NEG);
+        if (op == Tok::NOT)
+          emit(Op::UNARY_NOT);
+        else if (op == Tok::TILDE)
+          emit(Op::UNARY_INVERT);
+        else
+          emit(n.type == Type::Float ? Op::FLOAT_NEG : Op::UNARY_NEG);
         return;
       }
       case NodeKind::Binary: binary(e); return;

@@ -16,7 +16,8 @@ CompileStatus Compiler::compile_in_place(std::string_view source, u32* size) {
     return CompileStatus::ERRORS;
   }
   if (output_.empty()) output_.resize(512);
-  CompileStatus s = compile_core(workspace_, reinterpret_cast<u8*>(output_.data()), u32(output_.size() * 8), size);
+  CompileStatus s =
+      compile_core(workspace_, reinterpret_cast<u8*>(output_.data()), u32(output_.size() * 8), size);
   if (s == CompileStatus::OUTPUT_TOO_SMALL) {
     output_.resize((*size + 7) / 8);
     vm::Header h = container_header(workspace_);
@@ -68,7 +69,8 @@ static std::string quoted_span(const Diagnostic& d, std::string_view source) {
 static const char* format_of(Code c) {
   switch (c) {
 #define DIAGNOSTIC(name, format) \
-  case Code::name: return format;
+  case Code::name:               \
+    return format;
 #include "compiler/diagnostics.def"
 #undef DIAGNOSTIC
   }

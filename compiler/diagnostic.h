@@ -1,4 +1,4 @@
-// Compile errors as data (DESIGN.md "Errors are data"): the core passes record them in a
+// Compile errors as data (docs/design.md "Errors are data"): the core passes record them in a
 // fixed-capacity list; the host renders them (compiler/compiler.h).
 #pragma once
 

@@ -52,8 +52,14 @@ GS_HD inline bool fold_ints(Tok op, i64 a, i64 b, u64* out, bool* is_bool) {
     case Tok::PLUS: *out = u64(wrap_add(a, b)); return true;
     case Tok::MINUS: *out = u64(wrap_sub(a, b)); return true;
     case Tok::STAR: *out = u64(wrap_mul(a, b)); return true;
-    case Tok::SLASH: if (b == 0) return false; *out = u64(int_div(a, b)); return true;
-    case Tok::PERCENT: if (b == 0) return false; *out = u64(int_mod(a, b)); return true;
+    case Tok::SLASH:
+      if (b == 0) return false;
+      *out = u64(int_div(a, b));
+      return true;
+    case Tok::PERCENT:
+      if (b == 0) return false;
+      *out = u64(int_mod(a, b));
+      return true;
     case Tok::AMP: *out = u64(a & b); return true;
     case Tok::PIPE: *out = u64(a | b); return true;
     case Tok::CARET: *out = u64(a ^ b); return true;
@@ -83,10 +89,14 @@ GS_HD inline bool fold_floats(Tok op, double a, double b, u64* out, bool* is_boo
 GS_HD inline void fold_unary(Workspace& w, Node& n) {
   const Node& c = w.nodes[n.first];
   Tok op = Tok(n.op);
-  if (c.kind == NodeKind::IntLit && op == Tok::MINUS) make_literal(n, NodeKind::IntLit, u64(vm::wrap_neg(i64(c.value))));
-  else if (c.kind == NodeKind::IntLit && op == Tok::TILDE) make_literal(n, NodeKind::IntLit, ~c.value);
-  else if (c.kind == NodeKind::FloatLit && op == Tok::MINUS) make_literal(n, NodeKind::FloatLit, c.value ^ (u64(1) << 63));
-  else if (c.kind == NodeKind::BoolLit && op == Tok::NOT) make_literal(n, NodeKind::BoolLit, c.value ^ 1);
+  if (c.kind == NodeKind::IntLit && op == Tok::MINUS)
+    make_literal(n, NodeKind::IntLit, u64(vm::wrap_neg(i64(c.value))));
+  else if (c.kind == NodeKind::IntLit && op == Tok::TILDE)
+    make_literal(n, NodeKind::IntLit, ~c.value);
+  else if (c.kind == NodeKind::FloatLit && op == Tok::MINUS)
+    make_literal(n, NodeKind::FloatLit, c.value ^ (u64(1) << 63));
+  else if (c.kind == NodeKind::BoolLit && op == Tok::NOT)
+    make_literal(n, NodeKind::BoolLit, c.value ^ 1);
 }
 
 GS_HD inline void fold_binary(Workspace& w, u32 node) {
@@ -98,8 +108,10 @@ GS_HD inline void fold_binary(Workspace& w, u32 node) {
   if ((op == Tok::AND || op == Tok::OR) && l.kind == NodeKind::BoolLit) {
     // the right side is evaluated only when the left does not decide
     bool decides = (op == Tok::AND) ? l.value == 0 : l.value == 1;
-    if (decides) make_literal(n, NodeKind::BoolLit, l.value);
-    else replace_with(w, node, rhs);
+    if (decides)
+      make_literal(n, NodeKind::BoolLit, l.value);
+    else
+      replace_with(w, node, rhs);
     return;
   }
   if (l.kind != r.kind || !is_literal(l)) return;
@@ -107,7 +119,8 @@ GS_HD inline void fold_binary(Workspace& w, u32 node) {
   bool is_bool;
   bool ok = false;
   if (l.kind == NodeKind::IntLit) ok = fold_ints(op, i64(l.value), i64(r.value), &out, &is_bool);
-  if (l.kind == NodeKind::FloatLit) ok = fold_floats(op, double_of(l.value), double_of(r.value), &out, &is_bool);
+  if (l.kind == NodeKind::FloatLit)
+    ok = fold_floats(op, double_of(l.value), double_of(r.value), &out, &is_bool);
   if (l.kind == NodeKind::BoolLit && (op == Tok::EQ || op == Tok::NE)) {
     ok = is_bool = true;
     out = (l.value == r.value) == (op == Tok::EQ);
@@ -120,8 +133,10 @@ GS_HD inline void fold_binary(Workspace& w, u32 node) {
 GS_HD inline void fold(Workspace& w, u32 node) {
   Node& n = w.nodes[node];
   if (n.type == Type::Error) return;
-  if (n.kind == NodeKind::Unary) fold_unary(w, n);
-  else if (n.kind == NodeKind::Binary) fold_binary(w, node);
+  if (n.kind == NodeKind::Unary)
+    fold_unary(w, n);
+  else if (n.kind == NodeKind::Binary)
+    fold_binary(w, node);
 }
 
 }  // namespace gs::compiler

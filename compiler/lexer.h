@@ -4,19 +4,19 @@
 // with, and scans each of its tokens.
 #pragma once
 
+#include "base/hd.h"
 #include "compiler/diagnostic.h"
 #include "compiler/token.h"
-#include "base/hd.h"
 
 namespace gs::compiler {
 
 enum CharClass : u8 {
   kOther = 0,  // not valid outside strings and comments
   kSpace,
-  kLetter,     // A-Z a-z _
+  kLetter,  // A-Z a-z _
   kDigit,
   kQuote,
-  kPunct,      // one of ( ) [ ] { } , ; : . = + - * / % < > ! & | ^ ~
+  kPunct,  // one of ( ) [ ] { } , ; : . = + - * / % < > ! & | ^ ~
 };
 
 // The class of every byte, computed once at compile time (a table read in the lexer's loop).

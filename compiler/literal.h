@@ -106,9 +106,7 @@ GS_HD inline u32 decode_string(const char* s, u32 n, u8* out) {
           break;
         }
         [[fallthrough]];
-      default:
-        out[k++] = '\\';
-        out[k++] = u8(e);
+      default: out[k++] = '\\'; out[k++] = u8(e);
     }
   }
   return k;

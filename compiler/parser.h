@@ -176,8 +176,10 @@ struct Parser {
     info.name_len = tok().len;
     info.node = fn;
     bool named = kind() == Tok::IDENT;
-    if (!named) error(Code::EXPECTED, u32(Tok::IDENT));
-    else advance();
+    if (!named)
+      error(Code::EXPECTED, u32(Tok::IDENT));
+    else
+      advance();
     if (expect(Tok::LPAREN)) {
       if (kind() != Tok::RPAREN) {
         do {
@@ -320,9 +322,7 @@ struct Parser {
       }
       case Tok::KW_FN:
       case Tok::KW_ELSE:
-      case Tok::KW_IN:
-        error(Code::EXPECTED_STATEMENT);
-        return 0;
+      case Tok::KW_IN: error(Code::EXPECTED_STATEMENT); return 0;
       case Tok::INVALID:  // reported by the lexer; skip just that token
         advance();
         return 0;
@@ -466,13 +466,23 @@ struct Parser {
     switch (k) {
       case Tok::OR: return 1;
       case Tok::AND: return 2;
-      case Tok::EQ: case Tok::NE: case Tok::LT: case Tok::LE: case Tok::GT: case Tok::GE: return 3;
+      case Tok::EQ:
+      case Tok::NE:
+      case Tok::LT:
+      case Tok::LE:
+      case Tok::GT:
+      case Tok::GE: return 3;
       case Tok::PIPE: return 4;
       case Tok::CARET: return 5;
       case Tok::AMP: return 6;
-      case Tok::SHL: case Tok::SHR: case Tok::USHR: return 7;
-      case Tok::PLUS: case Tok::MINUS: return 8;
-      case Tok::STAR: case Tok::SLASH: case Tok::PERCENT: return 9;
+      case Tok::SHL:
+      case Tok::SHR:
+      case Tok::USHR: return 7;
+      case Tok::PLUS:
+      case Tok::MINUS: return 8;
+      case Tok::STAR:
+      case Tok::SLASH:
+      case Tok::PERCENT: return 9;
       default: return 0;
     }
   }

@@ -32,8 +32,8 @@ GS_HD inline u32 thread_jumps(u32* code, u32 n, u32* scratch) {
   }
   // 3: reachability by worklist, then keep what is reached and is not a jump to the next
   // reached instruction.
-  u32* reached = scratch;        // 1 when reachable
-  u32* worklist = scratch + n;   // afterwards: new index of each instruction
+  u32* reached = scratch;       // 1 when reachable
+  u32* worklist = scratch + n;  // afterwards: new index of each instruction
   for (u32 i = 0; i < n; ++i) reached[i] = 0;
   u32 pending = 0;
   reached[0] = 1;

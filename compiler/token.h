@@ -20,7 +20,8 @@ struct Token {
 GS_HD inline const char* token_text(Tok t) {
   switch (t) {
 #define TOKEN(name, text) \
-  case Tok::name: return text;
+  case Tok::name:         \
+    return text;
 #include "compiler/tokens.def"
 #undef TOKEN
   }

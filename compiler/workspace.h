@@ -62,8 +62,8 @@ struct Workspace {
 };
 
 struct WorkspaceSizes {
-  u32 tokens, nodes, functions, function_table, locals, loops, constants, string_image, strings,
-      code, scratch, diagnostics;
+  u32 tokens, nodes, functions, function_table, locals, loops, constants, string_image, strings, code,
+      scratch, diagnostics;
 };
 
 GS_HD inline u32 min_u32(u64 a, u64 b) { return u32(a < b ? a : b); }
@@ -96,8 +96,8 @@ GS_HD inline u64 workspace_bytes(u32 source_len, const CompileLimits& l) {
 }
 
 // Lays the arrays out in buffer (8-aligned, workspace_bytes long) and resets all counts.
-GS_HD inline void carve_workspace(u8* buffer, const char* source, u32 source_len,
-                                  const CompileLimits& l, Workspace* w) {
+GS_HD inline void carve_workspace(u8* buffer, const char* source, u32 source_len, const CompileLimits& l,
+                                  Workspace* w) {
   WorkspaceSizes s = workspace_sizes(source_len, l);
   u8* p = buffer;
   auto take = [&p](u64 bytes) {

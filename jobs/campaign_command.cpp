@@ -63,16 +63,25 @@ int campaign_command(const std::vector<std::string>& args) {
   SearchOptions o;
   std::string suite, run_dir;
   records::SamplingPolicy sampling;
+  // Sampled by default: every candidate of a default PSB1 campaign would be ~5 GB of records;
+  // one in 100, plus every improvement and solution, is ~1 %.
+  sampling.every = 100;
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("suite", po::value(&suite)->required(), "folder of problem files (*.json)")
-      ("out,o", po::value(&run_dir)->required(), "run directory: records.h5, campaign.jsonl (created, or resumed)")
-      ("record-every", po::value(&sampling.every)->default_value(sampling.every), "record every Nth candidate (0: none), besides improvements and solutions")
-      ("record-budget", po::value(&sampling.byte_budget)->default_value(0), "bytes of records after which only improvements are recorded (0: no bound)")
-      ("stop-grace", po::value(&queue_options.grace_seconds)->default_value(queue_options.grace_seconds), "distributed: seconds rank 0 waits for the other ranks after SIGTERM before aborting the job")
-      ("prefetch", po::value(&queue_options.prefetch)->default_value(queue_options.prefetch), "distributed: problems a rank holds beyond the one it searches, so it never waits for rank 0 (0: ask when done)")
-      ("serve-interval", po::value(&queue_options.serve_interval_seconds)->default_value(queue_options.serve_interval_seconds), "distributed: seconds rank 0 lets pass between answering the other ranks while it searches");
+  visible.add_options()("help,h", "show this help")("suite", po::value(&suite)->required(),
+                                                    "folder of problem files (*.json)")(
+      "out,o", po::value(&run_dir)->required(),
+      "run directory: records.h5, campaign.jsonl (created, or resumed)")(
+      "record-every", defaulted(&sampling.every),
+      "record every Nth candidate (0: none), besides improvements and solutions")(
+      "record-budget", po::value(&sampling.byte_budget)->default_value(0),
+      "bytes of records after which only improvements are recorded (0: no bound)")(
+      "stop-grace", defaulted(&queue_options.grace_seconds),
+      "distributed: seconds rank 0 waits for the other ranks after SIGTERM before aborting the job")(
+      "prefetch", defaulted(&queue_options.prefetch),
+      "distributed: problems a rank holds beyond the one it searches, so it never waits for rank 0 (0: ask "
+      "when done)")(
+      "serve-interval", defaulted(&queue_options.serve_interval_seconds),
+      "distributed: seconds rank 0 lets pass between answering the other ranks while it searches");
   visible.add(search_options(&o));
   po::variables_map vm;
   bool help = false;
@@ -111,7 +120,6 @@ int campaign_command(const std::vector<std::string>& args) {
   }
   queue->set_options(queue_options);
 
-
   cluster::CampaignConfig config;
   config.suite = suite;
   config.run_dir = run_dir;
@@ -132,11 +140,13 @@ int campaign_command(const std::vector<std::string>& args) {
     if (r.joined_files > 0) std::cout << ", joined from " << r.joined_files << " files";
     std::cout << " (gpusynth trace summary " << run_dir << ")\n";
     if (queue->ranks() > 1) {
-      // What coordinating cost rank 0 (docs/cluster.md "Coordinator cost"; bench/cluster_scaling.py reads this line).
+      // What coordinating cost rank 0 (docs/cluster.md "Coordinator cost"; bench/cluster_scaling.py reads
+      // this line).
       const cluster::QueueStats& q = r.queue;
-      std::printf("coordinator: %llu messages in, %llu out, %llu polls, %.4f s serving = %.3f %% of %.2f s wall\n",
-                  (unsigned long long)q.received, (unsigned long long)q.sent, (unsigned long long)q.serves,
-                  q.serving_seconds, r.seconds > 0 ? 100.0 * q.serving_seconds / r.seconds : 0.0, r.seconds);
+      std::printf(
+          "coordinator: %llu messages in, %llu out, %llu polls, %.4f s serving = %.3f %% of %.2f s wall\n",
+          (unsigned long long)q.received, (unsigned long long)q.sent, (unsigned long long)q.serves,
+          q.serving_seconds, r.seconds > 0 ? 100.0 * q.serving_seconds / r.seconds : 0.0, r.seconds);
     }
   }
   return exit_code(r.status);

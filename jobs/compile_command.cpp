@@ -14,16 +14,15 @@ int compile_command(const std::vector<std::string>& args) {
   compiler::CompileLimits limits;
   std::string input, output;
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("output,o", po::value(&output), "bytecode file to write (default: FILE with the extension .gsbc)")
-      ("disasm", "print the bytecode as text on stdout")
-      ("check", "only check the program; write nothing");
+  visible.add_options()("help,h", "show this help")(
+      "output,o", po::value(&output), "bytecode file to write (default: FILE with the extension .gsbc)")(
+      "disasm", "print the bytecode as text on stdout")("check", "only check the program; write nothing");
   visible.add(compile_limit_options(&limits));
   po::variables_map vm;
   bool help;
-  const std::string usage = "usage: gpusynth compile FILE.syn [-o OUT.gsbc] [--disasm] [--check]\n"
-                            "Compiles a Syn program to a verified bytecode container.";
+  const std::string usage =
+      "usage: gpusynth compile FILE.syn [-o OUT.gsbc] [--disasm] [--check]\n"
+      "Compiles a Syn program to a verified bytecode container.";
   if (!parse_command_line(args, visible, &input, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
 

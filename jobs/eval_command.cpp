@@ -13,8 +13,8 @@
 #include "jobs/options.h"
 #include "pipeline/pipeline.h"
 #include "search/search_loop.h"
-#include "suites/cases.h"
 #include "suites/candidates.h"
+#include "suites/cases.h"
 #include "suites/problem.h"
 
 namespace gs::jobs {
@@ -37,8 +37,10 @@ std::string first_error(const pipeline::BatchResults& r, u32 i, std::string_view
   }
   u32 line, column;
   compiler::line_and_column(source, kept[0].pos, &line, &column);
-  std::string more = r.diagnostic_count[i] > 1 ? " (+" + std::to_string(r.diagnostic_count[i] - 1) + " more)" : "";
-  return std::to_string(line) + ":" + std::to_string(column) + ": " + compiler::message(kept[0], source) + more;
+  std::string more =
+      r.diagnostic_count[i] > 1 ? " (+" + std::to_string(r.diagnostic_count[i] - 1) + " more)" : "";
+  return std::to_string(line) + ":" + std::to_string(column) + ": " + compiler::message(kept[0], source) +
+         more;
 }
 
 struct Tally {
@@ -66,16 +68,17 @@ int eval_command(const std::vector<std::string>& args) {
   pipeline::PipelineConfig config;
   u32 batch = 65536;
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("problem,p", po::value(&problem_path)->required(), "problem file (JSON, docs/problems.md)")
-      ("candidates,c", po::value(&candidates_path)->required(), "candidate programs: JSON Lines or text separated by '---' lines")
-      ("out,o", po::value(&out_path), "where to write the passing candidates (default: CANDIDATES.passing)")
-      ("split", po::value(&split)->default_value(split), "cases to judge on: train, test or all")
-      ("device,d", po::value(&device_text)->default_value(device_text), "cpu, cuda or auto (CUDA when a GPU is present)")
-      ("batch", po::value(&batch)->default_value(batch), "candidates per pipeline call")
-      ("threads", po::value(&config.threads)->default_value(0), "CPU worker threads (0: all cores)")
-      ("quiet,q", "print only the summary");
+  visible.add_options()("help,h", "show this help")("problem,p", po::value(&problem_path)->required(),
+                                                    "problem file (JSON, docs/problems.md)")(
+      "candidates,c", po::value(&candidates_path)->required(),
+      "candidate programs: JSON Lines or text separated by '---' lines")(
+      "out,o", po::value(&out_path), "where to write the passing candidates (default: CANDIDATES.passing)")(
+      "split", defaulted(&split), "cases to judge on: train, test or all")(
+      "device,d", defaulted(&device_text), "cpu, cuda or auto (CUDA when a GPU is present)")(
+      "batch", defaulted(&batch), "candidates per pipeline call")(
+      "threads", po::value(&config.threads)->default_value(0),
+      "CPU worker threads (0: every CPU this process may use: its affinity, e.g. taskset or Slurm)")(
+      "quiet,q", "print only the summary");
   // The defaults shown are the pipeline's (pipeline::batch_limits()), smaller than `run`'s.
   visible.add(compile_mode_options(&config.neural));
   visible.add(run_limit_options(&config.limits)).add(compile_limit_options(&config.compile));
@@ -116,7 +119,9 @@ int eval_command(const std::vector<std::string>& args) {
   suites::CandidateFile file = suites::parse_candidates(*text, candidates_path);
   for (const std::string& e : file.errors) std::cerr << e << "\n";
 
-  const suites::Split which = split == "train" ? suites::Split::Train : split == "test" ? suites::Split::Test : suites::Split::All;
+  const suites::Split which = split == "train"  ? suites::Split::Train
+                              : split == "test" ? suites::Split::Test
+                                                : suites::Split::All;
   const suites::Signature& sig = problem->signature;
   std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
@@ -145,12 +150,12 @@ int eval_command(const std::vector<std::string>& args) {
         bool all = ok && r.cases_passed[i] == r.cases;
         if (all) passing.push_back(&c);
         if (!quiet)
-          std::cout << first + i + 1 << "\t" << c.line << "\t" << pipeline::status_name(s) << "\t" << r.cases_passed[i] << "/"
-                    << r.cases << "\t" << first_error(r, i, c.source) << "\n";
+          std::cout << first + i + 1 << "\t" << c.line << "\t" << pipeline::status_name(s) << "\t"
+                    << r.cases_passed[i] << "/" << r.cases << "\t" << first_error(r, i, c.source) << "\n";
       }
       if (file.candidates.size() > batch)
-        std::cerr << "gpusynth eval: " << end << "/" << file.candidates.size() << " candidates, " << passing.size()
-                  << " passing\n";
+        std::cerr << "gpusynth eval: " << end << "/" << file.candidates.size() << " candidates, "
+                  << passing.size() << " passing\n";
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (out_path.empty()) out_path = candidates_path + ".passing";
@@ -162,9 +167,11 @@ int eval_command(const std::vector<std::string>& args) {
       return kExitUsage;
     }
     u64 total = file.candidates.size() + file.errors.size();
-    std::cout << "\n" << total << " candidates: " << file.errors.size() << " malformed, "
+    std::cout << "\n"
+              << total << " candidates: " << file.errors.size() << " malformed, "
               << tally.by_status[u32(pipeline::ProgramStatus::COMPILE_ERROR)] << " compile errors, "
-              << tally.by_status[u32(pipeline::ProgramStatus::NO_ENTRY)] << " without the entry '" << sig.text << "', "
+              << tally.by_status[u32(pipeline::ProgramStatus::NO_ENTRY)] << " without the entry '" << sig.text
+              << "', "
               << tally.by_status[u32(pipeline::ProgramStatus::BYTECODE_TOO_LARGE)] +
                      tally.by_status[u32(pipeline::ProgramStatus::INVALID_BYTECODE)]
               << " too large or invalid, " << tally.ran << " ran; " << passing.size() << " passed all "
@@ -173,9 +180,10 @@ int eval_command(const std::vector<std::string>& args) {
               << (seconds > 0 ? double(file.candidates.size()) / seconds : 0) << " candidates/s\n";
     if (config.neural.mode != pipeline::CompileMode::Traditional)
       std::cout << pipeline::compile_mode_name(config.neural.mode) << " compilation: " << tally.neural.routed
-                << " programs to the model, " << tally.neural.accepted << " ran its bytecode; " << tally.neural.samples
-                << " samples, " << tally.neural.valid << " valid; model " << tally.neural_seconds << " s, router "
-                << tally.route_seconds << " s, checks " << tally.check_seconds << " s\n";
+                << " programs to the model, " << tally.neural.accepted << " ran its bytecode; "
+                << tally.neural.samples << " samples, " << tally.neural.valid << " valid; model "
+                << tally.neural_seconds << " s, router " << tally.route_seconds << " s, checks "
+                << tally.check_seconds << " s\n";
   } catch (const std::exception& e) {
     std::cerr << "gpusynth eval: " << e.what() << "\n";
     return kExitUsage;

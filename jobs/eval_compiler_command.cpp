@@ -3,54 +3,41 @@
 // Probabilistic verification, measured (docs/neural.md "Probabilistic verification"): K sampled
 // candidates per held-out program, checked by execution against the traditional compiler; p,
 // pass@k, K99 per curriculum level, throughput against the traditional compiler, and the
-// routing history and a router fitted on it. A build without libtorch still has the command; it
-// says how to get one.
+// routing history and a router fitted on it. Built into gpusynth-neural only
+// (jobs/neural_relay.h).
 #include <iostream>
 
 #include "jobs/command.h"
 #include "jobs/options.h"
-#ifdef GPUSYNTH_HAVE_TORCH
 #include "neural/compiler_evaluation.h"
-#endif
 
 namespace gs::jobs {
-
-#ifndef GPUSYNTH_HAVE_TORCH
-
-int eval_compiler_command(const std::vector<std::string>&) {
-  std::cerr << "gpusynth eval-compiler: this build has no libtorch: the neural compiler is not built.\n"
-               "Install it (apt-get install libtorch-dev, or PyTorch's libtorch on a GPU machine) and configure\n"
-               "with -DGPUSYNTH_TORCH=ON (the release preset does); see docs/neural.md.\n";
-  return kExitUsage;
-}
-
-#else
 
 int eval_compiler_command(const std::vector<std::string>& args) {
   neural::EvaluationOptions o;
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("checkpoint,c", po::value(&o.checkpoint)->required(), "the neural compiler (train-compiler's checkpoint.pt)")
-      ("programs,n", po::value(&o.programs)->default_value(o.programs), "held-out programs, spread over the levels")
-      ("levels", po::value(&o.levels)->default_value(o.levels), "curriculum levels of the programs (1..4)")
-      ("samples,k", po::value(&o.samples)->default_value(o.samples), "K: candidates sampled per program")
-      ("temperature", po::value(&o.temperature)->default_value(o.temperature, "0.8"), "sampling temperature")
-      ("top-p", po::value(&o.top_p)->default_value(o.top_p, "0.95"), "nucleus: sample from this much probability")
-      ("inputs", po::value(&o.inputs)->default_value(o.inputs), "random inputs each candidate is compared on")
-      ("seed", po::value(&o.seed)->default_value(o.seed), "seed of the programs, the samples and the inputs")
-      ("device,d", po::value(&o.device)->default_value(o.device), "cpu or cuda")
-      ("threads", po::value(&o.threads)->default_value(o.threads), "torch threads (0: torch's default)")
-      ("repetitions", po::value(&o.repetitions)->default_value(o.repetitions),
-       "timed passes of each compiler (best and median reported)")
-      ("json", po::value(&o.json_path), "write everything measured to this JSON file")
-      ("history", po::value(&o.history_path), "write the routing history (features, success within K) as TSV")
-      ("router-out", po::value(&o.router_path), "write a router fitted on every program's history");
+  visible.add_options()("help,h", "show this help")("checkpoint,c", po::value(&o.checkpoint)->required(),
+                                                    "the neural compiler (train-compiler's checkpoint.pt)")(
+      "programs,n", defaulted(&o.programs), "held-out programs, spread over the levels")(
+      "levels", defaulted(&o.levels), "curriculum levels of the programs (1..4)")(
+      "samples,k", defaulted(&o.samples), "K: candidates sampled per program")(
+      "temperature", defaulted(&o.temperature), "sampling temperature")(
+      "top-p", defaulted(&o.top_p), "nucleus: sample from this much probability")(
+      "inputs", defaulted(&o.inputs), "random inputs each candidate is compared on")(
+      "seed", defaulted(&o.seed), "seed of the programs, the samples and the inputs")(
+      "device,d", defaulted(&o.device), "cpu or cuda")("threads", defaulted(&o.threads),
+                                                       "torch threads (0: torch's default)")(
+      "repetitions", defaulted(&o.repetitions), "timed passes of each compiler (best and median reported)")(
+      "json", po::value(&o.json_path), "write everything measured to this JSON file")(
+      "history", po::value(&o.history_path), "write the routing history (features, success within K) as TSV")(
+      "router-out", po::value(&o.router_path), "write a router fitted on every program's history");
   po::variables_map vm;
   bool help;
   const std::string usage =
-      "usage: gpusynth eval-compiler --checkpoint CKPT [--programs N] [--samples K] [--temperature T] [--top-p P]\n"
-      "                              [--inputs R] [--seed S] [--threads N] [--device cpu|cuda] [--json PATH]\n"
+      "usage: gpusynth eval-compiler --checkpoint CKPT [--programs N] [--samples K] [--temperature T] "
+      "[--top-p P]\n"
+      "                              [--inputs R] [--seed S] [--threads N] [--device cpu|cuda] [--json "
+      "PATH]\n"
       "                              [--history PATH] [--router-out PATH]\n"
       "Samples K bytecode candidates per held-out program from a neural compiler checkpoint, checks each by\n"
       "execution against the traditional compiler on R random inputs, and reports per curriculum level p\n"
@@ -64,7 +51,5 @@ int eval_compiler_command(const std::vector<std::string>& args) {
   std::cerr << "gpusynth eval-compiler: " << error << "\n";
   return r == neural::EvaluationResult::BadInput ? kExitUsage : kExitFailed;
 }
-
-#endif
 
 }  // namespace gs::jobs

@@ -19,26 +19,32 @@ int import_psb_command(const std::vector<std::string>& args) {
   suites::PsbImport in;
   std::string train_path, test_path, edge_path, out_path;
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("signature,s", po::value(&in.signature)->required(), "the entry's signature, e.g. \"fn solve(xs: [int]) -> int\"")
-      ("train", po::value(&train_path)->required(), "train cases, JSON Lines {\"input1\": ..., \"output1\": ...}")
-      ("test", po::value(&test_path), "test cases, same format")
-      ("edge", po::value(&edge_path), "edge cases, same format; they go first in train (the file may be empty)")
-      ("name,n", po::value(&in.name)->required(), "the problem's name")
-      ("description", po::value(&in.description), "what the program must do")
-      ("source", po::value(&in.source), "provenance, e.g. \"PSB1 (Helmuth & Spector 2015)\"")
-      ("float-tolerance", po::value(&in.float_tolerance)->default_value(0), "a float output matches within this")
-      ("constants", po::value(&in.constants), "problem-specific constants a search may use, JSON by type: {\"str\": [\"aeiouy\"], \"int\": [64]}")
-      ("output,o", po::value(&out_path)->required(), "the problem file to write");
+  visible.add_options()("help,h", "show this help")(
+      "signature,s", po::value(&in.signature)->required(),
+      "the entry's signature, e.g. \"fn solve(xs: [int]) -> int\"")(
+      "train", po::value(&train_path)->required(),
+      "train cases, JSON Lines {\"input1\": ..., \"output1\": ...}")("test", po::value(&test_path),
+                                                                     "test cases, same format")(
+      "edge", po::value(&edge_path),
+      "edge cases, same format; they go first in train (the file may be empty)")(
+      "name,n", po::value(&in.name)->required(), "the problem's name")(
+      "description", po::value(&in.description), "what the program must do")(
+      "source", po::value(&in.source), "provenance, e.g. \"PSB1 (Helmuth & Spector 2015)\"")(
+      "float-tolerance", po::value(&in.float_tolerance)->default_value(0),
+      "a float output matches within this")(
+      "constants", po::value(&in.constants),
+      "problem-specific constants a search may use, JSON by type: {\"str\": [\"aeiouy\"], \"int\": [64]}")(
+      "output,o", po::value(&out_path)->required(), "the problem file to write");
   po::variables_map vm;
   bool help;
   const std::string usage =
-      "usage: gpusynth import-psb --signature SIG --train TRAIN.jsonl [--test TEST.jsonl] [--edge EDGE.jsonl]\n"
+      "usage: gpusynth import-psb --signature SIG --train TRAIN.jsonl [--test TEST.jsonl] [--edge "
+      "EDGE.jsonl]\n"
       "                           --name NAME [--description TEXT] [--source TEXT] [--float-tolerance X]\n"
       "                           [--constants JSON] -o PROBLEM.json\n"
       "Turns PSB-style JSON Lines (one case a line: inputN is the signature's N-th parameter, outputN its\n"
-      "N-th result) into a problem file. Every malformed line is reported as FILE:LINE; then nothing is written.";
+      "N-th result) into a problem file. Every malformed line is reported as FILE:LINE; then nothing is "
+      "written.";
   if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
 
@@ -75,8 +81,8 @@ int import_psb_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth import-psb: internal error: the problem written does not load: " << error << "\n";
     return kExitFailed;
   }
-  std::cerr << "wrote " << out_path << ": " << problem->name << ", " << problem->train.size() << " train cases, "
-            << problem->test.size() << " test cases\n";
+  std::cerr << "wrote " << out_path << ": " << problem->name << ", " << problem->train.size()
+            << " train cases, " << problem->test.size() << " test cases\n";
   return kExitOk;
 }
 

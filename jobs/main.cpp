@@ -1,15 +1,27 @@
 // gpusynth: the command-line front door. `gpusynth COMMAND --help` documents each command.
+// Compiled twice: into gpusynth, and with libtorch into gpusynth-neural (jobs/neural_relay.h).
 #include <iostream>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "jobs/build_info.h"
 #include "jobs/command.h"
+#include "jobs/neural_relay.h"
 #if GPUSYNTH_HAVE_TORCH
 #include "neural/neural_pipeline.h"
 #endif
 
 namespace gs::jobs {
 namespace {
+
+#if GPUSYNTH_HAVE_TORCH
+#define GS_NEURAL(run) run
+#else
+#define GPUSYNTH_HAVE_TORCH 0
+// Never called: main() hands these commands to gpusynth-neural first.
+#define GS_NEURAL(run) nullptr
+#endif
 
 constexpr Command kCommands[] = {
     {"compile", "compile a Syn program to bytecode", compile_command},
@@ -19,11 +31,26 @@ constexpr Command kCommands[] = {
     {"campaign", "search every problem of a suite, with records", campaign_command},
     {"import-psb", "turn PSB-style JSON Lines and a signature into a problem file", import_psb_command},
     {"trace", "summarise, list solutions of, or export a run's records", trace_command},
-    {"train-compiler", "train the neural compiler on random programs (needs libtorch)", train_compiler_command},
-    {"selfplay", "fine-tune the neural compiler by RL on verified, cheaper bytecode (needs libtorch)", selfplay_command},
+    {"train-compiler", "train the neural compiler on random programs (needs libtorch)",
+     GS_NEURAL(train_compiler_command)},
+    {"selfplay", "fine-tune the neural compiler by RL on verified, cheaper bytecode (needs libtorch)",
+     GS_NEURAL(selfplay_command)},
     {"eval-compiler", "measure a neural compiler checkpoint by sampling and verification (needs libtorch)",
-     eval_compiler_command},
+     GS_NEURAL(eval_compiler_command)},
 };
+#undef GS_NEURAL
+
+// The commands that only gpusynth-neural runs (those whose entry above is GS_NEURAL).
+const std::string kNeuralCommands[] = {"train-compiler", "selfplay", "eval-compiler"};
+
+void version(std::ostream& out) {
+  out << "gpusynth " << GPUSYNTH_VERSION << (GPUSYNTH_HAVE_TORCH ? " (gpusynth-neural)" : "") << "\n"
+      << "commit: " << GPUSYNTH_GIT_COMMIT << "\n"
+      << "cuda:   " << GPUSYNTH_BUILD_CUDA << "\n"
+      << "mpi:    " << GPUSYNTH_BUILD_MPI << "\n"
+      << "nccl:   " << GPUSYNTH_BUILD_NCCL << "\n"
+      << "torch:  " << GPUSYNTH_BUILD_TORCH << "\n";
+}
 
 void usage(std::ostream& out) {
   out << "usage: gpusynth COMMAND [options]    (gpusynth COMMAND --help for its options)\n\ncommands:\n";
@@ -45,11 +72,11 @@ int dispatch(int argc, char** argv) {
     return kExitOk;
   }
   if (name == "--version") {
-    std::cout << "gpusynth " << GPUSYNTH_VERSION << "\n";
+    version(std::cout);
     return kExitOk;
   }
   for (const Command& c : kCommands)
-    if (name == c.name) return c.run(std::vector<std::string>(argv + 2, argv + argc));
+    if (name == c.name && c.run != nullptr) return c.run(std::vector<std::string>(argv + 2, argv + argc));
   std::cerr << "gpusynth: unknown command '" << name << "'\n\n";
   usage(std::cerr);
   return kExitUsage;
@@ -61,6 +88,9 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
 #if GPUSYNTH_HAVE_TORCH
   gs::neural::register_pipeline();
+#else
+  if (gs::jobs::needs_neural_binary(std::span(argv + 1, argv + argc), gs::jobs::kNeuralCommands))
+    return gs::jobs::relay_to_neural_binary(argc, argv);
 #endif
   try {
     return gs::jobs::dispatch(argc, argv);

@@ -9,28 +9,67 @@ namespace gs::jobs {
 
 po::options_description compile_limit_options(compiler::CompileLimits* l) {
   po::options_description d("Compile limits");
-  d.add_options()
-      ("max-source", po::value(&l->max_source_bytes)->default_value(l->max_source_bytes), "largest source accepted, in bytes")
-      ("max-nodes", po::value(&l->max_nodes)->default_value(l->max_nodes), "syntax-tree nodes per program")
-      ("max-depth", po::value(&l->max_depth)->default_value(l->max_depth)->notifier([](u32 v) {
-         if (v < 1 || v > 255) throw po::validation_error(po::validation_error::invalid_option_value, "max-depth");
-       }), "nesting depth (1..255)");
+  d.add_options()("max-source", defaulted(&l->max_source_bytes), "largest source accepted, in bytes")(
+      "max-nodes", defaulted(&l->max_nodes), "syntax-tree nodes per program")(
+      "max-depth", defaulted(&l->max_depth)->notifier([](u32 v) {
+        if (v < 1 || v > 255)
+          throw po::validation_error(po::validation_error::invalid_option_value, "max-depth");
+      }),
+      "nesting depth (1..255)");
   return d;
 }
 
 po::options_description run_limit_options(vm::Limits* l) {
   po::options_description d("Run-time limits");
-  d.add_options()
-      ("fuel", po::value(&l->fuel)->default_value(l->fuel), "instructions per execution (plus builtins' per-element work)")
-      ("stack", po::value(&l->stack_slots)->default_value(l->stack_slots), "value-stack slots (8 bytes each)")
-      ("call-depth", po::value(&l->call_depth)->default_value(l->call_depth), "nested calls, the entry call included")
-      ("heap", po::value(&l->heap_bytes)->default_value(l->heap_bytes), "heap bytes per execution");
+  d.add_options()("fuel", defaulted(&l->fuel),
+                  "instructions per execution (plus builtins' per-element work)")(
+      "stack", defaulted(&l->stack_slots), "value-stack slots (8 bytes each)")(
+      "call-depth", defaulted(&l->call_depth), "nested calls, the entry call included")(
+      "heap", defaulted(&l->heap_bytes), "heap bytes per execution");
   return d;
 }
 
-bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
-                        std::string* file, po::variables_map* vm, const std::string& usage, bool* help) {
+namespace {
+
+// "campaign" from "usage: gpusynth campaign --suite …".
+std::string command_of(const std::string& usage) {
+  std::istringstream words(usage);
+  std::string usage_word, program, command;
+  words >> usage_word >> program >> command;
+  return command;
+}
+
+// The lines of a config file that apply to `command`: those before any [section], and those
+// of the section [command]; other sections hold other commands' options and are skipped.
+// Blank-out keeps the line numbers Boost reports.
+std::string lines_for(std::istream& in, const std::string& command) {
+  std::string text, line;
+  bool keep = true;
+  while (std::getline(in, line)) {
+    const size_t first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line[first] == '[') {
+      const size_t close = line.find(']', first);
+      keep = close != std::string::npos && line.substr(first + 1, close - first - 1) == command;
+      text += "\n";
+      continue;
+    }
+    text += (keep ? line : std::string()) + "\n";
+  }
+  return text;
+}
+
+// The one-line report of a usage error, and where the full story is.
+void usage_error(const std::string& command, const std::string& what) {
+  std::cerr << "gpusynth " << command << ": " << what << " (gpusynth " << command
+            << " --help lists the options)\n";
+}
+
+// The command line, then (with_config) the file named by --config, then the checks of required
+// options and notifiers: so a config file may hold any option, required ones too.
+bool parse(const std::vector<std::string>& args, const po::options_description& visible, std::string* file,
+           po::variables_map* vm, const std::string& usage, bool* help, bool with_config) {
   *help = false;
+  const std::string command = command_of(usage);
   po::options_description all;
   all.add(visible);
   po::positional_options_description positional;
@@ -40,38 +79,51 @@ bool parse_command_line(const std::vector<std::string>& args, const po::options_
   }
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), *vm);
-    if (vm->count("help")) {
-      *help = true;
-      std::cout << usage << "\n" << visible << "\n";
-      return true;
+  } catch (const po::error& e) {
+    usage_error(command, e.what());
+    return false;
+  }
+  if (vm->count("help")) {
+    *help = true;
+    std::cout << usage << "\n" << visible << "\n";
+    return true;
+  }
+  if (with_config && vm->count("config")) {
+    const std::string path = (*vm)["config"].as<std::string>();
+    std::ifstream in(path);
+    if (!in) {
+      std::cerr << "gpusynth " << command << ": " << path << ": cannot read the config file\n";
+      return false;
     }
+    std::istringstream text(lines_for(in, command));
+    try {
+      po::store(po::parse_config_file(text, visible), *vm);  // values already stored win
+    } catch (const po::error& e) {
+      std::cerr << "gpusynth " << command << ": " << path << ": " << e.what() << "\n";
+      return false;
+    }
+  }
+  try {
     po::notify(*vm);
     if (file != nullptr && file->empty()) throw po::error("missing FILE");
   } catch (const po::error& e) {
-    std::cerr << "gpusynth: " << e.what() << "\n\n" << usage << "\n" << visible << "\n";
+    usage_error(command, e.what());
     return false;
   }
   return true;
 }
 
-bool parse_command_line_and_config(const std::vector<std::string>& args, const po::options_description& visible,
-                                   po::variables_map* vm, const std::string& usage, bool* help) {
-  if (!parse_command_line(args, visible, nullptr, vm, usage, help)) return false;
-  if (*help || !vm->count("config")) return true;
-  const std::string path = (*vm)["config"].as<std::string>();
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << path << ": cannot read the config file\n";
-    return false;
-  }
-  try {
-    po::store(po::parse_config_file(in, visible), *vm);  // values already stored win
-    po::notify(*vm);
-  } catch (const po::error& e) {
-    std::cerr << path << ": " << e.what() << "\n";
-    return false;
-  }
-  return true;
+}  // namespace
+
+bool parse_command_line(const std::vector<std::string>& args, const po::options_description& visible,
+                        std::string* file, po::variables_map* vm, const std::string& usage, bool* help) {
+  return parse(args, visible, file, vm, usage, help, false);
+}
+
+bool parse_command_line_and_config(const std::vector<std::string>& args,
+                                   const po::options_description& visible, po::variables_map* vm,
+                                   const std::string& usage, bool* help) {
+  return parse(args, visible, nullptr, vm, usage, help, true);
 }
 
 namespace {

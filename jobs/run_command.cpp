@@ -45,11 +45,9 @@ int run_command(const std::vector<std::string>& args) {
   vm::Limits limits;
   std::string input, entry = "solve", arguments = "[]";
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("entry,e", po::value(&entry)->default_value(entry), "function to call")
-      ("args,a", po::value(&arguments)->default_value(arguments), "arguments as a JSON array, e.g. '[[1, 2, 3], 5]'")
-      ("stats", "print instructions executed and fuel used on stderr");
+  visible.add_options()("help,h", "show this help")("entry,e", defaulted(&entry), "function to call")(
+      "args,a", defaulted(&arguments), "arguments as a JSON array, e.g. '[[1, 2, 3], 5]'")(
+      "stats", "print instructions executed and fuel used on stderr");
   visible.add(run_limit_options(&limits)).add(compile_limit_options(&compile_limits));
   po::variables_map vm;
   bool help;

@@ -10,29 +10,43 @@ namespace gs::jobs {
 
 po::options_description search_options(SearchOptions* o) {
   po::options_description d("Search");
-  d.add_options()
-      ("generator,g", po::value(&o->generator)->default_value(o->generator), "where candidates come from: random, gp, enumerate, portfolio (enumerate, then gp) or external")
-      ("selection", po::value(&o->selection)->default_value(o->selection), "GP parent selection: lexicase, downsampled (lexicase) or tournament")
-      ("case-scores", po::value(&o->case_scores)->default_value(o->case_scores), "what lexicase compares per case: error (graded: how far the output is from the expected one) or pass")
-      ("downsample", po::value(&o->settings.gp.downsample)->default_value(o->settings.gp.downsample), "downsampled lexicase: fraction of the train cases per generation")
-      ("tournament-size", po::value(&o->settings.gp.tournament)->default_value(o->settings.gp.tournament), "tournament selection: individuals per tournament")
-      ("crossover", po::value(&o->settings.gp.p_crossover)->default_value(o->settings.gp.p_crossover), "GP: probability of crossover (else mutation)")
-      ("max-size", po::value(&o->settings.enumerate.max_size)->default_value(o->settings.enumerate.max_size), "enumerate: largest expression (nodes)")
-      ("lambdas", po::value(&o->settings.enumerate.lambdas)->default_value(o->settings.enumerate.lambdas), "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")
-      ("splits", po::value(&o->settings.enumerate.splits)->default_value(o->settings.enumerate.splits), "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not (0)")
-      ("enumerate-first", po::value(&o->settings.portfolio.enumerate_candidates)->default_value(o->settings.portfolio.enumerate_candidates), "portfolio: candidates the enumeration may propose before GP takes over")
-      ("elites", po::value(&o->settings.portfolio.elites)->default_value(o->settings.portfolio.elites), "portfolio: the enumeration's best candidates placed in GP's first population")
-      ("candidates,c", po::value(&o->candidates_path), "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")
-      ("batch,b", po::value(&o->search.batch)->default_value(o->search.batch), "candidates per iteration (the GP population)")
-      ("budget", po::value(&o->search.budget.candidates)->default_value(o->search.budget.candidates), "most candidates to evaluate (0: no bound)")
-      ("iterations", po::value(&o->search.budget.iterations)->default_value(0), "most iterations (0: no bound)")
-      ("seconds", po::value(&o->search.budget.seconds)->default_value(0), "most wall-clock seconds (0: no bound)")
-      ("seed,s", po::value(&o->settings.seed)->default_value(o->settings.seed), "random seed: the same seed gives the same search")
-      ("no-simplify", po::bool_switch()->notifier([o](bool off) { o->search.simplify = !off; }), "keep the first solution as found")
-      ("device,d", po::value(&o->device)->default_value(o->device), "cpu, cuda or auto (CUDA when a GPU is present)")
-      ("threads", po::value(&o->pipeline.threads)->default_value(0), "CPU worker threads (0: all cores)")
-      ("config", po::value(&o->config_path), "ini file of these options (key = value); the command line overrides it")
-      ("quiet,q", po::bool_switch(&o->quiet), "no progress lines");
+  d.add_options()(
+      "generator,g", defaulted(&o->generator),
+      "where candidates come from: random, gp, enumerate, portfolio (enumerate, then gp) or external")(
+      "selection", defaulted(&o->selection),
+      "GP parent selection: lexicase, downsampled (lexicase) or tournament")(
+      "case-scores", defaulted(&o->case_scores),
+      "what lexicase compares per case: error (graded: how far the output is from the expected one) or pass")(
+      "downsample", defaulted(&o->settings.gp.downsample),
+      "downsampled lexicase: fraction of the train cases per generation")(
+      "tournament-size", defaulted(&o->settings.gp.tournament),
+      "tournament selection: individuals per tournament")("crossover", defaulted(&o->settings.gp.p_crossover),
+                                                          "GP: probability of crossover (else mutation)")(
+      "max-size", defaulted(&o->settings.enumerate.max_size), "enumerate: largest expression (nodes)")(
+      "lambdas", defaulted(&o->settings.enumerate.lambdas),
+      "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")(
+      "splits", defaulted(&o->settings.enumerate.splits),
+      "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
+      "(0)")("enumerate-first", defaulted(&o->settings.portfolio.enumerate_candidates),
+             "portfolio: candidates the enumeration may propose before GP takes over")(
+      "elites", defaulted(&o->settings.portfolio.elites),
+      "portfolio: the enumeration's best candidates placed in GP's first population")(
+      "candidates,c", po::value(&o->candidates_path),
+      "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")(
+      "batch,b", defaulted(&o->search.batch), "candidates per iteration (the GP population)")(
+      "budget", defaulted(&o->search.budget.candidates), "most candidates to evaluate (0: no bound)")(
+      "iterations", po::value(&o->search.budget.iterations)->default_value(0),
+      "most iterations (0: no bound)")("seconds", po::value(&o->search.budget.seconds)->default_value(0),
+                                       "most wall-clock seconds (0: no bound)")(
+      "seed,s", defaulted(&o->settings.seed), "random seed: the same seed gives the same search")(
+      "no-simplify", po::bool_switch()->notifier([o](bool off) { o->search.simplify = !off; }),
+      "keep the first solution as found")("device,d", defaulted(&o->device),
+                                          "cpu, cuda or auto (CUDA when a GPU is present)")(
+      "threads", po::value(&o->pipeline.threads)->default_value(0),
+      "CPU worker threads (0: every CPU this process may use: its affinity, e.g. taskset or Slurm)")(
+      "config", po::value(&o->config_path),
+      "ini file of these options (key = value); the command line overrides it")(
+      "quiet,q", po::bool_switch(&o->quiet), "no progress lines");
   d.add(compile_mode_options(&o->pipeline.neural));
   d.add(run_limit_options(&o->pipeline.limits)).add(compile_limit_options(&o->pipeline.compile));
   return d;
@@ -117,14 +131,15 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
 }
 
 void print_outcome(std::ostream& out, const suites::Problem& p, const search::SearchOutcome& r) {
-  out << p.name << ": " << (r.solved ? "solved" : "not solved") << " after " << r.candidates << " candidates in "
-      << r.iterations << " iterations, " << r.seconds << " s ("
+  out << p.name << ": " << (r.solved ? "solved" : "not solved") << " after " << r.candidates
+      << " candidates in " << r.iterations << " iterations, " << r.seconds << " s ("
       << (r.seconds > 0 ? double(r.candidates) / r.seconds : 0) << " candidates/s)\n";
   if (r.neural.samples > 0)
     out << "neural compiler: " << r.neural.routed << " candidates sent to the model, " << r.neural.accepted
         << " ran its bytecode; " << r.neural.samples << " samples, " << r.neural.valid << " valid\n";
   if (!r.solved) {
-    out << "best: " << r.best_passed << "/" << p.train.size() << " train cases, reward " << r.best_reward << "\n"
+    out << "best: " << r.best_passed << "/" << p.train.size() << " train cases, reward " << r.best_reward
+        << "\n"
         << r.best_source << "\n";
     return;
   }

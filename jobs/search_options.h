@@ -9,14 +9,14 @@
 
 #include "jobs/options.h"
 #include "pipeline/pipeline.h"
-#include "search/search_loop.h"
 #include "search/generator.h"
+#include "search/search_loop.h"
 #include "suites/problem.h"
 
 namespace gs::jobs {
 
 struct SearchOptions {
-  std::string problem_path;     // search
+  std::string problem_path;  // search
   std::string generator = "gp";
   std::string selection = "lexicase";
   std::string case_scores = "pass";
@@ -29,7 +29,8 @@ struct SearchOptions {
   search::GeneratorSettings settings;
 };
 
-// --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size, --enumerate-first, --elites, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
+// --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
+// --enumerate-first, --elites, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);
 

@@ -6,29 +6,17 @@
 // data-parallel: their gradients are summed through the cluster's collective (MPI on CPUs, NCCL
 // on GPUs), which this file adapts to neural::GradientReducer (neural/ sits below cluster/).
 // SIGTERM stops every rank after the same step with a checkpoint written (exit status 3);
-// `--resume` goes on. A build without libtorch still has the command; it says how to get one.
+// `--resume` goes on. Built into gpusynth-neural only
+// (jobs/neural_relay.h).
 #include <iostream>
 
-#include "jobs/command.h"
-#include "jobs/options.h"
-#ifdef GPUSYNTH_HAVE_TORCH
 #include "cluster/collective.h"
 #include "cluster/stop_signal.h"
+#include "jobs/command.h"
+#include "jobs/options.h"
 #include "neural/selfplay.h"
-#endif
 
 namespace gs::jobs {
-
-#ifndef GPUSYNTH_HAVE_TORCH
-
-int selfplay_command(const std::vector<std::string>&) {
-  std::cerr << "gpusynth selfplay: this build has no libtorch: the neural compiler is not built.\n"
-               "Install it (apt-get install libtorch-dev, or PyTorch's libtorch on a GPU machine) and configure\n"
-               "with -DGPUSYNTH_TORCH=ON (the release preset does); see docs/neural.md.\n";
-  return kExitUsage;
-}
-
-#else
 
 namespace {
 
@@ -59,44 +47,45 @@ int selfplay_command(const std::vector<std::string>& args) {
   neural::SelfplayOptions o;
   std::string collective = "auto";
   po::options_description visible("Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("from", po::value(&o.from), "the checkpoint to start from (train-compiler's or selfplay's)")
-      ("out,o", po::value(&o.out_dir)->required(), "directory for checkpoint.pt and progress.tsv")
-      ("resume", po::bool_switch(&o.resume), "continue from OUT/checkpoint.pt (weights, Adam, step)")
-      ("steps", po::value(&o.steps)->default_value(o.steps), "total optimizer steps (a resumed run continues to it)")
-      ("batch", po::value(&o.batch)->default_value(o.batch), "programs per rank per step")
-      ("samples,k", po::value(&o.samples)->default_value(o.samples), "bytecode samples per program (>= 2)")
-      ("temperature", po::value(&o.temperature)->default_value(o.temperature), "sampling temperature")
-      ("lambda", po::value(&o.lambda)->default_value(o.lambda),
-       "weight of the cost (executed instructions / the traditional compiler's) in the reward")
-      ("lr", po::value(&o.learning_rate)->default_value(o.learning_rate), "Adam learning rate")
-      ("clip", po::value(&o.clip)->default_value(o.clip), "gradient norm clip (0: none)")
-      ("levels", po::value(&o.levels)->default_value(o.levels), "programs of curriculum levels 0 .. N-1 (1..4)")
-      ("seed", po::value(&o.seed)->default_value(o.seed), "seed of the programs, samples and inputs")
-      ("device,d", po::value(&o.device)->default_value(o.device), "cpu or cuda")
-      ("threads", po::value(&o.threads)->default_value(o.threads), "torch threads per rank (0: torch's default)")
-      ("collective", po::value(&collective)->default_value(collective),
-       "auto, local, mpi or nccl: how ranks sum their gradients")
-      ("log-every", po::value(&o.log_every)->default_value(o.log_every), "a progress line every N steps")
-      ("eval-every", po::value(&o.eval_every)->default_value(o.eval_every),
-       "held-out evaluation every N steps (0: at the start and the end only)")
-      ("eval-programs", po::value(&o.eval_programs)->default_value(o.eval_programs),
-       "held-out programs (0: no evaluation)")
-      ("checkpoint-every", po::value(&o.checkpoint_every)->default_value(o.checkpoint_every),
-       "save OUT/checkpoint.pt every N steps (and at the end)");
+  visible.add_options()("help,h", "show this help")(
+      "from", po::value(&o.from), "the checkpoint to start from (train-compiler's or selfplay's)")(
+      "out,o", po::value(&o.out_dir)->required(), "directory for checkpoint.pt and progress.tsv")(
+      "resume", po::bool_switch(&o.resume), "continue from OUT/checkpoint.pt (weights, Adam, step)")(
+      "steps", defaulted(&o.steps), "total optimizer steps (a resumed run continues to it)")(
+      "batch", defaulted(&o.batch), "programs per rank per step")("samples,k", defaulted(&o.samples),
+                                                                  "bytecode samples per program (>= 2)")(
+      "temperature", defaulted(&o.temperature), "sampling temperature")(
+      "lambda", defaulted(&o.lambda),
+      "weight of the cost (executed instructions / the traditional compiler's) in the reward")(
+      "lr", defaulted(&o.learning_rate), "Adam learning rate")("clip", defaulted(&o.clip),
+                                                               "gradient norm clip (0: none)")(
+      "levels", defaulted(&o.levels), "programs of curriculum levels 0 .. N-1 (1..4)")(
+      "seed", defaulted(&o.seed), "seed of the programs, samples and inputs")(
+      "device,d", defaulted(&o.device), "cpu or cuda")("threads", defaulted(&o.threads),
+                                                       "torch threads per rank (0: torch's default)")(
+      "collective", defaulted(&collective), "auto, local, mpi or nccl: how ranks sum their gradients")(
+      "log-every", defaulted(&o.log_every), "a progress line every N steps")(
+      "eval-every", defaulted(&o.eval_every),
+      "held-out evaluation every N steps (0: at the start and the end only)")(
+      "eval-programs", defaulted(&o.eval_programs), "held-out programs (0: no evaluation)")(
+      "checkpoint-every", defaulted(&o.checkpoint_every),
+      "save OUT/checkpoint.pt every N steps (and at the end)");
   po::variables_map vm;
   bool help;
   const std::string usage =
-      "usage: gpusynth selfplay --from CKPT --out DIR [--steps N] [--batch B] [--samples K] [--lambda L] [--resume]\n"
-      "Fine-tunes the neural compiler by REINFORCE: reward 10 per sample verified correct by execution, 1 per\n"
-      "valid container, minus lambda times its executed instructions relative to the traditional compiler's.\n"
+      "usage: gpusynth selfplay --from CKPT --out DIR [--steps N] [--batch B] [--samples K] [--lambda L] "
+      "[--resume]\n"
+      "Fine-tunes the neural compiler by REINFORCE: reward 10 per sample verified correct by execution, 1 "
+      "per\n"
+      "valid container, minus lambda times its executed instructions relative to the traditional "
+      "compiler's.\n"
       "Under mpirun/srun the ranks train data-parallel (docs/neural.md \"Self-play\").";
   if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
   cluster::CollectiveBackend backend;
   if (!parse_backend(collective, &backend)) {
-    std::cerr << "gpusynth selfplay: --collective must be auto, local, mpi or nccl, not '" << collective << "'\n";
+    std::cerr << "gpusynth selfplay: --collective must be auto, local, mpi or nccl, not '" << collective
+              << "'\n";
     return kExitUsage;
   }
   std::unique_ptr<cluster::Collective> c;
@@ -123,7 +112,5 @@ int selfplay_command(const std::vector<std::string>& args) {
   std::cerr << error << "\n";
   return r == neural::SelfplayResult::BadInput ? kExitUsage : kExitFailed;
 }
-
-#endif
 
 }  // namespace gs::jobs

@@ -26,8 +26,9 @@ const char* const kUsage =
     "       gpusynth trace export RUN --format csv|jsonl [--problem NAME] [-o FILE]\n"
     "RUN is a run directory (its records.h5, or its ranks' records.rank-K.h5 before they are joined)\n"
     "or one records file.\n"
-    "summary: per problem the candidates recorded, iterations, best reward, whether and when it was\n"
-    "solved and whether the solution generalises. solutions: each solution's source. export: the\n"
+    "summary: per problem whether it was solved, the candidates evaluated and recorded, iterations,\n"
+    "the best train cases passed, the best reward, the first solution, its test cases and whether it\n"
+    "generalises. solutions: each solution's source. export: the\n"
     "candidate rows as CSV or JSON Lines.";
 
 // The readers of RUN's records files, or nullopt after printing why there are none.
@@ -37,7 +38,8 @@ std::optional<std::vector<records::Reader>> open_run(const std::string& run) {
   if (std::filesystem::is_directory(run, ec)) {
     files = records::records_files(run);
     if (files.empty()) {
-      std::cerr << "gpusynth trace: " << run << ": no records file (records.h5 or records.rank-K.h5) in this directory\n";
+      std::cerr << "gpusynth trace: " << run
+                << ": no records file (records.h5 or records.rank-K.h5) in this directory\n";
       return std::nullopt;
     }
   } else if (std::filesystem::exists(run, ec)) {
@@ -81,10 +83,13 @@ std::string qualified(const records::Reader& r, const std::string& problem, bool
   return several ? std::filesystem::path(r.path()).filename().string() + ":" + problem : problem;
 }
 
+// One row per problem, tab-separated, named as the campaign's table names them: candidates are
+// those evaluated (recorded: those the sampling kept), train and test cases are best passed / held.
 int summary(const std::vector<records::Reader>& readers) {
   bool several = readers.size() > 1;
   u64 problems = 0, solved = 0;
-  std::cout << "problem\tcandidates\titerations\tbest_reward\tsolved\tfirst_solution\tgeneralises\n";
+  std::cout << "problem\tsolved\tcandidates\trecorded\titerations\ttrain_cases\tbest_reward\tfirst_solution"
+               "\ttest_cases\tgeneralises\n";
   for (const records::Reader& r : readers)
     for (const records::ProblemInfo& p : r.problems()) {
       std::vector<records::IterationRecord> its = r.iterations(p.name);
@@ -96,8 +101,9 @@ int summary(const std::vector<records::Reader>& readers) {
           break;
         }
       bool is_solved = first != nullptr || !sols.empty();
-      bool generalises = false;
-      for (const records::SolutionRecord& s : sols) generalises = generalises || s.generalises;
+      const records::SolutionRecord* best = nullptr;  // the generalising one, else the first
+      for (const records::SolutionRecord& s : sols)
+        if (best == nullptr || (s.generalises && !best->generalises)) best = &s;
       std::string when = "-";
       if (first != nullptr)
         when = "iteration " + std::to_string(first->iteration) + " after " +
@@ -106,9 +112,20 @@ int summary(const std::vector<records::Reader>& readers) {
         when = "iteration " + std::to_string(sols.front().iteration);
       ++problems;
       solved += is_solved;
-      std::cout << qualified(r, p.name, several) << "\t" << r.candidate_count(p.name) << "\t" << its.size() << "\t"
-                << (its.empty() ? "-" : number(its.back().best_reward)) << "\t" << (is_solved ? "yes" : "no") << "\t"
-                << when << "\t" << (sols.empty() ? "-" : generalises ? "yes" : "no") << "\n";
+      const std::string train =
+          its.empty() ? "-"
+                      : std::to_string(its.back().best_train_passed) + "/" + std::to_string(p.train_cases);
+      const std::string test =
+          best == nullptr ? "-" : std::to_string(best->test_passed) + "/" + std::to_string(best->test_total);
+      std::cout << qualified(r, p.name, several) << "\t" << (is_solved ? "yes" : "no") << "\t"
+                << (its.empty() ? 0 : its.back().cumulative_candidates) << "\t" << r.candidate_count(p.name)
+                << "\t" << its.size() << "\t" << train << "\t"
+                << (its.empty() ? "-" : number(its.back().best_reward)) << "\t" << when << "\t" << test
+                << "\t"
+                << (best == nullptr     ? "-"
+                    : best->generalises ? "yes"
+                                        : "no")
+                << "\n";
     }
   std::cout << solved << "/" << problems << " problems solved\n";
   return kExitOk;
@@ -121,9 +138,10 @@ int solutions(const std::vector<records::Reader>& readers) {
     for (const records::ProblemInfo& p : r.problems())
       for (const records::SolutionRecord& s : r.solutions(p.name)) {
         ++count;
-        std::cout << "# " << qualified(r, p.name, several) << ": candidate " << s.candidate_id << ", iteration "
-                  << s.iteration << ", train " << s.train_passed << "/" << s.train_total << ", test " << s.test_passed
-                  << "/" << s.test_total << (s.generalises ? ", generalises" : ", does not generalise") << "\n";
+        std::cout << "# " << qualified(r, p.name, several) << ": candidate " << s.candidate_id
+                  << ", iteration " << s.iteration << ", train " << s.train_passed << "/" << s.train_total
+                  << ", test " << s.test_passed << "/" << s.test_total
+                  << (s.generalises ? ", generalises" : ", does not generalise") << "\n";
         std::cout << s.source << (s.source.ends_with('\n') ? "" : "\n");
         if (!s.simplified_source.empty() && s.simplified_source != s.source)
           std::cout << "# simplified\n"
@@ -141,31 +159,39 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-void write_candidate(std::ostream& out, bool csv, const std::string& problem, const records::CandidateRecord& c) {
+void write_candidate(std::ostream& out, bool csv, const std::string& problem,
+                     const records::CandidateRecord& c) {
   const char* generator = search::generator_name(c.generator);
   const char* path = records::compile_path_name(c.compile_path);
   const char* status = pipeline::status_name(c.status);
   if (csv) {
-    out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator << "," << path
-        << "," << status << "," << trap_text(c.trap) << "," << c.train_passed << "," << number(c.reward) << ","
-        << c.bytecode_bytes << "," << hex(c.bytecode_hash) << "," << c.parents[0] << "," << c.parents[1] << ","
-        << csv_field(c.source) << "\n";
+    out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator
+        << "," << path << "," << status << "," << trap_text(c.trap) << "," << c.train_passed << ","
+        << number(c.reward) << "," << c.bytecode_bytes << "," << hex(c.bytecode_hash) << "," << c.parents[0]
+        << "," << c.parents[1] << "," << csv_field(c.source) << "\n";
     return;
   }
   // The reward as the shortest decimal that reads back to the same float (0.26, not 0.2599999904...).
-  nlohmann::ordered_json j = {{"problem", problem},       {"id", c.id},
-                              {"iteration", c.iteration}, {"index", c.index},
-                              {"generator", generator},   {"compile_path", path},
-                              {"status", status},         {"trap", trap_text(c.trap)},
-                              {"train_passed", c.train_passed}, {"reward", std::stod(number(c.reward))},
-                              {"bytecode_bytes", c.bytecode_bytes}, {"bytecode_hash", hex(c.bytecode_hash)},
-                              {"parents", {c.parents[0], c.parents[1]}}, {"source", c.source}};
+  nlohmann::ordered_json j = {{"problem", problem},
+                              {"id", c.id},
+                              {"iteration", c.iteration},
+                              {"index", c.index},
+                              {"generator", generator},
+                              {"compile_path", path},
+                              {"status", status},
+                              {"trap", trap_text(c.trap)},
+                              {"train_passed", c.train_passed},
+                              {"reward", std::stod(number(c.reward))},
+                              {"bytecode_bytes", c.bytecode_bytes},
+                              {"bytecode_hash", hex(c.bytecode_hash)},
+                              {"parents", {c.parents[0], c.parents[1]}},
+                              {"source", c.source}};
   // Bytes that are not UTF-8 become U+FFFD: JSON text is Unicode.
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
-int export_rows(const std::vector<records::Reader>& readers, const std::string& format, const std::string& problem,
-                const std::string& out_path) {
+int export_rows(const std::vector<records::Reader>& readers, const std::string& format,
+                const std::string& problem, const std::string& out_path) {
   if (format != "csv" && format != "jsonl") {
     std::cerr << "gpusynth trace: --format must be csv or jsonl, not '" << format << "'\n";
     return kExitUsage;
@@ -209,7 +235,8 @@ int export_rows(const std::vector<records::Reader>& readers, const std::string& 
     std::cerr << "gpusynth trace: " << (out_path.empty() ? "stdout" : out_path) << ": cannot write\n";
     return kExitUsage;
   }
-  std::cerr << "gpusynth trace: " << rows << " candidate rows" << (out_path.empty() ? "" : " -> " + out_path) << "\n";
+  std::cerr << "gpusynth trace: " << rows << " candidate rows" << (out_path.empty() ? "" : " -> " + out_path)
+            << "\n";
   return kExitOk;
 }
 
@@ -230,13 +257,13 @@ int trace_command(const std::vector<std::string>& args) {
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help");
   if (sub == "export")
-    visible.add_options()
-        ("format,f", po::value(&format)->required(), "csv or jsonl")
-        ("problem,p", po::value(&problem), "only this problem's candidates")
-        ("output,o", po::value(&out_path), "where to write the rows (default: stdout)");
+    visible.add_options()("format,f", po::value(&format)->required(), "csv or jsonl")(
+        "problem,p", po::value(&problem), "only this problem's candidates")(
+        "output,o", po::value(&out_path), "where to write the rows (default: stdout)");
   po::variables_map vm;
   bool help;
-  if (!parse_command_line(std::vector<std::string>(args.begin() + 1, args.end()), visible, &run, &vm, kUsage, &help))
+  if (!parse_command_line(std::vector<std::string>(args.begin() + 1, args.end()), visible, &run, &vm, kUsage,
+                          &help))
     return kExitUsage;
   if (help) return kExitOk;
   auto readers = open_run(run);

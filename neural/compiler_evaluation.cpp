@@ -12,13 +12,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "base/host.h"
 #include "compiler/compiler.h"
 #include "neural/checkpoint.h"
 #include "neural/estimates.h"
 #include "neural/neural_compiler.h"
 #include "neural/router.h"
 #include "neural/verification.h"
-#include "base/host.h"
 
 namespace gs::neural {
 
@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 constexpr u32 kPassAtKs[] = {1, 2, 4, 8, 16};
-constexpr u32 kChunk = 16;                     // programs sampled between two progress lines
+constexpr u32 kChunk = 16;                      // programs sampled between two progress lines
 constexpr double kMinTraditionalSeconds = 0.2;  // one timed pass of the (µs-fast) traditional compiler
 
 std::string format(const char* spec, double x) {
@@ -41,10 +41,12 @@ std::string options_problem(const EvaluationOptions& o) {
   if (o.checkpoint.empty()) return "--checkpoint CKPT is required";
   if (o.programs == 0) return "--programs must be positive";
   if (o.samples == 0) return "--samples must be positive";
-  if (o.levels == 0 || o.levels > kCurriculumLevels) return "--levels must be 1.." + std::to_string(kCurriculumLevels);
+  if (o.levels == 0 || o.levels > kCurriculumLevels)
+    return "--levels must be 1.." + std::to_string(kCurriculumLevels);
   if (!(o.temperature >= 0)) return "--temperature must not be negative";
   if (!(o.top_p > 0 && o.top_p <= 1)) return "--top-p must be in (0, 1]";
-  if (o.inputs == 0) return "--inputs must be positive (with none, every candidate of the right signature would count)";
+  if (o.inputs == 0)
+    return "--inputs must be positive (with none, every candidate of the right signature would count)";
   if (o.repetitions == 0) return "--repetitions must be positive";
   for (const std::string* path : {&o.json_path, &o.history_path, &o.router_path})
     if (!path->empty() && !std::ofstream(*path, std::ios::app)) return *path + ": cannot write file";
@@ -77,8 +79,8 @@ struct Sampled {
 };
 
 // K candidates for every source, kChunk sources per call, a progress line after each call.
-Sampled sample_all(NeuralCompiler& model, const std::vector<std::string_view>& sources, const CompileSampling& s,
-                   const char* what, std::ostream& log) {
+Sampled sample_all(NeuralCompiler& model, const std::vector<std::string_view>& sources,
+                   const CompileSampling& s, const char* what, std::ostream& log) {
   Sampled out;
   for (size_t first = 0; first < sources.size(); first += kChunk) {
     std::vector<std::string_view> part(sources.begin() + i64(first),
@@ -175,22 +177,23 @@ json bucket_json(const Bucket& b, u32 samples) {
   json verdicts = json::object();
   for (u8 v = 0; v < 4; ++v) verdicts[verdict_name(Verdict(v))] = b.verdicts[v];
   // K99 is +infinity when no sample is correct: JSON has no infinity, so it is null then.
-  return {{"bucket", b.name},
-          {"programs", e.programs},
-          {"samples", e.samples},
-          {"samples_per_program", samples},
-          {"correct", e.correct},
-          {"p", e.p},
-          {"p_ci95", interval(e.p_ci)},
-          {"k99", e.k99},
-          {"k99_ci95", interval(e.k99_ci)},
-          {"pass_at", pass},
-          {"paper_pass_at", paper},
-          {"greedy_pass_at_1", e.programs ? double(b.greedy_correct) / e.programs : 0.0},
-          {"verdicts", verdicts},
-          {"correct_fewer_instructions", b.fewer},
-          {"programs_with_correct_fewer_instructions", b.fewer_programs},
-          {"correct_programs", std::count_if(b.correct.begin(), b.correct.end(), [](u32 c) { return c > 0; })}};
+  return {
+      {"bucket", b.name},
+      {"programs", e.programs},
+      {"samples", e.samples},
+      {"samples_per_program", samples},
+      {"correct", e.correct},
+      {"p", e.p},
+      {"p_ci95", interval(e.p_ci)},
+      {"k99", e.k99},
+      {"k99_ci95", interval(e.k99_ci)},
+      {"pass_at", pass},
+      {"paper_pass_at", paper},
+      {"greedy_pass_at_1", e.programs ? double(b.greedy_correct) / e.programs : 0.0},
+      {"verdicts", verdicts},
+      {"correct_fewer_instructions", b.fewer},
+      {"programs_with_correct_fewer_instructions", b.fewer_programs},
+      {"correct_programs", std::count_if(b.correct.begin(), b.correct.end(), [](u32 c) { return c > 0; })}};
 }
 
 std::string k99_text(double k) { return std::isinf(k) ? "inf" : format("%.1f", k); }
@@ -217,7 +220,8 @@ void print_table(std::ostream& out, const std::vector<Bucket>& buckets, const Ev
     std::snprintf(line, sizeof line, "%-6s", b.name.c_str());
     out << line;
     for (size_t i = 0; i < b.estimate.ks.size(); ++i)
-      out << "  " << format("%6.4f", b.estimate.pass_at[i]) << "/" << format("%6.4f", b.estimate.paper_pass_at[i]);
+      out << "  " << format("%6.4f", b.estimate.pass_at[i]) << "/"
+          << format("%6.4f", b.estimate.paper_pass_at[i]);
     out << "\n";
   }
   out << "\nverdicts of the samples; correct with fewer instructions than the reference (samples, programs)\n"
@@ -225,8 +229,8 @@ void print_table(std::ostream& out, const std::vector<Bucket>& buckets, const Ev
   for (const Bucket& b : buckets) {
     std::snprintf(line, sizeof line, "%-6s  %8llu  %8llu  %11llu  %8llu   %llu/%u\n", b.name.c_str(),
                   (unsigned long long)b.verdicts[0], (unsigned long long)b.verdicts[1],
-                  (unsigned long long)b.verdicts[2], (unsigned long long)b.verdicts[3], (unsigned long long)b.fewer,
-                  b.fewer_programs);
+                  (unsigned long long)b.verdicts[2], (unsigned long long)b.verdicts[3],
+                  (unsigned long long)b.fewer, b.fewer_programs);
     out << line;
   }
   const double neural = programs / t.neural.best, traditional = programs / t.traditional.best;
@@ -243,9 +247,9 @@ void print_table(std::ostream& out, const std::vector<Bucket>& buckets, const Ev
     out << ": too few programs\n";
     return;
   }
-  out << ": accuracy " << format("%.3f", r.accuracy) << " (majority class " << format("%.3f", r.majority_accuracy)
-      << "), precision " << format("%.3f", r.precision) << ", recall " << format("%.3f", r.recall)
-      << ", routed to neural " << format("%.3f", r.routed_neural) << "\n";
+  out << ": accuracy " << format("%.3f", r.accuracy) << " (majority class "
+      << format("%.3f", r.majority_accuracy) << "), precision " << format("%.3f", r.precision) << ", recall "
+      << format("%.3f", r.recall) << ", routed to neural " << format("%.3f", r.routed_neural) << "\n";
 }
 
 }  // namespace
@@ -272,7 +276,8 @@ EvaluationResult evaluate_compiler(const EvaluationOptions& o, std::ostream& log
       sources.push_back(programs[i].source);
       ro.stream = i;
       std::optional<Reference> r = make_reference(programs[i].bytecode, ro, {}, error);
-      if (!r) return *error = "held-out program " + std::to_string(i) + ": " + *error, EvaluationResult::Failed;
+      if (!r)
+        return *error = "held-out program " + std::to_string(i) + ": " + *error, EvaluationResult::Failed;
       references.push_back(std::move(*r));
     }
     log << programs.size() << " held-out programs (levels 0.." << o.levels - 1 << "), " << o.inputs
@@ -299,7 +304,8 @@ EvaluationResult evaluate_compiler(const EvaluationOptions& o, std::ostream& log
         fewer += c.verdict == Verdict::Correct && c.instructions < references[i].instructions;
       }
       const bool greedy_correct =
-          verifier.check(references[i], greedy.candidates[i].samples.front().bytecode).verdict == Verdict::Correct;
+          verifier.check(references[i], greedy.candidates[i].samples.front().bytecode).verdict ==
+          Verdict::Correct;
       for (Bucket* b : {&buckets[programs[i].level], &buckets[o.levels]}) {
         b->correct.push_back(correct);
         b->greedy_correct += greedy_correct;
@@ -309,8 +315,8 @@ EvaluationResult evaluate_compiler(const EvaluationOptions& o, std::ostream& log
       }
       history.push_back({route_features(programs[i].source), correct > 0});
     }
-    log << "verified " << programs.size() * (o.samples + 1) << " candidates in " << format("%.1f", seconds_since(t0))
-        << " s\n";
+    log << "verified " << programs.size() * (o.samples + 1) << " candidates in "
+        << format("%.1f", seconds_since(t0)) << " s\n";
     const std::vector<u32> ks = reported_ks(o.samples);
     for (Bucket& b : buckets) b.estimate = estimate(b.correct, o.samples, ks, o.seed);
 
@@ -326,8 +332,10 @@ EvaluationResult evaluate_compiler(const EvaluationOptions& o, std::ostream& log
     const RouterReport router = evaluate_router(history);
     print_table(log, buckets, o, t, router, u32(programs.size()));
 
-    if (!o.history_path.empty() && !write_history(o.history_path, history, error)) return EvaluationResult::Failed;
-    if (!o.router_path.empty() && !Router::fit(history).save(o.router_path, error)) return EvaluationResult::Failed;
+    if (!o.history_path.empty() && !write_history(o.history_path, history, error))
+      return EvaluationResult::Failed;
+    if (!o.router_path.empty() && !Router::fit(history).save(o.router_path, error))
+      return EvaluationResult::Failed;
     if (!o.json_path.empty()) {
       json j;
       j["checkpoint"] = o.checkpoint;
@@ -337,24 +345,24 @@ EvaluationResult evaluate_compiler(const EvaluationOptions& o, std::ostream& log
                       {"hardware_threads", std::thread::hardware_concurrency()},
                       {"torch_threads", torch::get_num_threads()},
                       {"device", o.device}};
-      j["options"] = {{"programs", o.programs},       {"levels", o.levels},   {"samples", o.samples},
-                      {"temperature", o.temperature}, {"top_p", o.top_p},     {"inputs", o.inputs},
-                      {"seed", o.seed},               {"repetitions", o.repetitions}};
+      j["options"] = {{"programs", o.programs}, {"levels", o.levels},
+                      {"samples", o.samples},   {"temperature", o.temperature},
+                      {"top_p", o.top_p},       {"inputs", o.inputs},
+                      {"seed", o.seed},         {"repetitions", o.repetitions}};
       j["buckets"] = json::array();
       for (const Bucket& b : buckets) j["buckets"].push_back(bucket_json(b, o.samples));
       const double n = double(programs.size());
-      j["throughput"] = {
-          {"neural_programs_per_s", n / t.neural.best},
-          {"neural_programs_per_s_median", n / t.neural.median},
-          {"neural_samples_per_s", n * o.samples / t.neural.best},
-          {"neural_greedy_programs_per_s", n / t.greedy_seconds},
-          {"traditional_programs_per_s", n / t.traditional.best},
-          {"traditional_programs_per_s_median", n / t.traditional.median},
-          {"traditional_over_neural", t.neural.best / t.traditional.best}};
+      j["throughput"] = {{"neural_programs_per_s", n / t.neural.best},
+                         {"neural_programs_per_s_median", n / t.neural.median},
+                         {"neural_samples_per_s", n * o.samples / t.neural.best},
+                         {"neural_greedy_programs_per_s", n / t.greedy_seconds},
+                         {"traditional_programs_per_s", n / t.traditional.best},
+                         {"traditional_programs_per_s_median", n / t.traditional.median},
+                         {"traditional_over_neural", t.neural.best / t.traditional.best}};
       // Undefined precision / recall (nothing routed, nothing succeeded) are NaN: null in JSON.
-      j["router"] = {{"train_programs", router.train},   {"test_programs", router.test},
-                     {"accuracy", router.accuracy},      {"majority_accuracy", router.majority_accuracy},
-                     {"precision", router.precision},    {"recall", router.recall},
+      j["router"] = {{"train_programs", router.train},       {"test_programs", router.test},
+                     {"accuracy", router.accuracy},          {"majority_accuracy", router.majority_accuracy},
+                     {"precision", router.precision},        {"recall", router.recall},
                      {"routed_neural", router.routed_neural}};
       std::ofstream out(o.json_path);
       out << j.dump(2) << "\n";

@@ -15,23 +15,23 @@
 namespace gs::neural {
 
 struct EvaluationOptions {
-  std::string checkpoint;       // written by train-compiler (or selfplay)
-  std::string device = "cpu";   // "cpu" or "cuda"
-  u32 programs = 64;            // held-out programs, spread evenly over the levels
+  std::string checkpoint;      // written by train-compiler (or selfplay)
+  std::string device = "cpu";  // "cpu" or "cuda"
+  u32 programs = 64;           // held-out programs, spread evenly over the levels
   u32 levels = kCurriculumLevels;
-  u32 samples = 16;             // K candidates per program
+  u32 samples = 16;  // K candidates per program
   // 0.8 / 0.95: K samples from the unmodified distribution (1.0) hold many near-duplicates of
   // bad tails; greedy (0) gives K copies of one candidate. Slightly sharpened and with the
   // nucleus cut, candidates stay diverse yet mostly well-formed (docs/neural.md).
   double temperature = 0.8;
   double top_p = 0.95;
-  u32 inputs = 16;              // random inputs per program that candidates are compared on
-  u64 seed = 1;                 // of the held-out programs, the samples and the inputs
-  u32 threads = 0;              // torch intra-op threads; 0: torch's default
-  u32 repetitions = 3;          // timed passes of each compiler for the throughput
-  std::string json_path;        // everything measured, as JSON; empty: none
-  std::string history_path;     // routing history (neural::write_history); empty: none
-  std::string router_path;      // a router fitted on all programs; empty: none
+  u32 inputs = 16;           // random inputs per program that candidates are compared on
+  u64 seed = 1;              // of the held-out programs, the samples and the inputs
+  u32 threads = 0;           // torch intra-op threads; 0: torch's default
+  u32 repetitions = 3;       // timed passes of each compiler for the throughput
+  std::string json_path;     // everything measured, as JSON; empty: none
+  std::string history_path;  // routing history (neural::write_history); empty: none
+  std::string router_path;   // a router fitted on all programs; empty: none
 };
 
 enum class EvaluationResult : u8 {

@@ -50,7 +50,8 @@ BucketEstimate estimate(std::span<const u32> correct, u32 samples, std::span<con
     for (u32 r = 0; r < resamples; ++r) {
       Rng draw = rng.derive(r);
       u64 hits = 0;
-      for (size_t i = 0; i < correct.size(); ++i) hits += std::min(correct[draw.below(u32(correct.size()))], samples);
+      for (size_t i = 0; i < correct.size(); ++i)
+        hits += std::min(correct[draw.below(u32(correct.size()))], samples);
       ps.push_back(double(hits) / double(e.samples));
     }
     std::sort(ps.begin(), ps.end());

@@ -32,10 +32,10 @@ struct BucketEstimate {
   u32 programs = 0;
   u64 samples = 0, correct = 0;
   double p = 0;
-  Interval p_ci;           // 95 %, bootstrap over programs
-  double k99 = 0;          // of p
-  Interval k99_ci;         // of the interval's ends
-  std::vector<u32> ks;     // the K of each pass_at entry
+  Interval p_ci;                               // 95 %, bootstrap over programs
+  double k99 = 0;                              // of p
+  Interval k99_ci;                             // of the interval's ends
+  std::vector<u32> ks;                         // the K of each pass_at entry
   std::vector<double> pass_at, paper_pass_at;  // measured (unbiased, mean over programs), paper's formula
 };
 

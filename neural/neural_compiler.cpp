@@ -1,6 +1,5 @@
 #include "neural/neural_compiler.h"
 
-
 #include "neural/checkpoint.h"
 #include "neural/sampling.h"
 #include "neural/source_tokenizer.h"

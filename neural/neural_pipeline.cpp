@@ -5,14 +5,13 @@
 #include <optional>
 #include <stdexcept>
 
+#include "base/host.h"
 #include "neural/neural_compiler.h"
 #include "neural/router.h"
 #include "neural/verification.h"
 #include "pipeline/cpu_pipeline.h"
-#include "base/host.h"
 
 namespace gs::neural {
-
 
 namespace {
 
@@ -39,7 +38,8 @@ struct CandidateBatch {
   pipeline::BytecodeBatch view() {
     status.assign(count(), u8(pipeline::ProgramStatus::OK));
     entry.assign(count(), 0);
-    return {count(), reinterpret_cast<u8*>(bytes.data()), offsets.data(), sizes.data(), status.data(), entry.data()};
+    return {count(),     reinterpret_cast<u8*>(bytes.data()), offsets.data(), sizes.data(), status.data(),
+            entry.data()};
   }
   pipeline::PairResults pairs(u32 cases) {
     results.reset({count(), cases, false});
@@ -49,14 +49,17 @@ struct CandidateBatch {
 
 class NeuralPipeline final : public pipeline::CpuPipeline {
  public:
-  NeuralPipeline(const pipeline::PipelineConfig& c, std::unique_ptr<neural::NeuralCompiler> model, neural::Router router)
+  NeuralPipeline(const pipeline::PipelineConfig& c, std::unique_ptr<neural::NeuralCompiler> model,
+                 neural::Router router)
       : pipeline::CpuPipeline(c), model_(std::move(model)), router_(std::move(router)), verifier_(c.limits) {}
 
   const char* name() const override {
-    return config_.neural.mode == pipeline::CompileMode::Neural ? "cpu, neural compiler" : "cpu, hybrid compiler";
+    return config_.neural.mode == pipeline::CompileMode::Neural ? "cpu, neural compiler"
+                                                                : "cpu, hybrid compiler";
   }
 
-  void run(const pipeline::Sources& sources, const pipeline::CaseSet& tests, pipeline::BatchResults* out) override {
+  void run(const pipeline::Sources& sources, const pipeline::CaseSet& tests,
+           pipeline::BatchResults* out) override {
     auto start = std::chrono::steady_clock::now();
     const pipeline::CaseSetView& t = tests.view();
     pipeline::BytecodeBatch b = prepare(sources, t, out);
@@ -69,7 +72,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     for (u32 i = 0; i < b.count; ++i) {
       if (!hybrid) {
         routed.push_back(i);
-      } else if (b.status[i] == u8(pipeline::ProgramStatus::OK) && router_.neural(neural::route_features(sources.source(i)))) {
+      } else if (b.status[i] == u8(pipeline::ProgramStatus::OK) &&
+                 router_.neural(neural::route_features(sources.source(i)))) {
         routed.push_back(i);
       }
     }
@@ -85,8 +89,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     sampling.top_p = config_.neural.top_p;
     sampling.seed = config_.neural.seed;
     sampling.stream = batches_++;
-    std::vector<neural::Candidates> candidates = texts.empty() ? std::vector<neural::Candidates>{}
-                                                               : model_->compile(texts, sampling);
+    std::vector<neural::Candidates> candidates =
+        texts.empty() ? std::vector<neural::Candidates>{} : model_->compile(texts, sampling);
     out->times.neural = seconds_since(t0);
     for (const neural::Candidates& c : candidates)
       for (const neural::DecodedBytecode& d : c.samples) {
@@ -158,7 +162,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
   // instructions on the tests than the traditional bytecode, replaces it — the cheapest such
   // candidate (the first of equals). A verified but costlier candidate would make the program
   // slower for nothing: the traditional bytecode is already right.
-  void accept_verified(pipeline::BytecodeBatch& b, const pipeline::CaseSetView& t, const CandidateBatch& cb, pipeline::BatchResults* out) {
+  void accept_verified(pipeline::BytecodeBatch& b, const pipeline::CaseSetView& t, const CandidateBatch& cb,
+                       pipeline::BatchResults* out) {
     if (cb.count() == 0) return;
     // The traditional bytecode's outcomes: check and execute b as it stands.
     executor_.verify(b, t);
@@ -175,17 +180,20 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
     // begin with), and the cheapest verified candidate so far.
     std::vector<u64> cost(b.count, 0);
     for (u32 i = 0; i < b.count; ++i)
-      for (u32 k = 0; k < t.case_count; ++k) cost[i] += reference_.pair_instructions[u64(i) * t.case_count + k];
+      for (u32 k = 0; k < t.case_count; ++k)
+        cost[i] += reference_.pair_instructions[u64(i) * t.case_count + k];
     std::vector<i64> chosen(b.count, -1);
     std::vector<std::optional<neural::Reference>> references(b.count);  // made when first needed
     for (u32 c = 0; c < cb.count(); ++c) {
       const u32 i = cb.program[c];
-      if (cb.status[c] != u8(pipeline::ProgramStatus::OK) || b.status[i] != u8(pipeline::ProgramStatus::OK)) continue;
+      if (cb.status[c] != u8(pipeline::ProgramStatus::OK) || b.status[i] != u8(pipeline::ProgramStatus::OK))
+        continue;
       bool same = true;
       u64 candidate_cost = 0;
       for (u32 k = 0; k < t.case_count && same; ++k) {
         const u64 p = u64(i) * t.case_count + k, q = u64(c) * t.case_count + k;
-        same = cb.results.trap[q] == reference_.trap[p] && cb.results.output_hash[q] == reference_.output_hash[p];
+        same = cb.results.trap[q] == reference_.trap[p] &&
+               cb.results.output_hash[q] == reference_.output_hash[p];
         candidate_cost += cb.results.pair_instructions[q];
       }
       if (!same || candidate_cost > cost[i] || (chosen[i] >= 0 && candidate_cost == cost[i])) continue;
@@ -196,7 +204,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
         reference = neural::make_reference({b.bytes + b.offsets[i], b.sizes[i]}, ro, {}, &error);
         if (!reference) continue;  // the traditional bytecode passed verification: not expected
       }
-      if (verifier_.check(*reference, cb.candidate[c]->bytecode).verdict != neural::Verdict::Correct) continue;
+      if (verifier_.check(*reference, cb.candidate[c]->bytecode).verdict != neural::Verdict::Correct)
+        continue;
       chosen[i] = c;
       cost[i] = candidate_cost;
     }
@@ -216,7 +225,8 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
 std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::PipelineConfig& config) {
   const pipeline::NeuralCompileConfig& n = config.neural;
   if (n.checkpoint.empty())
-    throw std::runtime_error(std::string("the ") + pipeline::compile_mode_name(n.mode) + " compile mode needs a neural compiler checkpoint");
+    throw std::runtime_error(std::string("the ") + pipeline::compile_mode_name(n.mode) +
+                             " compile mode needs a neural compiler checkpoint");
   std::string error;
   auto model = neural::NeuralCompiler::load(n.checkpoint, n.device, &error);
   if (!model) throw std::runtime_error(error);
@@ -230,14 +240,16 @@ std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::Pipelin
 }
 
 std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::PipelineConfig& config,
-                                               std::unique_ptr<neural::NeuralCompiler> model, neural::Router router) {
+                                                         std::unique_ptr<neural::NeuralCompiler> model,
+                                                         neural::Router router) {
   if (config.neural.mode == pipeline::CompileMode::Traditional)
     throw std::invalid_argument("make_neural_pipeline: the compile mode is traditional");
   return std::make_unique<NeuralPipeline>(config, std::move(model), std::move(router));
 }
 
 void register_pipeline() {
-  pipeline::register_neural_pipeline([](const pipeline::PipelineConfig& config) { return make_neural_pipeline(config); });
+  pipeline::register_neural_pipeline(
+      [](const pipeline::PipelineConfig& config) { return make_neural_pipeline(config); });
 }
 
 }  // namespace gs::neural

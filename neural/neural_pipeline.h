@@ -19,6 +19,7 @@ void register_pipeline();
 std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::PipelineConfig& config);
 // The same around a given model and router (tests give it models that are wrong on purpose).
 std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::PipelineConfig& config,
-                                               std::unique_ptr<neural::NeuralCompiler> model, neural::Router router);
+                                                         std::unique_ptr<neural::NeuralCompiler> model,
+                                                         neural::Router router);
 
 }  // namespace gs::neural

@@ -16,8 +16,8 @@ double sample_reward(const Check& check, u64 reference_instructions, double lamb
 }
 
 std::vector<float> PolicyStats::to_floats() const {
-  return {float(programs), float(samples),          float(reward),           float(correct),   float(valid),
-          float(programs_correct), float(programs_cheaper), float(best_ratio)};
+  return {float(programs), float(samples),          float(reward),           float(correct),
+          float(valid),    float(programs_correct), float(programs_cheaper), float(best_ratio)};
 }
 
 PolicyStats PolicyStats::from_floats(const float* f) {
@@ -84,7 +84,8 @@ PolicyGradient::Rollout PolicyGradient::roll_out(const std::vector<Example>& pro
   return r;
 }
 
-torch::Tensor PolicyGradient::log_probs(const std::vector<TokenSeq>& sources, const std::vector<TokenSeq>& sequences) {
+torch::Tensor PolicyGradient::log_probs(const std::vector<TokenSeq>& sources,
+                                        const std::vector<TokenSeq>& sequences) {
   torch::Tensor source = pad_batch(sources, device_);
   torch::Tensor seq = pad_batch(sequences, device_);
   const i64 t = seq.size(1) - 1;
@@ -93,7 +94,8 @@ torch::Tensor PolicyGradient::log_probs(const std::vector<TokenSeq>& sources, co
   // Sampling never draws PAD or BOS: the same exclusion here makes this its distribution.
   torch::Tensor excluded = torch::zeros({logits.size(2)}, logits.options());
   excluded.narrow(0, 0, 2).fill_(-1e9);
-  torch::Tensor token_logp = torch::log_softmax(logits + excluded, -1).gather(2, labels.unsqueeze(2)).squeeze(2);
+  torch::Tensor token_logp =
+      torch::log_softmax(logits + excluded, -1).gather(2, labels.unsqueeze(2)).squeeze(2);
   torch::Tensor mask = labels.ne(i64(Special::PAD)).to(torch::kFloat);
   return (token_logp * mask).sum(1);
 }

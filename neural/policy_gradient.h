@@ -71,7 +71,8 @@ class PolicyGradient {
   // REINFORCE loss (divided by `normaliser`, e.g. every rank's programs * K) to the model's
   // parameters' .grad. `stream` keys the samples (sampling.h); `first_index` numbers the
   // programs (their reference inputs are keyed by it).
-  PolicyStats accumulate(const std::vector<Example>& programs, u64 stream, u64 first_index, double normaliser);
+  PolicyStats accumulate(const std::vector<Example>& programs, u64 stream, u64 first_index,
+                         double normaliser);
   // The same statistics without a gradient (held-out evaluation).
   PolicyStats measure(const std::vector<Example>& programs, u64 stream, u64 first_index);
 

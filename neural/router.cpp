@@ -75,7 +75,8 @@ Router Router::fit(const std::vector<RouteExample>& history, double threshold, d
     for (const RouteExample& e : history) {
       double z = r.bias_;
       RouteFeatures x;
-      for (u32 j = 0; j < kRouteFeatures; ++j) z += r.weight_[j] * (x[j] = (e.features[j] - r.mean_[j]) / r.scale_[j]);
+      for (u32 j = 0; j < kRouteFeatures; ++j)
+        z += r.weight_[j] * (x[j] = (e.features[j] - r.mean_[j]) / r.scale_[j]);
       double d = sigmoid(z) - (e.success ? 1.0 : 0.0);
       for (u32 j = 0; j < kRouteFeatures; ++j) grad[j] += d * x[j];
       grad_bias += d;
@@ -131,8 +132,11 @@ std::optional<Router> Router::load(const std::string& path, std::string* error) 
   std::istringstream s;
   int format = 0;
   if (!next(&s) || !(s >> word >> format) || word != kMagic)
-    return fail(1, std::string("not a router file (it must begin with '") + kMagic + " " + std::to_string(kFormat) + "')");
-  if (format != kFormat) return fail(1, "router format " + std::to_string(format) + ", this build reads " + std::to_string(kFormat));
+    return fail(1, std::string("not a router file (it must begin with '") + kMagic + " " +
+                       std::to_string(kFormat) + "')");
+  if (format != kFormat)
+    return fail(1,
+                "router format " + std::to_string(format) + ", this build reads " + std::to_string(kFormat));
   // A line that is there but wrong is `number`; a missing one is the next.
   if (!next(&s)) return fail(number + 1, "expected 'threshold T'");
   if (!(s >> word >> r.threshold_) || word != "threshold") return fail(number, "expected 'threshold T'");
@@ -142,7 +146,8 @@ std::optional<Router> Router::load(const std::string& path, std::string* error) 
     if (!(s >> word >> r.mean_[j] >> r.scale_[j] >> r.weight_[j]) || word != kRouteFeatureNames[j])
       return fail(number, expected);
     if (!(r.scale_[j] > 0) || !std::isfinite(r.mean_[j]) || !std::isfinite(r.weight_[j]))
-      return fail(number, std::string("feature '") + kRouteFeatureNames[j] + "' needs a finite mean and weight and a positive scale");
+      return fail(number, std::string("feature '") + kRouteFeatureNames[j] +
+                              "' needs a finite mean and weight and a positive scale");
   }
   if (!next(&s)) return fail(number + 1, "expected 'bias B' (finite)");
   if (!(s >> word >> r.bias_) || word != "bias" || !std::isfinite(r.bias_))

@@ -51,8 +51,8 @@ TokenId draw(const float* p, i64 n, double top_p, Rng& rng) {
 // Decodes one batch of rows; rngs (one per row) are used only when sampling. compact: rows that
 // ended leave the batch (Seq2SeqImpl::keep_rows), so each step runs only the rows still open.
 std::vector<TokenSeq> decode_rows(Seq2Seq& model, const std::vector<TokenSeq>& sources, torch::Device device,
-                                  double temperature, double top_p, std::vector<Rng>* rngs,
-                                  u32 max_length, bool compact) {
+                                  double temperature, double top_p, std::vector<Rng>* rngs, u32 max_length,
+                                  bool compact) {
   const Vocabulary& v = Vocabulary::get();
   Inference inference(model);
   const i64 rows = i64(sources.size());

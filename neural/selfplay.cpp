@@ -1,8 +1,9 @@
 #include "neural/selfplay.h"
 
+// clang-format off
 #include <torch/types.h>  // first: clip_grad.h uses Tensor without including its header
-
 #include <torch/nn/utils/clip_grad.h>
+// clang-format on
 #include <torch/optim/adam.h>
 #include <torch/utils.h>
 
@@ -15,11 +16,11 @@
 #include <ostream>
 #include <sstream>
 
+#include "base/hash.h"
+#include "base/host.h"
 #include "neural/checkpoint.h"
 #include "neural/policy_gradient.h"
 #include "neural/trainer.h"
-#include "base/hash.h"
-#include "base/host.h"
 
 namespace gs::neural {
 
@@ -78,7 +79,8 @@ bool load_policy(const std::string& path, bool resume, const SelfplayOptions& o,
 class Ranks {
  public:
   explicit Ranks(GradientReducer& r)
-      : r_(r), where_(r.device() >= 0 ? torch::Device(torch::kCUDA, r.device()) : torch::Device(torch::kCPU)) {}
+      : r_(r),
+        where_(r.device() >= 0 ? torch::Device(torch::kCUDA, r.device()) : torch::Device(torch::kCPU)) {}
   u32 rank() const { return r_.rank(); }
   u32 size() const { return r_.size(); }
 
@@ -147,16 +149,19 @@ std::string hex(u64 h) {
 
 // A window's or an evaluation's sums as shares and means.
 struct Shares {
-  double reward, correct, valid;  // per sample
+  double reward, correct, valid;     // per sample
   double programs_correct, cheaper;  // per program
   double best_ratio;                 // per program with a correct sample
 };
 
 Shares shares(const PolicyStats& s) {
   const double samples = std::max(1.0, s.samples), programs = std::max(1.0, s.programs);
-  return {s.reward / samples,        s.correct / samples,
-          s.valid / samples,         s.programs_correct / programs,
-          s.programs_cheaper / programs, s.programs_correct > 0 ? s.best_ratio / s.programs_correct : 0.0};
+  return {s.reward / samples,
+          s.correct / samples,
+          s.valid / samples,
+          s.programs_correct / programs,
+          s.programs_cheaper / programs,
+          s.programs_correct > 0 ? s.best_ratio / s.programs_correct : 0.0};
 }
 
 // "correct 0.250  programs_correct 0.500  cheaper 0.125  best_ratio 0.982  reward 3.41  valid 0.750"
@@ -184,7 +189,12 @@ class Run {
  public:
   Run(const SelfplayOptions& o, GradientReducer& reducer, torch::Device device, std::ostream& log,
       std::string* error)
-      : o_(o), ranks_(reducer), device_(device), lead_(reducer.rank() == 0), log_(log), error_(error),
+      : o_(o),
+        ranks_(reducer),
+        device_(device),
+        lead_(reducer.rank() == 0),
+        log_(log),
+        error_(error),
         checkpoint_((std::filesystem::path(o.out_dir) / "checkpoint.pt").string()) {}
 
   // Every rank loads its checkpoint, then takes rank 0's weights; false when any rank failed.
@@ -219,11 +229,13 @@ class Run {
     const ModelConfig& mc = model->config();
     maker_ = std::make_unique<PairMaker>(policy_.meta.seed, u32(mc.max_source), u32(mc.max_bytecode));
     if (lead_) {
-      log_ << (o_.resume ? "resumed " : "selfplay from ") << path << " at step " << step() << ": " << mc.to_text()
-           << " (" << parameter_count(model) << " parameters), " << ranks_.size() << " rank(s) x " << o_.batch
-           << " programs x " << o_.samples << " samples, lambda " << o_.lambda << ", device " << o_.device << "\n"
+      log_ << (o_.resume ? "resumed " : "selfplay from ") << path << " at step " << step() << ": "
+           << mc.to_text() << " (" << parameter_count(model) << " parameters), " << ranks_.size()
+           << " rank(s) x " << o_.batch << " programs x " << o_.samples << " samples, lambda " << o_.lambda
+           << ", device " << o_.device << "\n"
            << "start weights fnv1a " << hex(weights_hash(model)) << "\n";
-      if (step() == 0) progress_ << "kind\tstep\treward\tcorrect\tvalid\tprograms_correct\tcheaper\tbest_ratio\n";
+      if (step() == 0)
+        progress_ << "kind\tstep\treward\tcorrect\tvalid\tprograms_correct\tcheaper\tbest_ratio\n";
     }
     return true;
   }
@@ -250,8 +262,8 @@ class Run {
     torch::Tensor sum = ranks_.sum(torch::tensor(local));
     window_start_ = std::chrono::steady_clock::now();  // programs/s counts training only
     if (sum[PolicyStats::kFields].item<float>() > 0) {
-      *error_ = "evaluation at step " + std::to_string(step()) + " failed: " +
-                (failure.empty() ? "on another rank" : failure);
+      *error_ = "evaluation at step " + std::to_string(step()) +
+                " failed: " + (failure.empty() ? "on another rank" : failure);
       return false;
     }
     if (!lead_) return true;
@@ -290,7 +302,8 @@ class Run {
     const i64 g = reduced.numel() - i64(tail.size());
     const float* summary = reduced.data_ptr<float>() + g;
     if (summary[PolicyStats::kFields + 1] > 0) {
-      *error_ = "step " + std::to_string(step() + 1) + " failed: " + (failure.empty() ? "on another rank" : failure);
+      *error_ = "step " + std::to_string(step() + 1) +
+                " failed: " + (failure.empty() ? "on another rank" : failure);
       return Next::Fail;
     }
     set_gradients(model, reduced.narrow(0, 0, g));
@@ -331,7 +344,9 @@ class Run {
   void say(const std::string& line) {
     if (lead_) log_ << line << "\n";
   }
-  void finish() { log_ << "rank " << ranks_.rank() << " weights fnv1a " << hex(weights_hash(policy_.model)) << "\n"; }
+  void finish() {
+    log_ << "rank " << ranks_.rank() << " weights fnv1a " << hex(weights_hash(policy_.model)) << "\n";
+  }
 
  private:
   const SelfplayOptions& o_;
@@ -352,19 +367,22 @@ class Run {
 
 }  // namespace
 
-SelfplayResult selfplay(const SelfplayOptions& o, GradientReducer& reducer, std::ostream& log, std::string* error) {
+SelfplayResult selfplay(const SelfplayOptions& o, GradientReducer& reducer, std::ostream& log,
+                        std::string* error) {
   if (std::string p = options_problem(o); !p.empty()) return *error = p, SelfplayResult::BadInput;
   torch::Device device(torch::kCPU);
   if (!pick_device(o.device, &device, error)) return SelfplayResult::BadInput;
   if (reducer.device() >= 0 && !device.is_cuda())
-    return *error = "the collective keeps its buffers on a GPU (NCCL): use --device cuda, or --collective mpi",
+    return *error =
+               "the collective keeps its buffers on a GPU (NCCL): use --device cuda, or --collective mpi",
            SelfplayResult::BadInput;
   if (o.threads > 0) torch::set_num_threads(int(o.threads));
   Run run(o, reducer, device, log, error);
   if (!run.start()) return SelfplayResult::BadInput;
   const u64 first_step = run.step();
   if (first_step >= o.steps)
-    run.say("already at step " + std::to_string(first_step) + " of " + std::to_string(o.steps) + ": nothing to train");
+    run.say("already at step " + std::to_string(first_step) + " of " + std::to_string(o.steps) +
+            ": nothing to train");
   if (!run.evaluate()) return SelfplayResult::Failed;
   while (run.step() < o.steps) {
     const Run::Next next = run.train_step();
@@ -372,11 +390,13 @@ SelfplayResult selfplay(const SelfplayOptions& o, GradientReducer& reducer, std:
     const u64 done = run.step();
     const bool last = done == o.steps, stopping = next == Run::Next::Stop;
     if (done % o.log_every == 0 || last || stopping) run.report();
-    if (o.eval_every > 0 && done % o.eval_every == 0 && !last && !run.evaluate()) return SelfplayResult::Failed;
+    if (o.eval_every > 0 && done % o.eval_every == 0 && !last && !run.evaluate())
+      return SelfplayResult::Failed;
     if ((o.checkpoint_every > 0 && done % o.checkpoint_every == 0) || last || stopping)
       if (!run.save()) return SelfplayResult::Failed;
     if (stopping) {
-      run.say("stopped at step " + std::to_string(done) + " (a stop was asked): the same command with --resume goes on");
+      run.say("stopped at step " + std::to_string(done) +
+              " (a stop was asked): the same command with --resume goes on");
       run.finish();
       return SelfplayResult::Interrupted;
     }

@@ -49,12 +49,8 @@ std::optional<SourceTokens> encode_source(std::string_view source, std::string* 
 
   for (const Token& t : tokens) {
     switch (t.kind) {
-      case Tok::END:
-        out.ids.push_back(v.eos());
-        break;
-      case Tok::INVALID:
-        out.ids.push_back(v.unk());
-        break;
+      case Tok::END: out.ids.push_back(v.eos()); break;
+      case Tok::INVALID: out.ids.push_back(v.unk()); break;
       case Tok::IDENT: {
         std::string_view name = text(t);
         if (i32 f = index_of(out.function_names, name); f >= 0) {
@@ -98,9 +94,7 @@ std::optional<SourceTokens> encode_source(std::string_view source, std::string* 
         out.ids.push_back(v.marker(Marker::LIT_END));
         break;
       }
-      default:
-        out.ids.push_back(v.syn(t.kind));
-        break;
+      default: out.ids.push_back(v.syn(t.kind)); break;
     }
   }
   return out;

@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
+#include "base/rng.h"
 #include "trees/random_program.h"
 #include "trees/random_values.h"
-#include "base/rng.h"
 
 namespace gs::neural {
 namespace {
@@ -95,8 +95,9 @@ Check Verifier::check(const Reference& reference, const vm::Program& candidate) 
   i32 entry = candidate.find(reference.program.function_name(reference.entry));
   if (entry < 0) return {Verdict::WrongEntry, 0, 0, "no entry function"};
   if (!same_signature(candidate.function(u32(entry)), want))
-    return {Verdict::WrongEntry, 0, 0, "entry is " + candidate.signature(u32(entry)) + ", not " +
-                                           reference.program.signature(reference.entry)};
+    return {Verdict::WrongEntry, 0, 0,
+            "entry is " + candidate.signature(u32(entry)) + ", not " +
+                reference.program.signature(reference.entry)};
   Check c{Verdict::Correct, 0, 0, {}};
   for (size_t k = 0; k < reference.inputs.size(); ++k) {
     vm::Outcome o = runner_.run(candidate, u32(entry), reference.inputs[k]);

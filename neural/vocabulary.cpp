@@ -71,26 +71,16 @@ TokenMeaning Vocabulary::meaning(TokenId id) const {
 std::string Vocabulary::spell(TokenId id) const {
   TokenMeaning m = meaning(id);
   switch (m.section) {
-    case Section::Special:
-      return kSpecialNames[m.index];
-    case Section::Syn:
-      return compiler::token_text(compiler::Tok(m.index));
-    case Section::Builtin:
-      return builtins_[m.index];
-    case Section::Variable:
-      return "V" + std::to_string(m.index);
-    case Section::Function:
-      return "F" + std::to_string(m.index);
-    case Section::Opcode:
-      return vm::op_info(vm::Op(m.index)).name;
-    case Section::Marker:
-      return kMarkerNames[m.index];
-    case Section::Type:
-      return type_name(kValueTypes[m.index]);
-    case Section::Small:
-      return std::to_string(m.index);
-    case Section::Digit:
-      return "d" + std::to_string(m.index);
+    case Section::Special: return kSpecialNames[m.index];
+    case Section::Syn: return compiler::token_text(compiler::Tok(m.index));
+    case Section::Builtin: return builtins_[m.index];
+    case Section::Variable: return "V" + std::to_string(m.index);
+    case Section::Function: return "F" + std::to_string(m.index);
+    case Section::Opcode: return vm::op_info(vm::Op(m.index)).name;
+    case Section::Marker: return kMarkerNames[m.index];
+    case Section::Type: return type_name(kValueTypes[m.index]);
+    case Section::Small: return std::to_string(m.index);
+    case Section::Digit: return "d" + std::to_string(m.index);
     case Section::Byte: {
       if (m.index >= 0x21 && m.index < 0x7f) return std::string("'") + char(m.index) + "'";
       static const char* hex = "0123456789abcdef";

@@ -1,7 +1,7 @@
 // The neural compiler's one vocabulary, shared by source and bytecode token sequences (one
 // embedding table; a literal copied from source to bytecode is the same token on both sides).
 // Nothing here lists opcodes or Syn tokens: the sections are generated from vm/opcodes.def,
-// compiler/tokens.def and compiler/builtins.def (DESIGN.md "One instruction table").
+// compiler/tokens.def and compiler/builtins.def (docs/design.md "One instruction table").
 //
 //   section    tokens                                  used in
 //   special    PAD BOS EOS UNK                         both
@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "base/types.h"
 #include "compiler/token.h"
 #include "vm/opcodes.h"
-#include "base/types.h"
 
 namespace gs::neural {
 

@@ -1,4 +1,4 @@
-// The batch layout (DESIGN.md "Batch-first memory layout"): a batch of programs is a handful of
+// The batch layout (docs/design.md "Batch-first memory layout"): a batch of programs is a handful of
 // flat arrays plus offsets, the same on the host and on the device. These views hold only
 // pointers and counts; the CPU backend points them at host vectors, the CUDA backend at device
 // memory allocated once (pipeline/cuda_pipeline.h). Program i's bytecode lives in its own 8-aligned
@@ -13,12 +13,12 @@
 namespace gs::pipeline {
 
 // What became of a program before it ran. docs/pipeline.md describes each.
-#define GS_PROGRAM_STATUSES(X)                                                        \
-  X(OK, "ok")                                   /* compiled, verified, entry found */ \
-  X(COMPILE_ERROR, "compile_error")             /* diagnostics in the compile results */ \
-  X(BYTECODE_TOO_LARGE, "bytecode_too_large")   /* the container outgrew its slot */ \
-  X(INVALID_BYTECODE, "invalid_bytecode")       /* the verifier rejected it */       \
-  X(NO_ENTRY, "no_entry")                       /* no function with the problem's signature */
+#define GS_PROGRAM_STATUSES(X)                                                         \
+  X(OK, "ok")                                 /* compiled, verified, entry found */    \
+  X(COMPILE_ERROR, "compile_error")           /* diagnostics in the compile results */ \
+  X(BYTECODE_TOO_LARGE, "bytecode_too_large") /* the container outgrew its slot */     \
+  X(INVALID_BYTECODE, "invalid_bytecode")     /* the verifier rejected it */           \
+  X(NO_ENTRY, "no_entry")                     /* no function with the problem's signature */
 
 enum class ProgramStatus : u8 {
 #define GS_STATUS_ENUM(name, text) name,
@@ -70,12 +70,12 @@ struct BytecodeBatch {
 
 // Per (program, case) pair.
 struct PairResults {
-  u8* trap = nullptr;          // Trap, or kNotRun
-  u8* pass = nullptr;          // 1 when the outputs matched the expected ones
-  u32* instructions = nullptr; // bytecode instructions executed
-  u64* output_hash = nullptr;  // hash of the outputs (docs/pipeline.md), 0 on a trap
-  float* error = nullptr;      // graded error of the outputs (pipeline/output_error.h), +inf on a trap;
-                               // nullptr: not computed
+  u8* trap = nullptr;           // Trap, or kNotRun
+  u8* pass = nullptr;           // 1 when the outputs matched the expected ones
+  u32* instructions = nullptr;  // bytecode instructions executed
+  u64* output_hash = nullptr;   // hash of the outputs (docs/pipeline.md), 0 on a trap
+  float* error = nullptr;       // graded error of the outputs (pipeline/output_error.h), +inf on a trap;
+                                // nullptr: not computed
 };
 
 // Per program, reduced over its cases.

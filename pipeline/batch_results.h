@@ -84,12 +84,12 @@ struct ResultLayout {
     ResultLayout l;
     u64 at = 0;
     bool in_pairs = false;
-#define GS_X(name, type, per)                                                                    \
-  if (!in_pairs && (PerWhat::per == PerWhat::Pair || PerWhat::per == PerWhat::GradedPair)) {     \
-    in_pairs = true;                                                                             \
-    l.programs_end = at;                                                                         \
-  }                                                                                              \
-  l.name = at;                                                                                   \
+#define GS_X(name, type, per)                                                                \
+  if (!in_pairs && (PerWhat::per == PerWhat::Pair || PerWhat::per == PerWhat::GradedPair)) { \
+    in_pairs = true;                                                                         \
+    l.programs_end = at;                                                                     \
+  }                                                                                          \
+  l.name = at;                                                                               \
   at += (s.count(PerWhat::per) * sizeof(type) + 7) & ~u64(7);
     GS_BATCH_RESULTS(GS_X)
 #undef GS_X
@@ -155,10 +155,10 @@ struct BatchResults {
   // and the per-pair ones when with_pairs (else they are left empty).
   void unpack(const u8* packed, const ResultLayout& layout, const BatchShape& shape, bool with_pairs) {
     reset(shape);
-#define GS_X(name, type, per)                                                                        \
-  if (with_pairs || PerWhat::per == PerWhat::Program || PerWhat::per == PerWhat::Diagnostic)         \
+#define GS_X(name, type, per)                                                                       \
+  if (with_pairs || PerWhat::per == PerWhat::Program || PerWhat::per == PerWhat::Diagnostic)        \
     std::memcpy(static_cast<void*>(name.data()), packed + layout.name, name.size() * sizeof(type)); \
-  else                                                                                               \
+  else                                                                                              \
     name.clear();
     GS_BATCH_RESULTS(GS_X)
 #undef GS_X
@@ -169,7 +169,9 @@ struct BatchResults {
     return {trap.data(), pass.data(), pair_instructions.data(), output_hash.data(),
             error.empty() ? nullptr : error.data()};
   }
-  ProgramResults program_views() { return {cases_passed.data(), instructions.data(), reward.data(), bytecode_hash.data()}; }
+  ProgramResults program_views() {
+    return {cases_passed.data(), instructions.data(), reward.data(), bytecode_hash.data()};
+  }
 
   ProgramStatus program_status(u32 i) const { return static_cast<ProgramStatus>(status[i]); }
   std::span<const compiler::Diagnostic> kept_diagnostics(u32 i) const {

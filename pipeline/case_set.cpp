@@ -43,8 +43,8 @@ CaseSet::CaseSet(std::string entry, std::span<const Type> params, std::span<cons
     throw std::invalid_argument("entry function name must have 1 to " + std::to_string(kMaxEntryName - 1) +
                                 " characters");
   if (params.size() > vm::kMaxParams || results.size() > vm::kMaxResults || results.empty())
-    throw std::invalid_argument("a signature has at most " + std::to_string(vm::kMaxParams) + " parameters and 1 to " +
-                                std::to_string(vm::kMaxResults) + " results");
+    throw std::invalid_argument("a signature has at most " + std::to_string(vm::kMaxParams) +
+                                " parameters and 1 to " + std::to_string(vm::kMaxResults) + " results");
   if (cases.size() >= (u64(1) << 31)) throw std::invalid_argument("too many test cases");
   view_.case_count = u32(cases.size());
   view_.param_count = u32(params.size());

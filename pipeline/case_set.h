@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "vm/bytecode.h"
 #include "base/hash.h"
+#include "base/types.h"
+#include "vm/bytecode.h"
 #include "vm/heap.h"
 #include "vm/interpreter.h"
 #include "vm/value.h"
-#include "base/types.h"
 
 namespace gs::pipeline {
 
@@ -55,8 +55,8 @@ enum class Match : u8 { PASS, FAIL, BAD_REFERENCE };
 
 // One scalar of type t (Int, Float, Bool or Str) from the execution's heap against the expected
 // image; mixes the actual value into *hash.
-GS_HD inline Match match_scalar(Type t, vm::Heap& heap, u64 actual, vm::Heap& want, u64 expected, double tolerance,
-                                u64* hash) {
+GS_HD inline Match match_scalar(Type t, vm::Heap& heap, u64 actual, vm::Heap& want, u64 expected,
+                                double tolerance, u64* hash) {
   switch (t) {
     case Type::Float:
       *hash = mix_word(*hash, float_key(actual));
@@ -111,8 +111,8 @@ GS_HD inline Match compare_outputs(const CaseSetView& t, u32 c, vm::Machine& m, 
       if (n != expected_n) one = Match::FAIL;
       for (u32 k = 0; k < n; ++k) {
         u64 e = k < expected_n ? want.slots(u32(expected[r]))[k] : 0;
-        Match element = match_scalar(element_of(type), heap, heap.slots(u32(actual))[k], want, e,
-                                     t.float_tolerance, &h);
+        Match element =
+            match_scalar(element_of(type), heap, heap.slots(u32(actual))[k], want, e, t.float_tolerance, &h);
         if (element == Match::BAD_REFERENCE) {
           *hash = 0;
           return element;

@@ -21,7 +21,7 @@ struct SourceBatch {
 
 struct CompileResults {
   compiler::Diagnostic* diagnostics = nullptr;  // count × kBatchDiagnostics
-  u32* diagnostic_count = nullptr;    // all of a program's diagnostics, kept or not
+  u32* diagnostic_count = nullptr;              // all of a program's diagnostics, kept or not
 };
 
 // Workspace bytes that can compile any source of the batch (longest is its longest source).
@@ -36,7 +36,7 @@ struct LexedProgram {
   const compiler::Token* tokens = nullptr;  // token_count of them, the last one END
   u32 token_count = 0;
   const compiler::Diagnostic* diagnostics = nullptr;  // the first diagnostics_kept of them
-  u32 diagnostic_count = 0;                 // lex() reports this many
+  u32 diagnostic_count = 0;                           // lex() reports this many
   u32 diagnostics_kept = 0;
 };
 
@@ -59,15 +59,16 @@ GS_HD inline bool place_lexed(const LexedProgram& lexed, compiler::Workspace& w)
 // compile_stage (kPreLexed false: lexed is unused) and compile_stage_lexed.
 template <bool kPreLexed>
 GS_HD inline void compile_stage_from(const SourceBatch& s, u32 i, const LexedProgram* lexed,
-                                       const compiler::CompileLimits& l, u8* workspace, BytecodeBatch& b,
-                                       CompileResults& r) {
+                                     const compiler::CompileLimits& l, u8* workspace, BytecodeBatch& b,
+                                     CompileResults& r) {
   u64 len = s.offsets[i + 1] - s.offsets[i];
   compiler::Diagnostic* kept = r.diagnostics + u64(i) * kBatchDiagnostics;
   b.sizes[i] = 0;
   b.entry[i] = 0;
   r.diagnostic_count[i] = 0;
   if (len > l.max_source_bytes) {  // (the workspace only holds sources up to the limit)
-    kept[0] = {compiler::Code::SOURCE_TOO_LARGE, 0, 0, u32(len > 0xffffffffu ? 0xffffffffu : len), l.max_source_bytes};
+    kept[0] = {compiler::Code::SOURCE_TOO_LARGE, 0, 0, u32(len > 0xffffffffu ? 0xffffffffu : len),
+               l.max_source_bytes};
     r.diagnostic_count[i] = 1;
     b.status[i] = u8(ProgramStatus::COMPILE_ERROR);
     return;
@@ -100,7 +101,7 @@ GS_HD inline void compile_stage_from(const SourceBatch& s, u32 i, const LexedPro
 
 // Compiles program i into its bytecode slot. workspace: batch_workspace_bytes() bytes, 8-aligned.
 GS_HD inline void compile_stage(const SourceBatch& s, u32 i, const compiler::CompileLimits& l, u8* workspace,
-                                  BytecodeBatch& b, CompileResults& r) {
+                                BytecodeBatch& b, CompileResults& r) {
   compile_stage_from<false>(s, i, nullptr, l, workspace, b, r);
 }
 
@@ -108,8 +109,8 @@ GS_HD inline void compile_stage(const SourceBatch& s, u32 i, const compiler::Com
 // diagnostics are copied into the workspace instead of lexing (the result is the same). Falls
 // back to lexing when the batch lexer did not keep all of the program's diagnostics.
 GS_HD inline void compile_stage_lexed(const SourceBatch& s, u32 i, const LexedProgram& lexed,
-                                        const compiler::CompileLimits& l, u8* workspace, BytecodeBatch& b,
-                                        CompileResults& r) {
+                                      const compiler::CompileLimits& l, u8* workspace, BytecodeBatch& b,
+                                      CompileResults& r) {
   compile_stage_from<true>(s, i, &lexed, l, workspace, b, r);
 }
 

@@ -5,7 +5,8 @@ namespace gs::pipeline {
 CpuBatchCompiler::CpuBatchCompiler(ThreadPool& pool, const compiler::CompileLimits& limits)
     : pool_(pool), limits_(limits), workspaces_(pool.size()) {}
 
-void CpuBatchCompiler::compile(const SourceBatch& s, BytecodeBatch& b, CompileResults& r, const LexedBatch* lexed) {
+void CpuBatchCompiler::compile(const SourceBatch& s, BytecodeBatch& b, CompileResults& r,
+                               const LexedBatch* lexed) {
   u64 longest = 0;
   for (u32 i = 0; i < s.count; ++i) longest = std::max(longest, s.offsets[i + 1] - s.offsets[i]);
   u64 words = batch_workspace_bytes(u32(std::min<u64>(longest, limits_.max_source_bytes)), limits_) / 8;

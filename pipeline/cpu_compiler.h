@@ -5,9 +5,9 @@
 
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "pipeline/compile_stage.h"
 #include "pipeline/lex_stage.h"
-#include "base/thread_pool.h"
 
 namespace gs::pipeline {
 

@@ -6,11 +6,11 @@
 #include <memory>
 #include <vector>
 
-#include "pipeline/batch.h"
-#include "vm/limits.h"
-#include "pipeline/case_set.h"
-#include "vm/machine.h"
 #include "base/thread_pool.h"
+#include "pipeline/batch.h"
+#include "pipeline/case_set.h"
+#include "vm/limits.h"
+#include "vm/machine.h"
 
 namespace gs::pipeline {
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "pipeline/lex_stage.h"
 #include "base/thread_pool.h"
+#include "pipeline/lex_stage.h"
 
 namespace gs::pipeline {
 

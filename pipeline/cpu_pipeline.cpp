@@ -1,10 +1,10 @@
 #include "pipeline/cpu_pipeline.h"
 
 #include <chrono>
+
 #include "base/host.h"
 
 namespace gs::pipeline {
-
 
 CpuPipeline::CpuPipeline(const PipelineConfig& c)
     : config_(c), pool_(c.threads), compiler_(pool_, c.compile), lexer_(pool_), executor_(pool_, c.limits) {}
@@ -16,8 +16,12 @@ BytecodeBatch CpuPipeline::prepare(const Sources& sources, const CaseSetView& t,
   fill_slot_offsets(sources.offsets.data(), n, offsets_.data());
   bytecode_.resize(offsets_[n] / 8);
   entry_.assign(n, 0);
-  return {n, reinterpret_cast<u8*>(bytecode_.data()), offsets_.data(), out->bytecode_bytes.data(),
-          out->status.data(), entry_.data()};
+  return {n,
+          reinterpret_cast<u8*>(bytecode_.data()),
+          offsets_.data(),
+          out->bytecode_bytes.data(),
+          out->status.data(),
+          entry_.data()};
 }
 
 void CpuPipeline::compile(const Sources& sources, BytecodeBatch& b, BatchResults* out) {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "pipeline/cpu_compiler.h"
+#include "pipeline/cpu_executor.h"
 #include "pipeline/cpu_lexer.h"
 #include "pipeline/pipeline.h"
-#include "pipeline/cpu_executor.h"
 
 namespace gs::pipeline {
 

@@ -1,7 +1,7 @@
 // The compile kernel and its launcher (pipeline/cuda_compiler.h).
-#include "pipeline/cuda_compiler.h"
-
 #include <cuda_runtime.h>
+
+#include "pipeline/cuda_compiler.h"
 
 namespace gs::pipeline {
 
@@ -10,7 +10,8 @@ namespace {
 // `workers` threads take part (those beyond it return at once); thread w compiles programs
 // w, w + workers, … in workspace slice w.
 __global__ void compile_kernel(SourceBatch s, LexedBatch lexed, BytecodeBatch b, CompileResults r,
-                               compiler::CompileLimits limits, u8* workspace, u64 workspace_stride, u64 workers) {
+                               compiler::CompileLimits limits, u8* workspace, u64 workspace_stride,
+                               u64 workers) {
   const u64 w = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (w >= workers) return;
   u8* mine = workspace + w * workspace_stride;
@@ -29,8 +30,8 @@ u32 compile_resident_threads(u32 multiprocessors) {
 }
 
 void launch_compile(const SourceBatch& s, const LexedBatch& lexed, const BytecodeBatch& b,
-                    const CompileResults& r, const compiler::CompileLimits& limits, u8* workspace, u64 workspace_stride,
-                    u32 threads, void* stream) {
+                    const CompileResults& r, const compiler::CompileLimits& limits, u8* workspace,
+                    u64 workspace_stride, u32 threads, void* stream) {
   const u64 workers = threads < s.count ? threads : s.count;
   if (workers == 0) return;
   const u64 blocks = (workers + kCompileBlockThreads - 1) / kCompileBlockThreads;

@@ -30,14 +30,14 @@ u32 compile_resident_threads(u32 multiprocessors);
 
 // Enqueues the compile stage on `stream`: fills b's slots, sizes, status and entry (0) and r for
 // every program of s, exactly as CpuBatchCompiler does, from the tokens launch_lex left in
-// lexed (enqueued before it on the same stream). Every pointer in the views is device memory. workspace: threads × workspace_stride bytes of device memory, 8-aligned, with
-// workspace_stride a multiple of 8 and at least batch_workspace_bytes(longest source, limits).
-// threads: the most threads to launch (at least 1; fewer run when there are fewer programs);
-// launched thread j owns workspace slice j. The device's stack limit must be at least
-// compile_stack_bytes(limits). Returns without waiting; a launch error is reported by the next
+// lexed (enqueued before it on the same stream). Every pointer in the views is device memory. workspace:
+// threads × workspace_stride bytes of device memory, 8-aligned, with workspace_stride a multiple of 8 and at
+// least batch_workspace_bytes(longest source, limits). threads: the most threads to launch (at least 1; fewer
+// run when there are fewer programs); launched thread j owns workspace slice j. The device's stack limit must
+// be at least compile_stack_bytes(limits). Returns without waiting; a launch error is reported by the next
 // cudaGetLastError(), as for any kernel.
 void launch_compile(const SourceBatch& s, const LexedBatch& lexed, const BytecodeBatch& b,
-                    const CompileResults& r, const compiler::CompileLimits& limits, u8* workspace, u64 workspace_stride,
-                    u32 threads, void* stream);
+                    const CompileResults& r, const compiler::CompileLimits& limits, u8* workspace,
+                    u64 workspace_stride, u32 threads, void* stream);
 
 }  // namespace gs::pipeline

@@ -1,8 +1,7 @@
 // The verify, execute and score kernels and their launchers (pipeline/cuda_executor.h).
-#include "pipeline/cuda_executor.h"
-
 #include <cuda_runtime.h>
 
+#include "pipeline/cuda_executor.h"
 #include "pipeline/stages.h"
 
 namespace gs::pipeline {
@@ -26,8 +25,8 @@ __global__ void verify_kernel(BytecodeBatch b, CaseSetView t, u8* scratch, u64 w
 }
 
 // One work item per (program, case) pair.
-__global__ void execute_pairs_kernel(BytecodeBatch b, CaseSetView t, PairResults out, vm::Limits limits, u8* scratch,
-                                     u64 workers) {
+__global__ void execute_pairs_kernel(BytecodeBatch b, CaseSetView t, PairResults out, vm::Limits limits,
+                                     u8* scratch, u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
   vm::Machine m = vm::machine_over(scratch + w * vm::machine_bytes(limits), limits);
@@ -38,8 +37,8 @@ __global__ void execute_pairs_kernel(BytecodeBatch b, CaseSetView t, PairResults
 
 // One work item per program for each warp (workers is a multiple of kWarpLanes): lane l of the
 // warp runs the program's cases l, l + 32, ….
-__global__ void execute_warps_kernel(BytecodeBatch b, CaseSetView t, PairResults out, vm::Limits limits, u8* scratch,
-                                     u64 workers) {
+__global__ void execute_warps_kernel(BytecodeBatch b, CaseSetView t, PairResults out, vm::Limits limits,
+                                     u8* scratch, u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
   vm::Machine m = vm::machine_over(scratch + w * vm::machine_bytes(limits), limits);
@@ -49,14 +48,16 @@ __global__ void execute_warps_kernel(BytecodeBatch b, CaseSetView t, PairResults
     for (u32 k = lane; k < t.case_count; k += kWarpLanes) execute_stage(b, u32(i), t, k, m, limits.fuel, out);
 }
 
-__global__ void score_kernel(BytecodeBatch b, CaseSetView t, PairResults pairs, RewardWeights weights, u64 fuel,
-                             ProgramResults out, u64 workers) {
+__global__ void score_kernel(BytecodeBatch b, CaseSetView t, PairResults pairs, RewardWeights weights,
+                             u64 fuel, ProgramResults out, u64 workers) {
   const u64 w = thread_index();
   if (w >= workers) return;
   for (u64 i = w; i < b.count; i += workers) score_stage(b, u32(i), t, pairs, weights, fuel, out);
 }
 
-unsigned blocks_for(u64 workers) { return unsigned((workers + kExecutorBlockThreads - 1) / kExecutorBlockThreads); }
+unsigned blocks_for(u64 workers) {
+  return unsigned((workers + kExecutorBlockThreads - 1) / kExecutorBlockThreads);
+}
 
 template <class Kernel>
 u32 resident_threads_of(Kernel kernel, u32 multiprocessors) {
@@ -83,12 +84,12 @@ u32 resident_threads(ExecutorKernel k, u32 multiprocessors) {
 void launch_verify(const BytecodeBatch& b, const CaseSetView& t, u8* scratch, u32 threads, void* stream) {
   const u64 workers = threads < b.count ? threads : b.count;
   if (workers == 0) return;
-  verify_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, static_cast<cudaStream_t>(stream)>>>(b, t, scratch,
-                                                                                                    workers);
+  verify_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, static_cast<cudaStream_t>(stream)>>>(
+      b, t, scratch, workers);
 }
 
-void launch_execute(const BytecodeBatch& b, const CaseSetView& t, const PairResults& out, const vm::Limits& limits,
-                    u8* scratch, u32 threads, bool warp_per_program, void* stream) {
+void launch_execute(const BytecodeBatch& b, const CaseSetView& t, const PairResults& out,
+                    const vm::Limits& limits, u8* scratch, u32 threads, bool warp_per_program, void* stream) {
   const u64 pairs = u64(b.count) * t.case_count;
   auto s = static_cast<cudaStream_t>(stream);
   if (warp_per_program && threads >= kWarpLanes) {
@@ -96,16 +97,18 @@ void launch_execute(const BytecodeBatch& b, const CaseSetView& t, const PairResu
     const u64 needed = u64(b.count) * kWarpLanes;
     const u64 workers = pairs == 0 ? 0 : whole_warps < needed ? whole_warps : needed;
     if (workers == 0) return;
-    execute_warps_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, s>>>(b, t, out, limits, scratch, workers);
+    execute_warps_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, s>>>(b, t, out, limits, scratch,
+                                                                               workers);
   } else {
     const u64 workers = threads < pairs ? threads : pairs;
     if (workers == 0) return;
-    execute_pairs_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, s>>>(b, t, out, limits, scratch, workers);
+    execute_pairs_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, s>>>(b, t, out, limits, scratch,
+                                                                               workers);
   }
 }
 
-void launch_score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs, const RewardWeights& w,
-                  u64 fuel, const ProgramResults& out, u32 threads, void* stream) {
+void launch_score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs,
+                  const RewardWeights& w, u64 fuel, const ProgramResults& out, u32 threads, void* stream) {
   const u64 workers = threads < b.count ? threads : b.count;
   if (workers == 0) return;
   score_kernel<<<blocks_for(workers), kExecutorBlockThreads, 0, static_cast<cudaStream_t>(stream)>>>(

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "pipeline/batch.h"
-#include "vm/machine.h"
-#include "vm/limits.h"
 #include "pipeline/case_set.h"
+#include "vm/limits.h"
+#include "vm/machine.h"
 
 namespace gs::pipeline {
 
@@ -42,11 +42,11 @@ void launch_verify(const BytecodeBatch& b, const CaseSetView& t, u8* scratch, u3
 // its lanes taking the program's cases in turn, so a warp runs one bytecode; it uses whole
 // warps of the threads (with fewer than 32 it runs one thread per pair). Which is faster has
 // not been measured yet; the pipeline uses one thread per pair.
-void launch_execute(const BytecodeBatch& b, const CaseSetView& t, const PairResults& out, const vm::Limits& limits,
-                    u8* scratch, u32 threads, bool warp_per_program, void* stream);
+void launch_execute(const BytecodeBatch& b, const CaseSetView& t, const PairResults& out,
+                    const vm::Limits& limits, u8* scratch, u32 threads, bool warp_per_program, void* stream);
 
 // Score stage (as CpuExecutor::score): one thread per program; no scratch.
-void launch_score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs, const RewardWeights& w,
-                  u64 fuel, const ProgramResults& out, u32 threads, void* stream);
+void launch_score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs,
+                  const RewardWeights& w, u64 fuel, const ProgramResults& out, u32 threads, void* stream);
 
 }  // namespace gs::pipeline

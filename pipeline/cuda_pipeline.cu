@@ -1,10 +1,8 @@
 // The CUDA backend of pipeline/pipeline.h (pipeline/cuda_pipeline.h). One run is one upload, the
-// stages (the data-parallel lexer, then compile, verify, execute, score) back to back on one stream with no host synchronisation in between, one
-// download and one synchronisation. Device buffers are kept between batches and grown, never
-// shrunk; uploads and downloads go through pinned host buffers, each batch's arrays packed into
-// one buffer so that each direction is a single copy.
-#include "pipeline/cuda_pipeline.h"
-
+// stages (the data-parallel lexer, then compile, verify, execute, score) back to back on one stream with no
+// host synchronisation in between, one download and one synchronisation. Device buffers are kept between
+// batches and grown, never shrunk; uploads and downloads go through pinned host buffers, each batch's arrays
+// packed into one buffer so that each direction is a single copy.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -12,11 +10,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "pipeline/cuda_compiler.h"
-#include "pipeline/cuda_lexer.h"
-#include "pipeline/cuda_executor.h"
 #include "base/cuda_check.h"
 #include "base/host.h"
+#include "pipeline/cuda_compiler.h"
+#include "pipeline/cuda_executor.h"
+#include "pipeline/cuda_lexer.h"
+#include "pipeline/cuda_pipeline.h"
 
 namespace gs::pipeline {
 
@@ -177,16 +176,16 @@ class CudaPipeline final : public Pipeline {
     u8* d_res = results_.data;
     SourceBatch s{n, at<const char>(d_in, in.text), at<const u64>(d_in, in.source_offsets)};
     BytecodeBatch b{n,
-                        bytecode_.data,
-                        at<const u64>(d_in, in.slot_offsets),
-                        at<u32>(d_res, res.bytecode_bytes),
-                        at<u8>(d_res, res.status),
-                        at<u32>(d_res, dev.entry)};
+                    bytecode_.data,
+                    at<const u64>(d_in, in.slot_offsets),
+                    at<u32>(d_res, res.bytecode_bytes),
+                    at<u8>(d_res, res.status),
+                    at<u32>(d_res, dev.entry)};
     LexedBatch lexed{at<compiler::Token>(d_res, dev.tokens), at<u32>(d_res, dev.token_count),
-                     at<compiler::Diagnostic>(d_res, dev.lex_diagnostics), at<u32>(d_res, dev.lex_diagnostic_count),
-                     at<u8>(d_res, dev.lex_fallback)};
+                     at<compiler::Diagnostic>(d_res, dev.lex_diagnostics),
+                     at<u32>(d_res, dev.lex_diagnostic_count), at<u8>(d_res, dev.lex_fallback)};
     CompileResults diagnostics{at<compiler::Diagnostic>(d_res, res.diagnostics),
-                                         at<u32>(d_res, res.diagnostic_count)};
+                               at<u32>(d_res, res.diagnostic_count)};
     PairResults pair_results = res.pair_views(d_res);
     ProgramResults program_results = res.program_views(d_res);
     CaseSetView t = host_tests;
@@ -212,17 +211,18 @@ class CudaPipeline final : public Pipeline {
       CUDA_CHECK(cudaEventRecord(events_[1], stream_));
       CUDA_CHECK(cudaError_t(launch_lex(s, sources.text.size(), lexed, scratch_.data, scratch, stream)));
       launch_compile(s, lexed, b, diagnostics, config_.compile, scratch_.data, plan.compile.slice,
-                               compile_threads, stream);
+                     compile_threads, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[2], stream_));
       launch_verify(b, t, scratch_.data, verify_threads, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[3], stream_));
-      launch_execute(b, t, pair_results, config_.limits, scratch_.data, execute_threads, config_.warp_per_program, stream);
+      launch_execute(b, t, pair_results, config_.limits, scratch_.data, execute_threads,
+                     config_.warp_per_program, stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[4], stream_));
       launch_score(b, t, pair_results, config_.reward, config_.limits.fuel, program_results, score_threads,
-                       stream);
+                   stream);
       CUDA_CHECK(cudaGetLastError());
       CUDA_CHECK(cudaEventRecord(events_[5], stream_));
       CUDA_CHECK(cudaMemcpyAsync(download_.data, d_res, download_bytes, cudaMemcpyDeviceToHost, stream_));
@@ -278,10 +278,10 @@ class CudaPipeline final : public Pipeline {
     const u32 sms = u32(multiprocessors);
     resident_compile_ = resident("compile", compile_resident_threads(sms));
     resident_verify_ = resident("verify", resident_threads(ExecutorKernel::Verify, sms));
-    resident_execute_ =
-        resident("execute", resident_threads(config_.warp_per_program ? ExecutorKernel::ExecuteWarps
-                                                                 : ExecutorKernel::ExecutePairs,
-                                                 sms));
+    resident_execute_ = resident(
+        "execute",
+        resident_threads(
+            config_.warp_per_program ? ExecutorKernel::ExecuteWarps : ExecutorKernel::ExecutePairs, sms));
     resident_score_ = resident("score", resident_threads(ExecutorKernel::Score, sms));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     for (cudaEvent_t& e : events_) CUDA_CHECK(cudaEventCreate(&e));
@@ -303,12 +303,15 @@ class CudaPipeline final : public Pipeline {
     u64* slots = at<u64>(up, in.slot_offsets);
     fill_slot_offsets(sources.offsets.data(), n, slots);
     copy_bytes(up + in.input_heap, tests.input_heap().data(), tests.input_heap().size() * sizeof(u64));
-    copy_bytes(up + in.input_offsets, tests.input_offsets().data(), tests.input_offsets().size() * sizeof(u32));
+    copy_bytes(up + in.input_offsets, tests.input_offsets().data(),
+               tests.input_offsets().size() * sizeof(u32));
     copy_bytes(up + in.input_slots, tests.input_slots().data(), tests.input_slots().size() * sizeof(u64));
-    copy_bytes(up + in.expected_heap, tests.expected_heap().data(), tests.expected_heap().size() * sizeof(u64));
+    copy_bytes(up + in.expected_heap, tests.expected_heap().data(),
+               tests.expected_heap().size() * sizeof(u64));
     copy_bytes(up + in.expected_offsets, tests.expected_offsets().data(),
                tests.expected_offsets().size() * sizeof(u32));
-    copy_bytes(up + in.expected_slots, tests.expected_slots().data(), tests.expected_slots().size() * sizeof(u64));
+    copy_bytes(up + in.expected_slots, tests.expected_slots().data(),
+               tests.expected_slots().size() * sizeof(u64));
     return slots[n];
   }
 
@@ -317,9 +320,10 @@ class CudaPipeline final : public Pipeline {
     u64 longest = 0;
     for (u32 i = 0; i < n; ++i) longest = std::max(longest, sources.offsets[i + 1] - sources.offsets[i]);
     if (sources.text.size() >= (u64(1) << 32))
-      throw std::runtime_error("batch of " + std::to_string(n) + " programs holds " +
-                               std::to_string(mib_rounded_up(sources.text.size())) +
-                               " MiB of source; the CUDA backend takes less than 4 GiB per batch (use a smaller batch)");
+      throw std::runtime_error(
+          "batch of " + std::to_string(n) + " programs holds " +
+          std::to_string(mib_rounded_up(sources.text.size())) +
+          " MiB of source; the CUDA backend takes less than 4 GiB per batch (use a smaller batch)");
     ScratchPlan p;
     CUDA_CHECK(cudaError_t(lex_scratch_bytes(sources.text.size(), n, &p.lex)));
     p.compile.slice = batch_workspace_bytes(u32(std::min<u64>(longest, 0xffffffffu)), config_.compile);
@@ -327,9 +331,10 @@ class CudaPipeline final : public Pipeline {
     p.verify.slice = verifier_scratch_bytes();
     p.verify.threads = std::min<u64>(n, resident_verify_);
     p.execute.slice = vm::machine_bytes(config_.limits);
-    p.execute.threads = std::min<u64>(config_.warp_per_program ? u64(n) * kWarpThreads : pairs, resident_execute_);
-    p.wanted = std::max({p.lex, p.compile.slice * p.compile.threads, p.execute.slice * p.execute.threads,
-                         p.verify.slice});
+    p.execute.threads =
+        std::min<u64>(config_.warp_per_program ? u64(n) * kWarpThreads : pairs, resident_execute_);
+    p.wanted = std::max(
+        {p.lex, p.compile.slice * p.compile.threads, p.execute.slice * p.execute.threads, p.verify.slice});
     p.minimum = std::max({p.lex, p.compile.slice, p.verify.slice, p.execute.slice});
     return p;
   }
@@ -362,11 +367,10 @@ class CudaPipeline final : public Pipeline {
     }
     const u64 fixed = need.inputs + need.bytecode + need.results;
     if (fixed + plan.minimum > usable)
-      throw std::runtime_error("batch of " + std::to_string(need.programs) + " programs × " +
-                               std::to_string(need.cases) + " tests needs " +
-                               std::to_string(mib_rounded_up(fixed + plan.minimum + kHeadroomBytes)) +
-                               " MiB of device memory, " + std::to_string(free / kMiB) +
-                               " MiB free (use a smaller batch)");
+      throw std::runtime_error(
+          "batch of " + std::to_string(need.programs) + " programs × " + std::to_string(need.cases) +
+          " tests needs " + std::to_string(mib_rounded_up(fixed + plan.minimum + kHeadroomBytes)) +
+          " MiB of device memory, " + std::to_string(free / kMiB) + " MiB free (use a smaller batch)");
     allocate(inputs_, need.inputs);
     allocate(bytecode_, need.bytecode);
     allocate(results_, need.results);
@@ -390,7 +394,9 @@ class CudaPipeline final : public Pipeline {
     b.capacity = bytes;
   }
 
-  u64 device_bytes() const { return inputs_.capacity + bytecode_.capacity + results_.capacity + scratch_.capacity; }
+  u64 device_bytes() const {
+    return inputs_.capacity + bytecode_.capacity + results_.capacity + scratch_.capacity;
+  }
 
   void release_device() {
     for (DeviceBuffer* b : {&inputs_, &bytecode_, &results_, &scratch_}) {

@@ -19,8 +19,8 @@
 // CUDA backend (cuda_batch_lexer.h) run these same functions; only the loops and scans differ.
 #pragma once
 
-#include "pipeline/compile_stage.h"
 #include "compiler/lexer.h"
+#include "pipeline/compile_stage.h"
 
 namespace gs::pipeline {
 
@@ -71,14 +71,10 @@ struct LexStep {
 // The byte looked at afresh (the lexer between tokens): what it begins.
 GS_HD inline LexStep step_fresh(const ByteWindow& w) {
   switch (compiler::char_class(w.c)) {
-    case compiler::kSpace:
-      return {kGap, kNoEvent};
-    case compiler::kLetter:
-      return {kWord, kTokenEvent};
-    case compiler::kDigit:
-      return {kInt, kTokenEvent};
-    case compiler::kQuote:
-      return {kString, kTokenEvent};
+    case compiler::kSpace: return {kGap, kNoEvent};
+    case compiler::kLetter: return {kWord, kTokenEvent};
+    case compiler::kDigit: return {kInt, kTokenEvent};
+    case compiler::kQuote: return {kString, kTokenEvent};
     case compiler::kPunct: {
       if (w.c == '/' && w.ahead >= 1 && w.next == '/') return {kComment, kNoEvent};
       const char window[3] = {char(w.c), char(w.next), char(w.next2)};
@@ -86,8 +82,7 @@ GS_HD inline LexStep step_fresh(const ByteWindow& w) {
       compiler::punctuation(window, 1u + w.ahead, 0, &len);  // the lexer's own longest match
       return {u8(len == 1 ? kGap : len == 2 ? kSkip1 : kSkip2), kTokenEvent};
     }
-    default:
-      return {kGap, kInvalidEvent};
+    default: return {kGap, kInvalidEvent};
   }
 }
 
@@ -98,38 +93,24 @@ GS_HD inline bool continues(u32 q, const ByteWindow& w, u8* next) {
   const compiler::CharClass k = compiler::char_class(c);
   const bool word = k == compiler::kLetter || k == compiler::kDigit;
   switch (q) {
-    case kSkip1:
-      *next = kGap;
-      return true;
-    case kSkip2:
-      *next = kSkip1;
-      return true;
-    case kString:
-      *next = c == '"' ? kGap : c == '\\' ? kEscape : kString;
-      return c != '\n';
-    case kEscape:
-      *next = kString;
-      return c != '\n';
-    case kComment:
-      *next = kComment;
-      return c != '\n';
-    case kWord:
-      *next = kWord;
-      return word;
+    case kSkip1: *next = kGap; return true;
+    case kSkip2: *next = kSkip1; return true;
+    case kString: *next = c == '"' ? kGap : c == '\\' ? kEscape : kString; return c != '\n';
+    case kEscape: *next = kString; return c != '\n';
+    case kComment: *next = kComment; return c != '\n';
+    case kWord: *next = kWord; return word;
     case kInt:
       if (k == compiler::kDigit) return *next = kInt, true;
-      if (c == '.' && w.ahead >= 1 && compiler::char_class(w.next) == compiler::kDigit) return *next = kFrac, true;
+      if (c == '.' && w.ahead >= 1 && compiler::char_class(w.next) == compiler::kDigit)
+        return *next = kFrac, true;
       [[fallthrough]];
     case kFrac:
       if (k == compiler::kDigit) return *next = kFrac, true;
       if (c == 'e' || c == 'E') return *next = kExponent, true;
       *next = kWord;
       return word;
-    case kExponent:
-      *next = kWord;
-      return word || c == '+' || c == '-';
-    default:
-      return false;  // kGap
+    case kExponent: *next = kWord; return word || c == '+' || c == '-';
+    default: return false;  // kGap
   }
 }
 
@@ -208,10 +189,10 @@ GS_HD inline u32 count_diagnostics(u64 c) { return u32(c >> 32); }
 // batch lexer and the fallback lex() both write in place, so one pass is enough.
 struct LexedBatch {
   compiler::Token* tokens = nullptr;            // offsets[count] + count
-  u32* token_count = nullptr;         // count: tokens of program i, END included
+  u32* token_count = nullptr;                   // count: tokens of program i, END included
   compiler::Diagnostic* diagnostics = nullptr;  // count × kLexDiagnostics
-  u32* diagnostic_count = nullptr;    // count: all of program i's lexical diagnostics, kept or not
-  u8* fallback = nullptr;             // count: 1 when program i was lexed by lex() after a check failed
+  u32* diagnostic_count = nullptr;              // count: all of program i's lexical diagnostics, kept or not
+  u8* fallback = nullptr;  // count: 1 when program i was lexed by lex() after a check failed
 };
 
 GS_HD inline u64 token_slot(const SourceBatch& s, u32 i) { return s.offsets[i] + i; }
@@ -315,7 +296,7 @@ GS_HD inline u64 lex_count_byte(const SourceBatch& s, const LexScratch& x, u64 i
   CountDiagnostics d;
   compiler::Token t;
   compiler::scan_token(src, u32(s.offsets[p + 1] - s.offsets[p]), u32(i - s.offsets[p]), &t,
-             d);  // (just the token at i)
+                       d);  // (just the token at i)
   return pack_counts(1, d.count);
 }
 
@@ -358,7 +339,8 @@ GS_HD inline bool lex_write_byte(const SourceBatch& s, const LexScratch& x, u64 
   }
   const u32 end = compiler::scan_token(src, u32(s.offsets[p + 1] - base), pos, &t, d);
   out.tokens[token_slot(s, p) + count_tokens(before) - count_tokens(program_start)] = t;
-  if (t.pos != pos || t.kind == compiler::Tok::END || x.counts[i] - before != pack_counts(1, d.count)) return false;
+  if (t.pos != pos || t.kind == compiler::Tok::END || x.counts[i] - before != pack_counts(1, d.count))
+    return false;
   return next_event_agrees(s, x, p, pos + 1, end);
 }
 

@@ -64,7 +64,8 @@ GS_HD inline u32 edit_distance(const u8* a, u32 n, const u8* b, u32 m) {
 }
 
 // One scalar of type t (its references valid: compare_outputs checked them).
-GS_HD inline float scalar_error(Type t, vm::Heap& heap, u64 actual, vm::Heap& want, u64 expected, double tolerance) {
+GS_HD inline float scalar_error(Type t, vm::Heap& heap, u64 actual, vm::Heap& want, u64 expected,
+                                double tolerance) {
   switch (t) {
     case Type::Float: {
       if (floats_match(actual, expected, tolerance)) return 0.0f;

@@ -56,17 +56,22 @@ NeuralPipelineFactory neural_factory = nullptr;
 
 void register_neural_pipeline(NeuralPipelineFactory make) { neural_factory = make; }
 
+bool has_neural_pipeline() { return neural_factory != nullptr; }
+
 std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) {
   if (config.limits.fuel >= (u64(1) << 32))
-    throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) + ")");
+    throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) +
+                             ")");
   std::string why;
   if (config.neural.mode != CompileMode::Traditional) {
     const std::string mode = std::string("the ") + compile_mode_name(config.neural.mode) + " compile mode";
     if (neural_factory == nullptr)
-      throw std::runtime_error(mode + ": this build has no libtorch, so no neural compiler (configure with "
-                                      "-DGPUSYNTH_TORCH=ON, docs/neural.md)");
+      throw std::runtime_error(mode +
+                               ": this program has no neural compiler (it is built with libtorch, "
+                               "GPUSYNTH_TORCH=ON, and registered by neural::register_pipeline)");
     if (d == Device::Cuda)
-      throw std::runtime_error(mode + " runs on the CPU backend in this version (the model itself may run on a GPU)");
+      throw std::runtime_error(
+          mode + " runs on the CPU backend in this version (the model itself may run on a GPU)");
     return neural_factory(config);
   }
   if (d == Device::Cpu || (d == Device::Auto && !cuda_available(&why))) return make_cpu_pipeline(config);

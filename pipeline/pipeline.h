@@ -10,11 +10,11 @@
 #include <string_view>
 #include <vector>
 
-#include "pipeline/compile_stage.h"
 #include "pipeline/batch.h"
 #include "pipeline/batch_results.h"
-#include "vm/limits.h"
 #include "pipeline/case_set.h"
+#include "pipeline/compile_stage.h"
+#include "vm/limits.h"
 
 namespace gs::pipeline {
 
@@ -40,7 +40,9 @@ struct Sources {
     offsets.push_back(text.size());
   }
   u32 count() const { return u32(offsets.size() - 1); }
-  std::string_view source(u32 i) const { return std::string_view(text).substr(offsets[i], offsets[i + 1] - offsets[i]); }
+  std::string_view source(u32 i) const {
+    return std::string_view(text).substr(offsets[i], offsets[i + 1] - offsets[i]);
+  }
   SourceBatch view() const { return {count(), text.data(), offsets.data()}; }
 };
 
@@ -76,7 +78,7 @@ struct NeuralCompileConfig {
   double temperature = 0.8;
   double top_p = 0.95;
   u64 seed = 1;
-  u32 random_inputs = 8;  // hybrid: random inputs of the differential check, besides the cases
+  u32 random_inputs = 8;       // hybrid: random inputs of the differential check, besides the cases
   std::string device = "cpu";  // where the model runs
 };
 
@@ -84,8 +86,8 @@ struct PipelineConfig {
   vm::Limits limits = batch_limits();  // fuel must stay below 2^32 (per-pair counts are u32)
   compiler::CompileLimits compile;
   RewardWeights reward;
-  u32 threads = 0;          // CPU backend: worker threads, 0 = one per hardware thread
-  bool keep_pairs = true;   // return the per-pair results (else only per-program ones)
+  u32 threads = 0;         // CPU backend: worker threads, 0 = one per hardware thread
+  bool keep_pairs = true;  // return the per-pair results (else only per-program ones)
   // Also compute each pair's graded error (BatchResults::error, pipeline/output_error.h), which lexicase
   // on errors needs; else `error` stays empty. Off by default: for a failing pair with string
   // results it costs up to 128 × 128 steps of edit distance.
@@ -124,5 +126,7 @@ std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config);
 // pipelines. Without one, asking for those modes says that this build has no libtorch.
 using NeuralPipelineFactory = std::unique_ptr<Pipeline> (*)(const PipelineConfig& config);
 void register_neural_pipeline(NeuralPipelineFactory make);
+// Whether this program registered one.
+bool has_neural_pipeline();
 
 }  // namespace gs::pipeline

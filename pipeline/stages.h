@@ -4,9 +4,9 @@
 #pragma once
 
 #include "pipeline/batch.h"
-#include "vm/interpreter.h"
-#include "pipeline/output_error.h"
 #include "pipeline/case_set.h"
+#include "pipeline/output_error.h"
+#include "vm/interpreter.h"
 #include "vm/verifier.h"
 
 namespace gs::pipeline {
@@ -47,8 +47,8 @@ GS_HD inline void verify_stage(BytecodeBatch& b, u32 i, const CaseSetView& t, u3
 
 // Runs program i on case k in machine m (its stack, frames and heap; limits already set) with
 // the given fuel, compares the results, and writes pair (i, k)'s results.
-GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, u32 k, vm::Machine& m, u64 fuel,
-                                PairResults& out) {
+GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, u32 k, vm::Machine& m,
+                                u64 fuel, PairResults& out) {
   u64 pair = u64(i) * t.case_count + k;
   out.pass[pair] = 0;
   out.instructions[pair] = 0;
@@ -91,7 +91,7 @@ GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView
 
 // The reward stage for program i: reduces its pairs.
 GS_HD inline void score_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, const PairResults& pairs,
-                                const RewardWeights& w, u64 fuel, ProgramResults& out) {
+                              const RewardWeights& w, u64 fuel, ProgramResults& out) {
   u32 passed = 0;
   u64 instructions = 0;
   for (u32 k = 0; k < t.case_count; ++k) {

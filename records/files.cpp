@@ -25,7 +25,8 @@ constexpr std::string_view kRankPrefix = "records.rank-";
 long rank_of(std::string_view name) {
   if (!name.starts_with(kRankPrefix) || !name.ends_with(".h5")) return -1;
   const std::string_view digits = name.substr(kRankPrefix.size(), name.size() - kRankPrefix.size() - 3);
-  if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+  if (digits.empty() || digits.size() > 9 ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
     return -1;
   return std::stol(std::string(digits));
 }

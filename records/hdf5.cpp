@@ -70,8 +70,8 @@ Handle open_group(hid_t parent, const std::string& name, const std::string& path
 }
 
 Handle create_group(hid_t parent, const std::string& name, const std::string& path) {
-  return Handle(
-      check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path, "cannot create group " + name));
+  return Handle(check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path,
+                      "cannot create group " + name));
 }
 
 std::vector<std::string> members(hid_t group, const std::string& path) {
@@ -117,7 +117,8 @@ Handle open_attribute(hid_t object, const std::string& name) {
 
 }  // namespace
 
-void write_attribute(hid_t object, const std::string& name, const std::string& value, const std::string& path) {
+void write_attribute(hid_t object, const std::string& name, const std::string& value,
+                     const std::string& path) {
   Handle type = string_type();
   const char* text = value.c_str();
   write_scalar_attribute(object, name, type.get(), &text, path);
@@ -148,7 +149,8 @@ std::optional<std::string> read_string_attribute(hid_t object, const std::string
   Handle a = open_attribute(object, name);
   if (!a.valid()) return std::nullopt;
   Handle file_type(H5Aget_type(a.get()));
-  if (!file_type.valid() || H5Tget_class(file_type.get()) != H5T_STRING || H5Tis_variable_str(file_type.get()) <= 0) {
+  if (!file_type.valid() || H5Tget_class(file_type.get()) != H5T_STRING ||
+      H5Tis_variable_str(file_type.get()) <= 0) {
     last_error();
     return std::nullopt;
   }
@@ -189,8 +191,9 @@ void create_column(hid_t group, const std::string& name, hid_t file_type, u32 wi
     if (H5Tget_class(file_type) != H5T_STRING) H5Pset_shuffle(plist.get());
     H5Pset_deflate(plist.get(), 4);
   }
-  Handle d(check(H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT), path,
-                 "cannot create dataset " + name));
+  Handle d(
+      check(H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
+            path, "cannot create dataset " + name));
 }
 
 namespace {
@@ -204,7 +207,8 @@ Shape shape_of(hid_t dataset, const std::string& path) {
   Handle space(check(H5Dget_space(dataset), path, "cannot read a dataset's shape"));
   Shape s;
   s.rank = H5Sget_simple_extent_ndims(space.get());
-  if (s.rank < 1 || s.rank > 2) throw std::runtime_error(path + ": a table column has " + std::to_string(s.rank) + " dimensions");
+  if (s.rank < 1 || s.rank > 2)
+    throw std::runtime_error(path + ": a table column has " + std::to_string(s.rank) + " dimensions");
   check(H5Sget_simple_extent_dims(space.get(), s.dims, nullptr), path, "cannot read a dataset's shape");
   if (s.rank == 1) s.dims[1] = 1;
   return s;
@@ -212,7 +216,8 @@ Shape shape_of(hid_t dataset, const std::string& path) {
 
 // The file space of `dataset` with rows [first, first + count) selected, and a matching memory
 // space.
-std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, u64 count, const std::string& path) {
+std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, u64 count,
+                                      const std::string& path) {
   Handle file_space(check(H5Dget_space(dataset), path, "cannot read a dataset's shape"));
   hsize_t start[2] = {first, 0}, size[2] = {count, s.dims[1]};
   check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr), path,
@@ -241,7 +246,8 @@ void read(hid_t dataset, hid_t mem_type, u64 first, u64 count, void* out, const 
   Shape s = shape_of(dataset, path);
   if (first + count > s.dims[0]) throw std::runtime_error(path + ": rows beyond the end of a dataset");
   auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
-  check(H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out), path, "cannot read rows");
+  check(H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out), path,
+        "cannot read rows");
 }
 
 std::vector<std::string> read_strings(hid_t dataset, u64 first, u64 count, const std::string& path) {

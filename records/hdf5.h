@@ -59,7 +59,8 @@ Handle create_group(hid_t parent, const std::string& name, const std::string& pa
 std::vector<std::string> members(hid_t group, const std::string& path);
 
 // Attributes of an object; write replaces an existing attribute.
-void write_attribute(hid_t object, const std::string& name, const std::string& value, const std::string& path);
+void write_attribute(hid_t object, const std::string& name, const std::string& value,
+                     const std::string& path);
 void write_attribute(hid_t object, const std::string& name, u64 value, const std::string& path);
 void write_f64_attribute(hid_t object, const std::string& name, double value, const std::string& path);
 std::optional<std::string> read_string_attribute(hid_t object, const std::string& name);

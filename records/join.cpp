@@ -9,8 +9,8 @@
 #include <hdf5.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -64,11 +64,13 @@ std::optional<double> read_elapsed(hid_t file) {
 
 void write_elapsed(hid_t file, double seconds, const std::string& path) {
   Id a(H5Aopen(file, "elapsed_seconds", H5P_DEFAULT), H5Aclose);
-  require(a.valid() && H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &seconds) >= 0, path, "cannot write elapsed_seconds");
+  require(a.valid() && H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &seconds) >= 0, path,
+          "cannot write elapsed_seconds");
 }
 
 // A variable-length UTF-8 string attribute, as the writer makes them.
-void write_string_attribute(hid_t object, const char* name, const std::string& value, const std::string& path) {
+void write_string_attribute(hid_t object, const char* name, const std::string& value,
+                            const std::string& path) {
   if (H5Aexists(object, name) > 0) H5Adelete(object, name);
   Id type(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(type.get(), H5T_VARIABLE);
@@ -76,7 +78,8 @@ void write_string_attribute(hid_t object, const char* name, const std::string& v
   Id space(H5Screate(H5S_SCALAR), H5Sclose);
   Id a(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   const char* text = value.c_str();
-  require(a.valid() && H5Awrite(a.get(), type.get(), &text) >= 0, path, std::string("cannot write attribute ") + name);
+  require(a.valid() && H5Awrite(a.get(), type.get(), &text) >= 0, path,
+          std::string("cannot write attribute ") + name);
 }
 
 // Where each problem comes from: the source holding most complete iterations, then most
@@ -104,8 +107,9 @@ JoinReport join_records(const std::string& run_dir, const records::RunInfo& run)
     try {
       records::Reader reader = records::Reader::open(sources[s]);
       if (reader.attributes().run.seed != run.seed)
-        throw std::invalid_argument(sources[s] + ": was written with seed " + std::to_string(reader.attributes().run.seed) +
-                                    ", not " + std::to_string(run.seed) + "; it belongs to another run");
+        throw std::invalid_argument(sources[s] + ": was written with seed " +
+                                    std::to_string(reader.attributes().run.seed) + ", not " +
+                                    std::to_string(run.seed) + "; it belongs to another run");
       for (const std::string& w : reader.warnings()) report.warnings.push_back(w);
       if (!reader.attributes().run.hosts.empty()) hosts.insert(reader.attributes().run.hosts);
       ++report.sources;
@@ -149,8 +153,8 @@ JoinReport join_records(const std::string& run_dir, const records::RunInfo& run)
       for (const auto& [name, c] : choices) {
         if (c.source != s) continue;
         const std::string object = "problems/" + name;
-        require(H5Ocopy(in.get(), object.c_str(), out.get(), object.c_str(), H5P_DEFAULT, H5P_DEFAULT) >= 0, partial,
-                "cannot copy problem " + name + " from " + sources[s]);
+        require(H5Ocopy(in.get(), object.c_str(), out.get(), object.c_str(), H5P_DEFAULT, H5P_DEFAULT) >= 0,
+                partial, "cannot copy problem " + name + " from " + sources[s]);
         ++report.problems;
       }
     }

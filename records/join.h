@@ -1,6 +1,6 @@
-// The records of a distributed campaign: each rank writes its own RUN/records.rank-K.h5 (records::records_file_name(K)) (HDF5
-// files cannot take writes from several processes without parallel HDF5), and rank 0 joins
-// them into RUN/records.h5 when the campaign ends, so that h5py, `gpusynth trace` and
+// The records of a distributed campaign: each rank writes its own RUN/records.rank-K.h5
+// (records::records_file_name(K)) (HDF5 files cannot take writes from several processes without parallel
+// HDF5), and rank 0 joins them into RUN/records.h5 when the campaign ends, so that h5py, `gpusynth trace` and
 // scripts/plot_trace.py read one file with the layout of docs/trace-format.md.
 #pragma once
 
@@ -12,8 +12,8 @@
 namespace gs::records {
 
 struct JoinReport {
-  u32 sources = 0;   // files read (rank files and the records.h5 there before)
-  u32 problems = 0;  // problems in the joined file
+  u32 sources = 0;                    // files read (rank files and the records.h5 there before)
+  u32 problems = 0;                   // problems in the joined file
   std::vector<std::string> warnings;  // sources or problems left out, and why
 };
 

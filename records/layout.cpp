@@ -12,9 +12,9 @@ namespace gs::records::layout {
 namespace {
 
 // A column of a numeric or enumerated field, stored as T.
-#define GS_FIELD(Record, field, kind, T)                                                     \
-  Column<Record> {                                                                           \
-    #field, Kind::kind, [](const Record& r, void* out) {                                     \
+#define GS_FIELD(Record, field, kind, T)                                                   \
+  Column<Record> {                                                                         \
+#field, Kind::kind, [](const Record& r, void* out) {                                     \
       T v = T(r.field);                                                                      \
       std::memcpy(out, &v, sizeof v);                                                        \
     },                                                                                       \
@@ -22,12 +22,12 @@ namespace {
           T v;                                                                               \
           std::memcpy(&v, in, sizeof v);                                                     \
           r.field = decltype(r.field)(v);                                                    \
-        }                                                                                    \
+        } \
   }
 #define GS_STRING_FIELD(Record, field)                                                                         \
   Column<Record> {                                                                                             \
-    #field, Kind::STRING, [](const Record& r, void* out) { *static_cast<const char**>(out) = r.field.c_str(); }, \
-        [](Record& r, const void* in) { r.field = *static_cast<const char* const*>(in); }                      \
+#field, Kind::STRING, [](const Record& r, void* out) { *static_cast<const char**>(out) = r.field.c_str(); }, \
+        [](Record& r, const void* in) { r.field = *static_cast<const char* const*>(in); } \
   }
 
 template <class Record>
@@ -39,7 +39,8 @@ constexpr Column<Record> renamed(Column<Record> c, const char* legacy) {
 // The name a table stores column c under: its name, or in an older file its legacy name.
 template <class Record>
 const char* stored_name(hid_t table_group, const Column<Record>& c) {
-  if (c.legacy != nullptr && !h5::exists(table_group, c.name) && h5::exists(table_group, c.legacy)) return c.legacy;
+  if (c.legacy != nullptr && !h5::exists(table_group, c.name) && h5::exists(table_group, c.legacy))
+    return c.legacy;
   return c.name;
 }
 
@@ -80,21 +81,19 @@ const Column<I> kIterationColumns[] = {
 
 using S = SolutionRecord;
 const Column<S> kSolutionColumns[] = {
-    GS_FIELD(S, candidate_id, I64, i64),
-    GS_FIELD(S, iteration, U32, u32),
-    GS_STRING_FIELD(S, source),
-    GS_STRING_FIELD(S, simplified_source),
-    GS_FIELD(S, train_passed, U32, u32),
-    GS_FIELD(S, train_total, U32, u32),
-    GS_FIELD(S, test_passed, U32, u32),
-    GS_FIELD(S, test_total, U32, u32),
+    GS_FIELD(S, candidate_id, I64, i64), GS_FIELD(S, iteration, U32, u32),
+    GS_STRING_FIELD(S, source),          GS_STRING_FIELD(S, simplified_source),
+    GS_FIELD(S, train_passed, U32, u32), GS_FIELD(S, train_total, U32, u32),
+    GS_FIELD(S, test_passed, U32, u32),  GS_FIELD(S, test_total, U32, u32),
     GS_FIELD(S, generalises, U8, u8),
 };
 
 #undef GS_FIELD
 #undef GS_STRING_FIELD
 
-bool is_enum(Kind k) { return k == Kind::GENERATOR || k == Kind::COMPILE_PATH || k == Kind::STATUS || k == Kind::TRAP; }
+bool is_enum(Kind k) {
+  return k == Kind::GENERATOR || k == Kind::COMPILE_PATH || k == Kind::STATUS || k == Kind::TRAP;
+}
 
 u32 width(Kind k) { return k == Kind::I64_PAIR ? 2 : 1; }
 
@@ -130,7 +129,8 @@ h5::Handle enum_type(Kind k) {
       for (u32 p = 0; p <= u32(CompilePath::HYBRID); ++p) add(compile_path_name(CompilePath(p)), p);
       break;
     case Kind::STATUS:
-      for (u32 s = 0; s < pipeline::kProgramStatusCount; ++s) add(pipeline::status_name(pipeline::ProgramStatus(s)), s);
+      for (u32 s = 0; s < pipeline::kProgramStatusCount; ++s)
+        add(pipeline::status_name(pipeline::ProgramStatus(s)), s);
       break;
     default:  // TRAP
       for (u32 c = 0; c < vm::kTrapCount; ++c) add(vm::trap_name(vm::Trap(c)), c);
@@ -170,7 +170,8 @@ h5::Handle memory_type(Kind k) {
 }
 
 h5::Handle open_column(hid_t table_group, const char* name, const std::string& path) {
-  return h5::Handle(h5::check(H5Dopen2(table_group, name, H5P_DEFAULT), path, std::string("cannot open column ") + name));
+  return h5::Handle(
+      h5::check(H5Dopen2(table_group, name, H5P_DEFAULT), path, std::string("cannot open column ") + name));
 }
 
 // The type to read an enumeration column with: the file's own, so codes come back unchanged
@@ -184,7 +185,8 @@ h5::Handle read_type(hid_t dataset, Kind k, const std::string& path, const char*
 }
 
 template <class T>
-std::vector<T> read_column(hid_t table_group, const char* name, hid_t mem_type, u64 count, const std::string& path) {
+std::vector<T> read_column(hid_t table_group, const char* name, hid_t mem_type, u64 count,
+                           const std::string& path) {
   h5::Handle d = open_column(table_group, name, path);
   std::vector<T> out(count);
   h5::read(d.get(), mem_type, 0, count, out.data(), path);
@@ -198,8 +200,8 @@ std::span<const Column<IterationRecord>> iteration_columns() { return kIteration
 std::span<const Column<SolutionRecord>> solution_columns() { return kSolutionColumns; }
 
 template <class Record>
-void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns, u32 chunk_rows,
-                  const std::string& path) {
+void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns,
+                  u32 chunk_rows, const std::string& path) {
   h5::Handle g = h5::create_group(problem_group, table, path);
   for (const Column<Record>& c : columns) {
     h5::Handle type = file_type(c.kind);
@@ -223,8 +225,8 @@ void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std
 }
 
 template <class Record>
-std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>> columns, u64 first, u64 count,
-                              const std::string& path) {
+std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>> columns, u64 first,
+                              u64 count, const std::string& path) {
   std::vector<Record> rows(count);
   if (count == 0) return rows;
   std::vector<unsigned char> buffer;
@@ -272,7 +274,8 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
 }
 
 template <class Record>
-void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count, const std::string& path) {
+void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count,
+                    const std::string& path) {
   for (const Column<Record>& c : columns) {
     h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
     if (h5::rows(d.get(), path) != count) h5::resize(d.get(), count, path);
@@ -289,14 +292,15 @@ std::vector<i64> read_i64_column(hid_t table_group, const char* name, u64 count,
   return read_column<i64>(table_group, name, H5T_NATIVE_INT64, count, path);
 }
 
-#define GS_INSTANTIATE(Record)                                                                                   \
-  template void create_table<Record>(hid_t, const char*, std::span<const Column<Record>>, u32, const std::string&); \
-  template void append_rows<Record>(hid_t, std::span<const Column<Record>>, std::span<const Record>,              \
-                                    const std::string&);                                                         \
-  template std::vector<Record> read_rows<Record>(hid_t, std::span<const Column<Record>>, u64, u64,                \
-                                                 const std::string&);                                            \
-  template TableRows table_rows<Record>(hid_t, std::span<const Column<Record>>, const std::string&,               \
-                                        std::vector<std::string>*);                                              \
+#define GS_INSTANTIATE(Record)                                                                       \
+  template void create_table<Record>(hid_t, const char*, std::span<const Column<Record>>, u32,       \
+                                     const std::string&);                                            \
+  template void append_rows<Record>(hid_t, std::span<const Column<Record>>, std::span<const Record>, \
+                                    const std::string&);                                             \
+  template std::vector<Record> read_rows<Record>(hid_t, std::span<const Column<Record>>, u64, u64,   \
+                                                 const std::string&);                                \
+  template TableRows table_rows<Record>(hid_t, std::span<const Column<Record>>, const std::string&,  \
+                                        std::vector<std::string>*);                                  \
   template void truncate_table<Record>(hid_t, std::span<const Column<Record>>, u64, const std::string&);
 GS_INSTANTIATE(CandidateRecord)
 GS_INSTANTIATE(IterationRecord)

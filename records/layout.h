@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "records/records.h"
 #include "records/hdf5.h"
+#include "records/records.h"
 
 namespace gs::records::layout {
 
@@ -42,16 +42,16 @@ inline constexpr u32 kCandidateChunkRows = 1024, kIterationChunkRows = 64, kSolu
 
 // Creates the table's group and its empty columns.
 template <class Record>
-void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns, u32 chunk_rows,
-                  const std::string& path);
+void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns,
+                  u32 chunk_rows, const std::string& path);
 // Appends rows to every column of an existing table.
 template <class Record>
 void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std::span<const Record> rows,
                  const std::string& path);
 // Rows [first, first + count) of every column (each column must have them).
 template <class Record>
-std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>> columns, u64 first, u64 count,
-                              const std::string& path);
+std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>> columns, u64 first,
+                              u64 count, const std::string& path);
 
 // The rows every column of a table has, and how many each has: a crash while appending can
 // leave columns of different lengths. A missing or unreadable column counts as 0 rows and is
@@ -64,7 +64,8 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
                      std::vector<std::string>* problems);
 // Cuts every column of the table to `count` rows.
 template <class Record>
-void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count, const std::string& path);
+void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count,
+                    const std::string& path);
 
 // One u32 / f32 column read whole (the iteration numbers of a table, say), first `count` rows.
 std::vector<u32> read_u32_column(hid_t table_group, const char* name, u64 count, const std::string& path);

@@ -4,8 +4,8 @@
 #include <map>
 #include <stdexcept>
 
-#include "records/records.h"
 #include "records/layout.h"
+#include "records/records.h"
 
 namespace gs::records {
 
@@ -36,8 +36,8 @@ struct Reader::Impl {
   void read_attributes();
   void load_problem(hid_t problems_group, const std::string& name);
   template <class Record>
-  u64 table(hid_t group, const char* name, std::span<const layout::Column<Record>> columns, const std::string& problem,
-            h5::Handle* out);
+  u64 table(hid_t group, const char* name, std::span<const layout::Column<Record>> columns,
+            const std::string& problem, h5::Handle* out);
   void check_commits(const std::string& problem, const ProblemTables& t);
   const ProblemTables& find(const std::string& problem) const {
     auto it = tables.find(problem);
@@ -74,9 +74,10 @@ void Reader::Impl::read_attributes() {
 // The rows of one table every column has; a warning when it is missing or its columns differ.
 template <class Record>
 u64 Reader::Impl::table(hid_t group, const char* name, std::span<const layout::Column<Record>> columns,
-                             const std::string& problem, h5::Handle* out) {
+                        const std::string& problem, h5::Handle* out) {
   if (!h5::exists(group, name)) {
-    warn(problem, std::string("the ") + name + " table is missing (the run stopped while creating the problem?)");
+    warn(problem,
+         std::string("the ") + name + " table is missing (the run stopped while creating the problem?)");
     return 0;
   }
   *out = h5::open_group(group, name, path);
@@ -107,7 +108,8 @@ void Reader::Impl::check_commits(const std::string& problem, const ProblemTables
       found[i]++;
       uncommitted += !last || i > *last;
     }
-  std::string after = last ? "after the last iteration row (" + std::to_string(*last) + ")" : "with no iteration row";
+  std::string after =
+      last ? "after the last iteration row (" + std::to_string(*last) + ")" : "with no iteration row";
   if (uncommitted > 0)
     warn(problem, std::to_string(uncommitted) + " candidate rows " + after +
                       ": the run stopped before that iteration was recorded completely");
@@ -120,10 +122,12 @@ void Reader::Impl::check_commits(const std::string& problem, const ProblemTables
                         " candidates were recorded, the candidates table holds " + std::to_string(have));
   }
   if (mismatches > kWarningsPerKind)
-    warn(problem, std::to_string(mismatches - kWarningsPerKind) + " more iterations whose candidates are missing");
+    warn(problem,
+         std::to_string(mismatches - kWarningsPerKind) + " more iterations whose candidates are missing");
   if (t.solutions.valid()) {
     u64 late = 0;
-    for (u32 i : layout::read_u32_column(t.solutions.get(), "iteration", t.solution_rows, path)) late += !last || i > *last;
+    for (u32 i : layout::read_u32_column(t.solutions.get(), "iteration", t.solution_rows, path))
+      late += !last || i > *last;
     if (late > 0) warn(problem, std::to_string(late) + " solution rows " + after);
   }
 }
@@ -159,7 +163,8 @@ Reader Reader::open(const std::string& path) {
   impl->path = path;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    impl->fail("is a directory; a records file is RUN/" + records_file_name() + " (or RUN/records.rank-K.h5 for rank K of a distributed campaign)");
+    impl->fail("is a directory; a records file is RUN/" + records_file_name() +
+               " (or RUN/records.rank-K.h5 for rank K of a distributed campaign)");
   if (!std::filesystem::exists(path, ec)) impl->fail("no such file");
   htri_t hdf5 = h5::is_hdf5(path);
   if (hdf5 <= 0) {
@@ -175,7 +180,8 @@ Reader Reader::open(const std::string& path) {
     impl->fail("cannot open as HDF5 (damaged or cut short?)" + (why.empty() ? "" : ": " + why));
   }
   impl->read_attributes();
-  if (!h5::exists(impl->file.get(), "problems")) impl->fail("not a gpusynth records file (no /problems group)");
+  if (!h5::exists(impl->file.get(), "problems"))
+    impl->fail("not a gpusynth records file (no /problems group)");
   h5::Handle group = h5::open_group(impl->file.get(), "problems", path);
   for (const std::string& name : h5::members(group.get(), path)) impl->load_problem(group.get(), name);
   return Reader(std::move(impl));

@@ -1,4 +1,4 @@
-// Records of a search run in HDF5 (DESIGN.md "Records"; the layout is docs/trace-format.md):
+// Records of a search run in HDF5 (docs/design.md "Records"; the layout is docs/trace-format.md):
 // every candidate the search evaluated (or a sample of them), one row per iteration, and the
 // solutions, per problem, in RUN/records.h5 — readable with h5py and no project code.
 //
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "search/generator_kind.h"
 #include "pipeline/batch.h"
+#include "search/generator_kind.h"
 
 namespace gs::records {
 
@@ -51,7 +51,8 @@ struct IterationRecord {
   u64 cumulative_candidates = 0;  // filled by the writer: evaluated in this and earlier iterations
   double elapsed_seconds = 0;     // filled by the writer: since the run began, at add_iteration
   // Wall seconds of each phase of the iteration.
-  double generate_seconds = 0, compile_seconds = 0, execute_seconds = 0, score_seconds = 0, select_seconds = 0;
+  double generate_seconds = 0, compile_seconds = 0, execute_seconds = 0, score_seconds = 0,
+         select_seconds = 0;
   float best_reward = 0;      // best so far in this problem
   u32 best_train_passed = 0;  // best so far in this problem
   bool solved = false;        // a candidate so far passed every train case

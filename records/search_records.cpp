@@ -9,7 +9,8 @@ SearchRecords::SearchRecords(records::Writer& writer, const suites::Problem& pro
                          u32(problem.test.size()), problem.path});
 }
 
-void SearchRecords::on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
+void SearchRecords::on_batch(const search::IterationReport& report,
+                             const std::vector<search::Proposal>& proposals,
                              const pipeline::BatchResults& results) {
   rows_.resize(results.programs);
   const u32 tests = results.cases;

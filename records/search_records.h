@@ -4,9 +4,9 @@
 // at most the iteration in progress.
 #pragma once
 
-#include "search/search_loop.h"
-#include "search/generator_kind.h"
 #include "records/records.h"
+#include "search/generator_kind.h"
+#include "search/search_loop.h"
 
 namespace gs::records {
 

@@ -11,8 +11,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "records/records.h"
 #include "records/layout.h"
+#include "records/records.h"
 
 #ifndef GPUSYNTH_VERSION
 #define GPUSYNTH_VERSION "unknown"
@@ -93,7 +93,8 @@ namespace {
 // 1.10 feature used, the file-space strategy set in create().
 h5::Handle file_access(const std::string& path) {
   h5::Handle fapl(h5::check(H5Pcreate(H5P_FILE_ACCESS), path, "cannot make a property list"));
-  h5::check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110), path, "cannot choose the file format");
+  h5::check(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110), path,
+            "cannot choose the file format");
   return fapl;
 }
 
@@ -105,8 +106,10 @@ void Writer::Impl::create(const RunInfo& run) {
   // file's last flushed metadata points to stays intact if the process dies mid-flush. The cost
   // is the old copies, a few KB per flush (docs/trace-format.md).
   h5::Handle fcpl(h5::check(H5Pcreate(H5P_FILE_CREATE), path, "cannot make a property list"));
-  h5::check(H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_NONE, false, 1), path, "cannot set the space strategy");
-  file = h5::Handle(h5::check(H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()), path, "cannot create"));
+  h5::check(H5Pset_file_space_strategy(fcpl.get(), H5F_FSPACE_STRATEGY_NONE, false, 1), path,
+            "cannot set the space strategy");
+  file = h5::Handle(
+      h5::check(H5Fcreate(path.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()), path, "cannot create"));
   hid_t root = file.get();
   h5::write_attribute(root, "format", std::string("gpusynth-records"), path);
   h5::write_attribute(root, "format_version", u64(kTraceFormatVersion), path);
@@ -185,25 +188,30 @@ void Writer::Impl::load_problem(hid_t problems_group, const std::string& name) {
   }
   if (!damage.empty()) {
     // Only a flush cut short while it created the problem leaves it so: nothing was committed.
-    if (tables && it_rows.common > 0) fail("problem " + name + " is damaged (" + damage[0] + ") after iterations were recorded");
-    h5::check(H5Ldelete(problems_group, name.c_str(), H5P_DEFAULT), path, "cannot remove the unfinished problem " + name);
+    if (tables && it_rows.common > 0)
+      fail("problem " + name + " is damaged (" + damage[0] + ") after iterations were recorded");
+    h5::check(H5Ldelete(problems_group, name.c_str(), H5P_DEFAULT), path,
+              "cannot remove the unfinished problem " + name);
     p.in_file = false;
     problems[p.info.name] = std::move(p);
     return;
   }
   u64 keep_candidates = 0, keep_solutions = 0;
   if (it_rows.common > 0) {
-    IterationRecord last = layout::read_rows(it.get(), layout::iteration_columns(), it_rows.common - 1, 1, path)[0];
+    IterationRecord last =
+        layout::read_rows(it.get(), layout::iteration_columns(), it_rows.common - 1, 1, path)[0];
     p.last_iteration = last.iteration;
     p.cumulative_candidates = last.cumulative_candidates;
     p.best_reward = last.best_reward;
     std::vector<u32> iteration = layout::read_u32_column(ca.get(), "iteration", ca_rows.common, path);
-    while (keep_candidates < iteration.size() && iteration[keep_candidates] <= last.iteration) ++keep_candidates;
+    while (keep_candidates < iteration.size() && iteration[keep_candidates] <= last.iteration)
+      ++keep_candidates;
     for (float r : layout::read_f32_column(ca.get(), "reward", keep_candidates, path))
       if (r > p.best_reward) p.best_reward = r;
     iteration = layout::read_u32_column(so.get(), "iteration", so_rows.common, path);
     while (keep_solutions < iteration.size() && iteration[keep_solutions] <= last.iteration) ++keep_solutions;
-    for (i64 id : layout::read_i64_column(so.get(), "candidate_id", keep_solutions, path)) p.solution_ids.insert(id);
+    for (i64 id : layout::read_i64_column(so.get(), "candidate_id", keep_solutions, path))
+      p.solution_ids.insert(id);
   }
   layout::truncate_table(it.get(), layout::iteration_columns(), it_rows.common, path);
   layout::truncate_table(ca.get(), layout::candidate_columns(), keep_candidates, path);
@@ -219,9 +227,12 @@ void Writer::Impl::create_problem(ProblemState& p) {
   h5::write_attribute(g.get(), "train_cases", u64(p.info.train_cases), path);
   h5::write_attribute(g.get(), "test_cases", u64(p.info.test_cases), path);
   h5::write_attribute(g.get(), "source_file", p.info.source_file, path);
-  layout::create_table(g.get(), layout::kCandidates, layout::candidate_columns(), layout::kCandidateChunkRows, path);
-  layout::create_table(g.get(), layout::kIterations, layout::iteration_columns(), layout::kIterationChunkRows, path);
-  layout::create_table(g.get(), layout::kSolutions, layout::solution_columns(), layout::kSolutionChunkRows, path);
+  layout::create_table(g.get(), layout::kCandidates, layout::candidate_columns(), layout::kCandidateChunkRows,
+                       path);
+  layout::create_table(g.get(), layout::kIterations, layout::iteration_columns(), layout::kIterationChunkRows,
+                       path);
+  layout::create_table(g.get(), layout::kSolutions, layout::solution_columns(), layout::kSolutionChunkRows,
+                       path);
   p.in_file = true;
 }
 
@@ -257,9 +268,10 @@ void Writer::Impl::check_budget() {
   budget_exceeded = true;
   std::string where;
   if (current != nullptr && current->last_iteration)
-    where = " after iteration " + std::to_string(*current->last_iteration) + " of problem " + current->info.name;
-  std::string note = "byte budget " + std::to_string(policy.byte_budget) + " exceeded (" + std::to_string(size) +
-                     " bytes)" + where + " at " + iso_time_now() +
+    where =
+        " after iteration " + std::to_string(*current->last_iteration) + " of problem " + current->info.name;
+  std::string note = "byte budget " + std::to_string(policy.byte_budget) + " exceeded (" +
+                     std::to_string(size) + " bytes)" + where + " at " + iso_time_now() +
                      "; since then only improvements and solutions are recorded";
   h5::write_attribute(file.get(), "budget_exceeded", u64(1), path);
   h5::write_attribute(file.get(), "budget_note", note, path);
@@ -325,9 +337,9 @@ void Writer::begin_problem(const ProblemInfo& problem) {
   } else if (p.info.signature != problem.signature || p.info.train_cases != problem.train_cases ||
              p.info.test_cases != problem.test_cases) {
     w.fail("problem " + name + " was recorded as '" + p.info.signature + "' with " +
-                std::to_string(p.info.train_cases) + " train and " + std::to_string(p.info.test_cases) +
-                " test cases, not '" + problem.signature + "' with " + std::to_string(problem.train_cases) + " and " +
-                std::to_string(problem.test_cases));
+           std::to_string(p.info.train_cases) + " train and " + std::to_string(p.info.test_cases) +
+           " test cases, not '" + problem.signature + "' with " + std::to_string(problem.train_cases) +
+           " and " + std::to_string(problem.test_cases));
   }
   w.current = &p;
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages gpusynth builds and tests with. Idempotent: installs only
 # what is missing, and runs apt-get update only then. CUDA (nvcc) is optional: with it the CUDA
-# backends are built too; it is not an apt package here (see ../shared/ENVIRONMENT.md).
+# backends are built too; it is not an apt package here (NVIDIA's CUDA toolkit, /usr/local/cuda/bin/nvcc).
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 git
+  clang-format                   # the formatting check (scripts/check_format.sh; version 14 on Debian 12)
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # problem files, --args
   libgtest-dev                   # tests

@@ -23,13 +23,14 @@ bool is_subset(const CaseMask& a, const CaseMask& b) {
   return true;
 }
 
-std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms, std::span<const CaseMask> predicates,
-                                        SplitLimits limits) {
+std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms,
+                                        std::span<const CaseMask> predicates, SplitLimits limits) {
   const size_t words = (cases + 63) / 64;
   for (const CaseMask& s : terms)
     if (s.size() != words) throw std::invalid_argument("split_cases: a term's case set has the wrong size");
   for (const CaseMask& s : predicates)
-    if (s.size() != words) throw std::invalid_argument("split_cases: a predicate's case set has the wrong size");
+    if (s.size() != words)
+      throw std::invalid_argument("split_cases: a predicate's case set has the wrong size");
   CaseMask open = case_mask(cases);
   for (u32 k = 0; k < cases; ++k) add_case(&open, k);
   DecisionList list;
@@ -47,7 +48,8 @@ std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> ter
     CaseMask best_covered;
     for (u32 p = 0; p < predicates.size(); ++p)
       for (bool when : {true, false}) {
-        for (size_t w = 0; w < words; ++w) covered[w] = open[w] & (when ? predicates[p][w] : ~predicates[p][w]);
+        for (size_t w = 0; w < words; ++w)
+          covered[w] = open[w] & (when ? predicates[p][w] : ~predicates[p][w]);
         const u32 n = count(covered);
         if (n <= best_count || n < limits.min_cases || left - n < limits.min_cases) continue;
         for (u32 t = 0; t < terms.size(); ++t)

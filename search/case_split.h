@@ -47,7 +47,7 @@ struct SplitLimits {
 // term t is right on, predicates[p] those predicate p holds on (each CaseMask of case_mask(cases)'s
 // size). None when the greedy construction finds none within the limits. Indices in the list are
 // into terms and predicates.
-std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms, std::span<const CaseMask> predicates,
-                                        SplitLimits limits);
+std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms,
+                                        std::span<const CaseMask> predicates, SplitLimits limits);
 
 }  // namespace gs::search

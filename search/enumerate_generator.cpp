@@ -7,11 +7,11 @@
 // expressions whose outputs on the train inputs differ from every expression banked before.
 // Size s is built from banked expressions of smaller sizes only, one production (an operator,
 // a builtin overload, an index, choose, map, filter) at a time, its operands' sizes summing to
-// s − 1 (a lambda's to s: map(xs, f) costs only xs and f). Each batch holds expressions of one context and type: those of the problem's result
-// type in the entry's context are candidates, the others probes (Generator::probe_result) run
-// with their own result type so that their output hashes come back. observe() banks every
-// expression that ran without a trap on every train input and whose output hashes are new for
-// its context and type.
+// s − 1 (a lambda's to s: map(xs, f) costs only xs and f). Each batch holds expressions of one context and
+// type: those of the problem's result type in the entry's context are candidates, the others probes
+// (Generator::probe_result) run with their own result type so that their output hashes come back. observe()
+// banks every expression that ran without a trap on every train input and whose output hashes are new for its
+// context and type.
 //
 // Lambdas. A lambda context is the body of a loop over a sequence parameter's elements (the
 // variable `x`) or over the indices 0..n (`i`); its expressions see the parameters and that
@@ -37,7 +37,9 @@ namespace {
 
 using namespace enumeration;
 
-u64 source_hash(const std::string& source) { return fnv1a64(reinterpret_cast<const u8*>(source.data()), source.size()); }
+u64 source_hash(const std::string& source) {
+  return fnv1a64(reinterpret_cast<const u8*>(source.data()), source.size());
+}
 
 class EnumerateGenerator final : public Generator {
  public:
@@ -82,7 +84,8 @@ class EnumerateGenerator final : public Generator {
       Node node;
       while (out.size() < count && cursor_.next(&node)) {
         Proposal p;
-        p.tree = cursor_.context() == 0 ? writer_.program_of(node) : writer_.probe_of(node, cursor_.context());
+        p.tree =
+            cursor_.context() == 0 ? writer_.program_of(node) : writer_.probe_of(node, cursor_.context());
         p.source = trees::to_source(*p.tree);
         if (cursor_.context() == 0 && banked_as_probe(node, p.source)) continue;
         out.push_back(std::move(p));
@@ -105,10 +108,12 @@ class EnumerateGenerator final : public Generator {
       std::optional<u64> behaviour;
       bool trapped = e.status[i] != u8(pipeline::ProgramStatus::OK);
       for (u32 k = 0; k < e.cases && !trapped; ++k) trapped = e.trap[u64(i) * e.cases + k] != 0;
-      const std::span<const u64> outputs = std::span<const u64>(e.output_hash).subspan(u64(i) * e.cases, e.cases);
+      const std::span<const u64> outputs =
+          std::span<const u64>(e.output_hash).subspan(u64(i) * e.cases, e.cases);
       if (!trapped) behaviour = behaviour_of(outputs);
       if (c != 0 && i < proposals.size()) probed_[source_hash(proposals[i].source)] = behaviour;
-      if (behaviour && bank_.first_of(c, t, *behaviour)) goals_.reached(bank_.add(pending_[i], c, t, batch_size_), *behaviour, outputs);
+      if (behaviour && bank_.first_of(c, t, *behaviour))
+        goals_.reached(bank_.add(pending_[i], c, t, batch_size_), *behaviour, outputs);
     }
     goals_.split();
   }
@@ -122,7 +127,8 @@ class EnumerateGenerator final : public Generator {
     const auto it = probed_.find(source_hash(source));
     if (it == probed_.end()) return false;
     const u32 t = cursor_.type_index();
-    if (it->second && bank_.first_of(0, t, *it->second)) goals_.reached(bank_.add(node, 0, t, cursor_.size()), *it->second, {});
+    if (it->second && bank_.first_of(0, t, *it->second))
+      goals_.reached(bank_.add(node, 0, t, cursor_.size()), *it->second, {});
     return true;
   }
 
@@ -133,7 +139,8 @@ class EnumerateGenerator final : public Generator {
   Goals goals_;
   EnumerateSettings settings_;
   Type result_ = Type::Unit;
-  std::unordered_map<u64, std::optional<u64>> probed_;  // a lambda probe's source hash → its behaviour (none: it trapped)
+  std::unordered_map<u64, std::optional<u64>>
+      probed_;  // a lambda probe's source hash → its behaviour (none: it trapped)
   // The batch proposed last: its context, type and size, and nodes.
   u32 batch_context_ = 0, batch_type_ = kNone, batch_size_ = 0;
   std::vector<Node> pending_;
@@ -141,7 +148,8 @@ class EnumerateGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem, EnumerateSettings settings) {
+std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
+                                                    EnumerateSettings settings) {
   return std::make_unique<EnumerateGenerator>(problem, settings);
 }
 

@@ -17,7 +17,8 @@ Bank::Bank(const Grammar& grammar) : grammar_(grammar) {
 u32 Bank::add(const Node& node, u32 context, u32 type, u32 size) {
   const u32 id = u32(entries_.size());
   bool variable = grammar_.rules()[node.rule].context == context && context != 0;  // the variable itself
-  for (u32 c : node.child) variable = variable || (c != kNone && entries_[c].context == context && entries_[c].variable);
+  for (u32 c : node.child)
+    variable = variable || (c != kNone && entries_[c].context == context && entries_[c].variable);
   entries_.push_back({node, grammar_.types()[type], context, variable});
   auto& by_size = by_size_[context][type];
   if (by_size.size() <= size) by_size.resize(size + 1);

@@ -34,7 +34,9 @@ class Bank {
   // Banks an expression of type index `type` and size `size` in `context`; its id.
   u32 add(const Node& node, u32 context, u32 type, u32 size);
   // True the first time a behaviour is seen for a context and type (then it is remembered).
-  bool first_of(u32 context, u32 type, u64 behaviour) { return seen_[context][type].insert(behaviour).second; }
+  bool first_of(u32 context, u32 type, u64 behaviour) {
+    return seen_[context][type].insert(behaviour).second;
+  }
 
   // The ids banked for a context, type and size, in the order banked.
   const std::vector<u32>& at(u32 context, Type t, u32 size) const;
@@ -42,9 +44,9 @@ class Bank {
 
  private:
   const Grammar& grammar_;
-  std::vector<Entry> entries_;                                      // by id
+  std::vector<Entry> entries_;                                       // by id
   std::vector<std::vector<std::vector<std::vector<u32>>>> by_size_;  // context → type index → size → ids
-  std::vector<std::vector<std::unordered_set<u64>>> seen_;          // context → type index → behaviours banked
+  std::vector<std::vector<std::unordered_set<u64>>> seen_;  // context → type index → behaviours banked
 };
 
 }  // namespace gs::search::enumeration

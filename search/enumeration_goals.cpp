@@ -46,7 +46,8 @@ Goals::Goals(const suites::Problem& problem, Grammar& grammar, const Bank& bank,
     goal.prefix = std::move(prefix);
     goal.suffix = std::move(suffix);
     goal.convert = convert;
-    for (const vm::Value& v : outputs) goal.outputs.push_back(pipeline::output_hash(std::span<const vm::Value>(&v, 1)));
+    for (const vm::Value& v : outputs)
+      goal.outputs.push_back(pipeline::output_hash(std::span<const vm::Value>(&v, 1)));
     goal.behaviour = behaviour_of(goal.outputs);
     goal.whole = results.size() == 1 && goal.prefix.empty() && goal.suffix.empty() && !convert;
     goals_.push_back(std::move(goal));
@@ -165,8 +166,10 @@ void Goals::assemble() {
       e = Writer::choose_call(std::move(args), &h);
     }
     if (goal.convert) e = trees::Expr::call(goal.convert, Type::Str, {std::move(e)});
-    if (!goal.prefix.empty()) e = trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::str_lit(goal.prefix), std::move(e));
-    if (!goal.suffix.empty()) e = trees::Expr::binary(trees::BinaryOp::Add, std::move(e), trees::Expr::str_lit(goal.suffix));
+    if (!goal.prefix.empty())
+      e = trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::str_lit(goal.prefix), std::move(e));
+    if (!goal.suffix.empty())
+      e = trees::Expr::binary(trees::BinaryOp::Add, std::move(e), trees::Expr::str_lit(goal.suffix));
     parts.push_back(std::move(e));
   }
   assembled_.push_back(writer_.program_with(std::move(parts), std::move(h)));

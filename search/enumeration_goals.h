@@ -81,14 +81,14 @@ class Goals {
   const Writer& writer_;
   EnumerateSettings settings_;
   std::vector<Goal> goals_;
-  std::vector<std::optional<Met>> met_;  // by result: how its goal was met, if it was
-  u32 cases_ = 0;                        // train cases
-  u64 true_hash_ = 0;                    // the output hash of `true`
-  std::vector<u32> predicates_;          // the entry's bool expressions, conditions of case splits
+  std::vector<std::optional<Met>> met_;    // by result: how its goal was met, if it was
+  u32 cases_ = 0;                          // train cases
+  u64 true_hash_ = 0;                      // the output hash of `true`
+  std::vector<u32> predicates_;            // the entry's bool expressions, conditions of case splits
   std::vector<CaseMask> predicate_cases_;  // … and the cases each holds on
-  bool terms_changed_ = false;           // since split() last tried
-  size_t next_split_ = 1;                // … and the conditions it waits for otherwise
-  std::vector<trees::Tree> assembled_;   // candidates to propose next
+  bool terms_changed_ = false;             // since split() last tried
+  size_t next_split_ = 1;                  // … and the conditions it waits for otherwise
+  std::vector<trees::Tree> assembled_;     // candidates to propose next
 };
 
 }  // namespace gs::search::enumeration

@@ -123,13 +123,16 @@ void Grammar::make_leaves(const suites::Problem& problem) {
         // Outputs with a common prefix or suffix are assembled from a goal's (make_goals).
         if (v.s.size() > 40 || !affixes_[r].first.empty() || !affixes_[r].second.empty()) continue;
         auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& p) { return p.first == v.s; });
-        if (it == counts.end()) counts.push_back({v.s, 1});
-        else ++it->second;
+        if (it == counts.end())
+          counts.push_back({v.s, 1});
+        else
+          ++it->second;
       }
     if (lines && settings_.lambdas) strings.push_back("\n");  // to join a map's strings into lines
     const u32 recurring = std::max<u32>(2, u32(problem.train.size() / 20));
     for (const auto& [text, n] : counts)
-      if (n >= recurring && strings.size() < 8 && std::find(strings.begin(), strings.end(), text) == strings.end())
+      if (n >= recurring && strings.size() < 8 &&
+          std::find(strings.begin(), strings.end(), text) == strings.end())
         strings.push_back(text);
     for (const std::string& s : strings) leaves_.push_back(trees::Expr::str_lit(s));
   }
@@ -140,13 +143,15 @@ void Grammar::make_leaves(const suites::Problem& problem) {
   // 1000 and 2000), those not among the leaves already.
   if (settings_.splits)
     for (i64 v : thresholds(problem)) add_leaf_once(trees::Expr::int_lit(v));
-  for (u32 i = 0; i < leaves_.size(); ++i) rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
+  for (u32 i = 0; i < leaves_.size(); ++i)
+    rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
 }
 
 // A leaf, unless one of its type and source is there already.
 void Grammar::add_leaf_once(trees::Expr e) {
   const std::string text = trees::to_source(e);
-  if (std::none_of(leaves_.begin(), leaves_.end(), [&](const trees::Expr& l) { return l.type == e.type && trees::to_source(l) == text; }))
+  if (std::none_of(leaves_.begin(), leaves_.end(),
+                   [&](const trees::Expr& l) { return l.type == e.type && trees::to_source(l) == text; }))
     leaves_.push_back(std::move(e));
 }
 
@@ -160,14 +165,16 @@ std::vector<i64> Grammar::thresholds(const suites::Problem& problem) const {
   for (u32 p = 0; p < signature_.params.size(); ++p) {
     if (signature_.params[p] != Type::Int) continue;
     std::vector<std::pair<i64, u64>> points;  // the parameter's value, the outputs' hash
-    for (const suites::Case& c : problem.train) points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
+    for (const suites::Case& c : problem.train)
+      points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
     std::sort(points.begin(), points.end());
     std::vector<i64> steps;
     bool fits = true;
     u32 step_cases = 1;
     for (size_t k = 1; k < points.size() && fits; ++k, ++step_cases) {
       if (points[k].second == points[k - 1].second) continue;
-      if (points[k].first == points[k - 1].first || step_cases < least) fits = false;  // one value, two outputs; a stray step
+      if (points[k].first == points[k - 1].first || step_cases < least)
+        fits = false;  // one value, two outputs; a stray step
       steps.push_back(points[k].first);
       step_cases = 0;
     }
@@ -179,7 +186,8 @@ std::vector<i64> Grammar::thresholds(const suites::Problem& problem) const {
 // A name no parameter has (nor any name taken before).
 std::string Grammar::fresh(std::string base) {
   const auto taken = [&](const std::string& n) {
-    return std::find(signature_.param_names.begin(), signature_.param_names.end(), n) != signature_.param_names.end() ||
+    return std::find(signature_.param_names.begin(), signature_.param_names.end(), n) !=
+               signature_.param_names.end() ||
            std::find(names_.begin(), names_.end(), n) != names_.end();
   };
   while (taken(base)) base += '_';
@@ -234,7 +242,8 @@ void Grammar::make_contexts() {
     contexts_.back().indexed = sequences.size() >= 2;
     if (contexts_.back().indexed)
       for (u32 p : sequences) {
-        leaves_.push_back(trees::Expr::index(trees::Expr::name(signature_.param_names[p], params[p]), trees::Expr::name(i, Type::Int)));
+        leaves_.push_back(trees::Expr::index(trees::Expr::name(signature_.param_names[p], params[p]),
+                                             trees::Expr::name(i, Type::Int)));
         Rule leaf{Production::Leaf, 0, {}, {}, item_of(params[p]), false};
         leaf.context = u32(contexts_.size() - 1);
         rules_.push_back(std::move(leaf));
@@ -252,7 +261,8 @@ void Grammar::add_rule(Rule r) {
 }
 
 void Grammar::make_rules() {
-  for (Type t : {Type::Int, Type::Float}) add_rule({Production::Unary, u8(trees::UnaryOp::Neg), {}, {t}, t, false});
+  for (Type t : {Type::Int, Type::Float})
+    add_rule({Production::Unary, u8(trees::UnaryOp::Neg), {}, {t}, t, false});
   add_rule({Production::Unary, u8(trees::UnaryOp::Not), {}, {Type::Bool}, Type::Bool, false});
   for (Type t : types_) {
     const bool number = t == Type::Int || t == Type::Float;
@@ -265,10 +275,12 @@ void Grammar::make_rules() {
       add_rule({Production::Binary, u8(trees::BinaryOp::Mod), {}, {t, t}, t, false});
     }
     if (number || t == Type::Str)
-      for (trees::BinaryOp op : {trees::BinaryOp::Lt, trees::BinaryOp::Le})  // > and >= are these with the operands swapped
+      for (trees::BinaryOp op :
+           {trees::BinaryOp::Lt, trees::BinaryOp::Le})  // > and >= are these with the operands swapped
         add_rule({Production::Binary, u8(op), {}, {t, t}, Type::Bool, false});
     add_rule({Production::Binary, u8(trees::BinaryOp::Eq), {}, {t, t}, Type::Bool, true});
-    if (t != Type::Bool) add_rule({Production::Binary, u8(trees::BinaryOp::Ne), {}, {t, t}, Type::Bool, true});
+    if (t != Type::Bool)
+      add_rule({Production::Binary, u8(trees::BinaryOp::Ne), {}, {t, t}, Type::Bool, true});
     if (is_array(t)) add_rule({Production::Index, 0, {}, {t, Type::Int}, element_of(t), false});
     if (t == Type::Str) add_rule({Production::Index, 0, {}, {t, Type::Int}, Type::Int, false});
   }

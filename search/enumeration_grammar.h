@@ -24,9 +24,9 @@ inline constexpr i64 kRangeProbe = 64;  // a range context over an int parameter
 
 struct Rule {
   Production kind;
-  u8 op = 0;                  // UnaryOp / BinaryOp
-  std::string callee;         // Builtin: the builtin's name
-  std::vector<Type> args;     // operand types
+  u8 op = 0;               // UnaryOp / BinaryOp
+  std::string callee;      // Builtin: the builtin's name
+  std::vector<Type> args;  // operand types
   Type result = Type::Unit;
   bool commutative = false;   // operands of one type whose order does not matter
   u32 context = kAnyContext;  // the one context the rule belongs to (a lambda's variable: its own)
@@ -62,7 +62,9 @@ class Grammar {
   const suites::Signature& signature() const { return signature_; }
   const std::vector<Type>& types() const { return types_; }
   u32 index_of_type(Type t) const { return type_index_[u8(t)]; }
-  const std::vector<trees::Expr>& leaves() const { return leaves_; }  // rule i < leaves().size() is leaves()[i]
+  const std::vector<trees::Expr>& leaves() const {
+    return leaves_;
+  }  // rule i < leaves().size() is leaves()[i]
   const std::vector<Rule>& rules() const { return rules_; }
   const std::vector<Context>& contexts() const { return contexts_; }
   // The rules of a context with result type index t, in rule order.

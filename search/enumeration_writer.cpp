@@ -13,8 +13,10 @@ namespace {
 std::string choose_name(Type t) {
   std::string s = "choose_";
   for (char c : trees::type_source(t)) {
-    if (c == '[') s += "list_";
-    else if (c != ']') s += c;
+    if (c == '[')
+      s += "list_";
+    else if (c != ']')
+      s += c;
   }
   return s;
 }
@@ -32,7 +34,8 @@ trees::Expr zero_of(Type t) {
 
 std::vector<trees::Expr> Writer::parameter_names() const {
   std::vector<trees::Expr> out;
-  for (u32 i = 0; i < grammar_.signature().params.size(); ++i) out.push_back(trees::Expr::name(grammar_.signature().param_names[i], grammar_.signature().params[i]));
+  for (u32 i = 0; i < grammar_.signature().params.size(); ++i)
+    out.push_back(trees::Expr::name(grammar_.signature().param_names[i], grammar_.signature().params[i]));
   return out;
 }
 
@@ -40,10 +43,12 @@ std::vector<trees::Expr> Writer::parameter_names() const {
 // and the entry's parameters, added to h; the call of it on `over`.
 //   map:    fn map_k(s_: S, …) -> [U] { let r_ = array(len(s_), 0);
 //                                       for j_ in 0..len(s_) { let x = s_[j_]; r_[j_] = body; } return r_; }
-//   range:  fn map_k(n_: int, …) -> [U] { let r_ = array(max(n_, 0), 0); for i in 0..n_ { r_[i] = body; } return r_; }
-//   filter: fn filter_k(s_: S, …) -> S { let r_: S = []; for x in s_ { if body { r_ = push(r_, x); } } return r_; }
+//   range:  fn map_k(n_: int, …) -> [U] { let r_ = array(max(n_, 0), 0); for i in 0..n_ { r_[i] = body; }
+//   return r_; } filter: fn filter_k(s_: S, …) -> S { let r_: S = []; for x in s_ { if body { r_ = push(r_,
+//   x); } } return r_; }
 //           (a string: let r_ = ""; … r_ = r_ + chr(x);)
-trees::Expr Writer::lambda_call(Production kind, const Context& ctx, Type over_type, trees::Expr over, trees::Expr body, Helpers* h) const {
+trees::Expr Writer::lambda_call(Production kind, const Context& ctx, Type over_type, trees::Expr over,
+                                trees::Expr body, Helpers* h) const {
   const std::string& s = grammar_.helper_names()[0];
   const std::string& n = grammar_.helper_names()[1];
   const std::string& r = grammar_.helper_names()[2];
@@ -51,9 +56,11 @@ trees::Expr Writer::lambda_call(Production kind, const Context& ctx, Type over_t
   const Type u = body.type;
   const Type result = kind == Production::Filter ? over_type : array_of(u);
   trees::Function f;
-  f.name = std::string(kind == Production::Filter ? "filter_" : "map_") + std::to_string(h->functions.size() + 1);
+  f.name =
+      std::string(kind == Production::Filter ? "filter_" : "map_") + std::to_string(h->functions.size() + 1);
   f.params.push_back({kind == Production::MapRange ? n : s, over_type});
-  for (u32 i = 0; i < grammar_.signature().params.size(); ++i) f.params.push_back({grammar_.signature().param_names[i], grammar_.signature().params[i]});
+  for (u32 i = 0; i < grammar_.signature().params.size(); ++i)
+    f.params.push_back({grammar_.signature().param_names[i], grammar_.signature().params[i]});
   f.results = {result};
   const auto name = [](const std::string& v, Type t) { return trees::Expr::name(v, t); };
   if (kind == Production::Map) {
@@ -68,12 +75,16 @@ trees::Expr Writer::lambda_call(Production kind, const Context& ctx, Type over_t
     f.body.push_back(trees::Stmt::let(r, trees::Expr::call("array", result, {std::move(count), zero_of(u)})));
     trees::Block loop;
     loop.push_back(trees::Stmt::element_assign(r, name(ctx.var, Type::Int), std::move(body)));
-    f.body.push_back(trees::Stmt::for_range(ctx.var, trees::Expr::int_lit(0), name(n, Type::Int), std::move(loop)));
+    f.body.push_back(
+        trees::Stmt::for_range(ctx.var, trees::Expr::int_lit(0), name(n, Type::Int), std::move(loop)));
   } else {
     const bool text = over_type == Type::Str;
-    f.body.push_back(text ? trees::Stmt::let(r, trees::Expr::str_lit("")) : trees::Stmt::let(r, trees::Expr::array_lit(result, {}), result));
-    trees::Expr kept = text ? trees::Expr::binary(trees::BinaryOp::Add, name(r, result), trees::Expr::call("chr", Type::Str, {name(ctx.var, ctx.var_type)}))
-                     : trees::Expr::call("push", result, {name(r, result), name(ctx.var, ctx.var_type)});
+    f.body.push_back(text ? trees::Stmt::let(r, trees::Expr::str_lit(""))
+                          : trees::Stmt::let(r, trees::Expr::array_lit(result, {}), result));
+    trees::Expr kept =
+        text ? trees::Expr::binary(trees::BinaryOp::Add, name(r, result),
+                                   trees::Expr::call("chr", Type::Str, {name(ctx.var, ctx.var_type)}))
+             : trees::Expr::call("push", result, {name(r, result), name(ctx.var, ctx.var_type)});
     trees::Block keep;
     keep.push_back(trees::Stmt::assign(r, std::move(kept)));
     trees::Block loop;
@@ -102,15 +113,16 @@ trees::Expr Writer::expr_of(const Node& n, Helpers* h) const {
   for (u32 j = 0; j < r.args.size(); ++j) args.push_back(expr_of(bank_.entry(n.child[j]).node, h));
   switch (r.kind) {
     case Production::Unary: return trees::Expr::unary(trees::UnaryOp(r.op), std::move(args[0]));
-    case Production::Binary: return trees::Expr::binary(trees::BinaryOp(r.op), std::move(args[0]), std::move(args[1]));
+    case Production::Binary:
+      return trees::Expr::binary(trees::BinaryOp(r.op), std::move(args[0]), std::move(args[1]));
     case Production::Index: return trees::Expr::index(std::move(args[0]), std::move(args[1]));
     case Production::Builtin: return trees::Expr::call(r.callee, r.result, std::move(args));
-    case Production::Choose:
-      return choose_call(std::move(args), h);
+    case Production::Choose: return choose_call(std::move(args), h);
     case Production::Map:
     case Production::MapRange:
     case Production::Filter:
-      return lambda_call(r.kind, grammar_.contexts()[r.body], r.args[0], std::move(args[0]), std::move(args[1]), h);
+      return lambda_call(r.kind, grammar_.contexts()[r.body], r.args[0], std::move(args[0]),
+                         std::move(args[1]), h);
     case Production::Leaf: break;
   }
   throw std::logic_error("enumeration: unknown production");
@@ -122,7 +134,8 @@ trees::Tree Writer::program_with(std::vector<trees::Expr> results, Helpers h) co
   trees::Tree p;
   trees::Function entry;
   entry.name = grammar_.signature().entry;
-  for (u32 i = 0; i < grammar_.signature().params.size(); ++i) entry.params.push_back({grammar_.signature().param_names[i], grammar_.signature().params[i]});
+  for (u32 i = 0; i < grammar_.signature().params.size(); ++i)
+    entry.params.push_back({grammar_.signature().param_names[i], grammar_.signature().params[i]});
   for (const trees::Expr& e : results) entry.results.push_back(e.type);
   entry.body.push_back(trees::Stmt::ret(std::move(results)));
   p.functions.push_back(std::move(entry));
@@ -158,13 +171,16 @@ trees::Tree Writer::probe_of(const Node& n, u32 context) const {
   for (u32 p : ctx.sources) {
     const Type t = grammar_.signature().params[p];
     trees::Expr param = trees::Expr::name(grammar_.signature().param_names[p], t);
-    trees::Expr over = !ctx.range ? std::move(param)
-                : t == Type::Int ? trees::Expr::call("min", Type::Int, {std::move(param), trees::Expr::int_lit(kRangeProbe)})
-                                 : trees::Expr::call("len", Type::Int, {std::move(param)});
+    trees::Expr over =
+        !ctx.range ? std::move(param)
+        : t == Type::Int
+            ? trees::Expr::call("min", Type::Int, {std::move(param), trees::Expr::int_lit(kRangeProbe)})
+            : trees::Expr::call("len", Type::Int, {std::move(param)});
     trees::Expr body = expr_of(n, &h);
-    trees::Expr mapped = lambda_call(ctx.range ? Production::MapRange : Production::Map, ctx, ctx.range ? Type::Int : t,
-                              std::move(over), std::move(body), &h);
-    all = all ? trees::Expr::binary(trees::BinaryOp::Add, std::move(*all), std::move(mapped)) : std::move(mapped);
+    trees::Expr mapped = lambda_call(ctx.range ? Production::MapRange : Production::Map, ctx,
+                                     ctx.range ? Type::Int : t, std::move(over), std::move(body), &h);
+    all = all ? trees::Expr::binary(trees::BinaryOp::Add, std::move(*all), std::move(mapped))
+              : std::move(mapped);
   }
   std::vector<trees::Expr> e;
   e.push_back(std::move(*all));

@@ -39,8 +39,8 @@ class Writer {
 
  private:
   std::vector<trees::Expr> parameter_names() const;
-  trees::Expr lambda_call(Production kind, const Context& ctx, Type over_type, trees::Expr over, trees::Expr body,
-                          Helpers* h) const;
+  trees::Expr lambda_call(Production kind, const Context& ctx, Type over_type, trees::Expr over,
+                          trees::Expr body, Helpers* h) const;
 
   const Grammar& grammar_;
   const Bank& bank_;

@@ -43,7 +43,8 @@ trees::RandomProgramConfig search_program_config() {
   return c;
 }
 
-trees::RandomProgramConfig generator_config_for(const suites::Signature& signature, trees::RandomProgramConfig base) {
+trees::RandomProgramConfig generator_config_for(const suites::Signature& signature,
+                                                trees::RandomProgramConfig base) {
   base.entry = signature.entry;
   base.fixed_entry = true;
   base.entry_params = signature.params;
@@ -86,7 +87,8 @@ class ExternalGenerator final : public Generator {
 
   std::vector<Proposal> propose(u32 count, u64) override {
     std::vector<Proposal> out;
-    for (; next_ < sources_.size() && out.size() < count; ++next_) out.push_back({sources_[next_], {}, {-1, -1}});
+    for (; next_ < sources_.size() && out.size() < count; ++next_)
+      out.push_back({sources_[next_], {}, {-1, -1}});
     return out;
   }
 
@@ -99,7 +101,8 @@ class ExternalGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_random_generator(const suites::Signature& signature, GeneratorSettings settings) {
+std::unique_ptr<Generator> make_random_generator(const suites::Signature& signature,
+                                                 GeneratorSettings settings) {
   return std::make_unique<RandomGenerator>(signature, std::move(settings));
 }
 

@@ -37,7 +37,8 @@ class Generator {
   virtual std::vector<Proposal> propose(u32 count, u64 iteration) = 0;
   // The pipeline's results for the proposals just made, in order (per-pair arrays included);
   // proposal i has the id first_id + i.
-  virtual void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results, i64 first_id) = 0;
+  virtual void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results,
+                       i64 first_id) = 0;
   // When the proposals just made are probes, the result type to run them with. A probe is a
   // program the generator needs the outputs of (BatchResults::output_hash), not a candidate for
   // the problem: its entry has the problem's name and parameters but another result type. The
@@ -61,11 +62,11 @@ std::optional<CaseScores> parse_case_scores(std::string_view name);
 // Genetic programming (search/selection.h, trees/variation.h).
 struct GpSettings {
   Selection selection = Selection::Lexicase;
-  double downsample = 0.25;  // DownsampledLexicase: the fraction of cases each generation
-  u32 tournament = 7;        // Tournament: its size
+  double downsample = 0.25;              // DownsampledLexicase: the fraction of cases each generation
+  u32 tournament = 7;                    // Tournament: its size
   CaseScores scores = CaseScores::Pass;  // lexicase and down-sampled lexicase (docs/results.md)
-  double p_crossover = 0.5;  // else mutation
-  u32 max_nodes = 1000;      // offspring size limits
+  double p_crossover = 0.5;              // else mutation
+  u32 max_nodes = 1000;                  // offspring size limits
   u32 max_depth = 40;
 };
 
@@ -77,16 +78,17 @@ trees::RandomProgramConfig search_program_config();
 
 // Bottom-up enumeration (search/enumerate_generator.cpp).
 struct EnumerateSettings {
-  u32 max_size = 12;  // expression nodes; the enumeration ends after this size
-  bool choose = true;  // the conditional choose(c, a, b) as a production
+  u32 max_size = 12;    // expression nodes; the enumeration ends after this size
+  bool choose = true;   // the conditional choose(c, a, b) as a production
   bool lambdas = true;  // map, filter and map over 0..n with enumerated bodies as productions
   bool splits = true;   // goals met case by case: decision lists under the entry's bool expressions
 };
 
 // The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
-  u64 enumerate_candidates = 200000;  // candidates and probes the enumeration may propose (2/3 of the default budget)
-  u32 elites = 100;                  // its best candidates that join GP's first population
+  u64 enumerate_candidates =
+      200000;        // candidates and probes the enumeration may propose (2/3 of the default budget)
+  u32 elites = 100;  // its best candidates that join GP's first population
 };
 
 // What every generator that builds programs needs: the random program generator's settings,
@@ -101,7 +103,8 @@ struct GeneratorSettings {
 
 // Random programs with the problem's signature: candidate k of iteration t is a pure function
 // of (seed, t, k).
-std::unique_ptr<Generator> make_random_generator(const suites::Signature& signature, GeneratorSettings settings);
+std::unique_ptr<Generator> make_random_generator(const suites::Signature& signature,
+                                                 GeneratorSettings settings);
 
 // Genetic programming: iteration 0 is random programs; each later iteration breeds a new
 // population from the last one's results — parents by the settings' selection over the cases'
@@ -123,13 +126,15 @@ std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature,
 // which the outputs step as an int parameter grows are constants too. With lambdas, map, filter
 // and map over 0..n are productions whose bodies are enumerated in their own contexts, told
 // apart by probes that map them over the parameters (docs/search.md "Enumeration").
-std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem, EnumerateSettings settings);
+std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
+                                                    EnumerateSettings settings);
 
 // Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates
 // programs (candidates and probes; fewer if it finishes first, none for a problem it cannot
 // take), then GP searches, its first population holding the enumeration's best candidates by
 // train cases passed (up to settings.portfolio.elites) in the place of random programs.
-std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem, GeneratorSettings settings);
+std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem,
+                                                    GeneratorSettings settings);
 
 // Sources read from a file of candidates (suites/candidates.h), proposed in file order until
 // they run out; the file's malformed entries are skipped (the caller has reported them).
@@ -146,6 +151,7 @@ struct GeneratorChoice {
 std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const suites::Problem& problem);
 
 // The random generator's settings for a problem: the entry's name and types fixed.
-trees::RandomProgramConfig generator_config_for(const suites::Signature& signature, trees::RandomProgramConfig base = {});
+trees::RandomProgramConfig generator_config_for(const suites::Signature& signature,
+                                                trees::RandomProgramConfig base = {});
 
 }  // namespace gs::search

@@ -60,7 +60,7 @@ class GpGenerator final : public Generator {
       const u32 a = parents[2 * k], b = parents[2 * k + 1];
       const bool cross = child.bernoulli(gp_.p_crossover);
       trees::Offspring o = cross ? crossover(population_[a], population_[b], signature_, variation_, child)
-                          : mutation(population_[a], signature_, variation_, child);
+                                 : mutation(population_[a], signature_, variation_, child);
       out[k].parents[0] = first_id_ + a;
       out[k].parents[1] = cross ? first_id_ + b : -1;
       out[k].source = trees::to_source(o.program);
@@ -79,7 +79,8 @@ class GpGenerator final : public Generator {
     }
     first_id_ = first_id;
     if (gp_.scores == CaseScores::Error && e.error.size() != e.pass.size())
-      throw std::logic_error("GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
+      throw std::logic_error(
+          "GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
     scores_ = gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
     reward_.assign(e.reward.begin(), e.reward.end());
     cases_ = e.cases;

@@ -23,20 +23,25 @@ namespace {
 
 bool has_loop(const trees::Block& b) {
   for (const trees::Stmt& s : b) {
-    if (s.kind == trees::StmtKind::While || s.kind == trees::StmtKind::ForRange || s.kind == trees::StmtKind::ForIn) return true;
+    if (s.kind == trees::StmtKind::While || s.kind == trees::StmtKind::ForRange ||
+        s.kind == trees::StmtKind::ForIn)
+      return true;
     for (const trees::Block& inner : s.blocks)
       if (has_loop(inner)) return true;
   }
   return false;
 }
 bool has_loop(const trees::Tree& p) {
-  return std::any_of(p.functions.begin(), p.functions.end(), [](const trees::Function& f) { return has_loop(f.body); });
+  return std::any_of(p.functions.begin(), p.functions.end(),
+                     [](const trees::Function& f) { return has_loop(f.body); });
 }
 
 class PortfolioGenerator final : public Generator {
  public:
-  PortfolioGenerator(const suites::Problem& problem, GeneratorSettings settings) : portfolio_(settings.portfolio) {
-    if (portfolio_.enumerate_candidates > 0) enumerate_ = make_enumerate_generator(problem, settings.enumerate);
+  PortfolioGenerator(const suites::Problem& problem, GeneratorSettings settings)
+      : portfolio_(settings.portfolio) {
+    if (portfolio_.enumerate_candidates > 0)
+      enumerate_ = make_enumerate_generator(problem, settings.enumerate);
     gp_ = make_gp_generator(problem.signature, std::move(settings));
   }
 
@@ -72,7 +77,8 @@ class PortfolioGenerator final : public Generator {
     enumerate_->observe(proposals, e, first_id);
     if (probe_) return;  // probes are not candidates for this problem
     for (u32 i = 0; i < e.programs && i < proposals.size(); ++i)
-      if (e.cases_passed[i] > 0 && proposals[i].tree && !has_loop(*proposals[i].tree)) elites_.push_back({e.cases_passed[i], order_++, proposals[i]});
+      if (e.cases_passed[i] > 0 && proposals[i].tree && !has_loop(*proposals[i].tree))
+        elites_.push_back({e.cases_passed[i], order_++, proposals[i]});
     // The best by train cases passed, the earlier (smaller) first among equals.
     auto better = [](const Elite& a, const Elite& b) {
       return a.passed != b.passed ? a.passed > b.passed : a.order < b.order;
@@ -104,7 +110,8 @@ class PortfolioGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem, GeneratorSettings settings) {
+std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem,
+                                                    GeneratorSettings settings) {
   return std::make_unique<PortfolioGenerator>(problem, std::move(settings));
 }
 

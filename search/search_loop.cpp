@@ -7,16 +7,15 @@
 #include <optional>
 #include <stdexcept>
 
+#include "base/host.h"
 #include "suites/cases.h"
 #include "trees/simplify.h"
-#include "base/host.h"
 
 namespace gs::search {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
 
 bool passes_all(const pipeline::BatchResults& r, u32 i) {
   return r.program_status(i) == pipeline::ProgramStatus::OK && r.cases_passed[i] == r.cases;
@@ -25,7 +24,7 @@ bool passes_all(const pipeline::BatchResults& r, u32 i) {
 // Shrinks a solution while it still passes every train case: each round judges all one-step
 // smaller variants in one batch and keeps the smallest that passes.
 trees::Tree simplify(trees::Tree program, const suites::Signature& signature, pipeline::Pipeline& pipeline,
-                         const pipeline::CaseSet& train) {
+                     const pipeline::CaseSet& train) {
   constexpr u32 kMaxRounds = 500;
   for (u32 round = 0; round < kMaxRounds; ++round) {
     std::vector<trees::Tree> variants = trees::simplifications(program, signature);
@@ -52,8 +51,8 @@ trees::Tree simplify(trees::Tree program, const suites::Signature& signature, pi
 
 }  // namespace
 
-SearchOutcome run_search(const suites::Problem& problem, search::Generator& generator, pipeline::Pipeline& pipeline,
-                         const SearchConfig& config, SearchObserver* observer) {
+SearchOutcome run_search(const suites::Problem& problem, search::Generator& generator,
+                         pipeline::Pipeline& pipeline, const SearchConfig& config, SearchObserver* observer) {
   const SearchBudget& budget = config.budget;
   if (budget.candidates == 0 && budget.iterations == 0 && budget.seconds <= 0)
     throw std::invalid_argument("the search needs a budget: candidates, iterations or seconds");

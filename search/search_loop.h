@@ -35,8 +35,8 @@ struct IterationReport {
   u64 total_candidates = 0;
   i64 first_id = 0;  // id of the iteration's first candidate (ids count from 0 per search)
   double generate_seconds = 0, select_seconds = 0;  // the generator's propose / observe
-  pipeline::StageTimes stages;                                 // the pipeline's
-  double elapsed = 0;                                // since the search began
+  pipeline::StageTimes stages;                      // the pipeline's
+  double elapsed = 0;                               // since the search began
   // The best program so far: most train cases passed, then the highest reward.
   float best_reward = 0;
   u32 best_passed = 0;
@@ -85,7 +85,8 @@ class SearchObserver {
 // Runs the loop until the problem is solved or the budget is spent. The pipeline must keep
 // per-pair results (PipelineConfig::keep_pairs). Errors of the pipeline (device memory) are
 // std::runtime_error.
-SearchOutcome run_search(const suites::Problem& problem, search::Generator& generator, pipeline::Pipeline& pipeline,
-                         const SearchConfig& config, SearchObserver* observer = nullptr);
+SearchOutcome run_search(const suites::Problem& problem, search::Generator& generator,
+                         pipeline::Pipeline& pipeline, const SearchConfig& config,
+                         SearchObserver* observer = nullptr);
 
 }  // namespace gs::search

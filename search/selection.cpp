@@ -26,7 +26,8 @@ void check_shape(const ScoreMatrix& s, u32 n, const char* who) {
     throw std::invalid_argument(std::string(who) + ": " + std::to_string(s.values.size()) +
                                 " scores do not make a " + std::to_string(s.individuals) + " x " +
                                 std::to_string(s.cases) + " matrix");
-  if (n > 0 && s.individuals == 0) throw std::invalid_argument(std::string(who) + ": selection from no individuals");
+  if (n > 0 && s.individuals == 0)
+    throw std::invalid_argument(std::string(who) + ": selection from no individuals");
 }
 
 // Individuals with the same scores on the cases used can never be told apart by lexicase: they
@@ -121,7 +122,7 @@ class Lexicase {
   u32 cases_;
   u32 classes_ = 0;
   std::vector<u32> class_of_, size_, start_, members_;
-  std::vector<float> column_;  // cases × classes
+  std::vector<float> column_;         // cases × classes
   std::vector<u32> top_, top_start_;  // per case, the classes best on it
   std::vector<u32> order_, pool_;
 };

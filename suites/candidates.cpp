@@ -22,7 +22,9 @@ std::vector<std::string_view> lines_of(std::string_view text) {
 }
 
 void parse_json_line(std::string_view line, u32 number, const std::string& path, CandidateFile* out) {
-  auto fail = [&](const std::string& why) { out->errors.push_back(path + ":" + std::to_string(number) + ": " + why); };
+  auto fail = [&](const std::string& why) {
+    out->errors.push_back(path + ":" + std::to_string(number) + ": " + why);
+  };
   nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
   if (j.is_discarded()) return fail("not valid JSON");
   const nlohmann::json* source = &j;
@@ -70,7 +72,9 @@ std::string candidates_text(const std::vector<const Candidate*>& candidates, boo
     const std::string& s = candidates[k]->source;
     if (json_lines) {
       const std::string& r = candidates[k]->record;
-      out += (r.empty() ? nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : r) + "\n";
+      out +=
+          (r.empty() ? nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : r) +
+          "\n";
     } else {
       if (k > 0) out += "---\n";
       out += s;

@@ -61,7 +61,8 @@ bool value_from_json(const json& j, Type t, vm::Value* out, std::string* error) 
         *out = vm::Value::of_int(j.is_number_unsigned() ? i64(j.get<u64>()) : j.get<i64>());
         return true;
       }
-      if (j.is_number_float() && std::trunc(j.get<double>()) == j.get<double>() && std::fabs(j.get<double>()) < 9.2e18) {
+      if (j.is_number_float() && std::trunc(j.get<double>()) == j.get<double>() &&
+          std::fabs(j.get<double>()) < 9.2e18) {
         *out = vm::Value::of_int(i64(j.get<double>()));
         return true;
       }

@@ -19,7 +19,8 @@ bool parse_signature(std::string_view text, Signature* out, std::string* error) 
   compiler::CompileLimits limits;
   std::vector<u64> memory((compiler::workspace_bytes(u32(source.size()), limits) + 7) / 8);
   compiler::Workspace w;
-  compiler::carve_workspace(reinterpret_cast<u8*>(memory.data()), source.data(), u32(source.size()), limits, &w);
+  compiler::carve_workspace(reinterpret_cast<u8*>(memory.data()), source.data(), u32(source.size()), limits,
+                            &w);
   w.token_count = compiler::lex(w.source, w.source_len, w.tokens, w.token_cap, w.diagnostics);
   w.node_count = 1;
   w.nodes[0] = compiler::Node{};
@@ -76,7 +77,8 @@ class Locator {
 
  private:
   void space() {
-    while (at_ < s_.size() && (s_[at_] == ' ' || s_[at_] == '\n' || s_[at_] == '\t' || s_[at_] == '\r')) ++at_;
+    while (at_ < s_.size() && (s_[at_] == ' ' || s_[at_] == '\n' || s_[at_] == '\t' || s_[at_] == '\r'))
+      ++at_;
   }
   std::string string() {
     std::string out;
@@ -152,7 +154,8 @@ namespace {
 // {"TYPE": [values], …}: TYPE a value type as Syn writes it ("str", "[int]").
 bool constants_from_json(const json& j, std::vector<vm::Value>* out, std::string* error) {
   if (!j.is_object()) {
-    *error = std::string("constants: expected an object of lists by type, {\"str\": [\"aeiouy\"]}, found ") + detail::describe(j);
+    *error = std::string("constants: expected an object of lists by type, {\"str\": [\"aeiouy\"]}, found ") +
+             detail::describe(j);
     return false;
   }
   out->clear();
@@ -161,7 +164,8 @@ bool constants_from_json(const json& j, std::vector<vm::Value>* out, std::string
     for (u32 t = 0; t < 256 && !type; ++t)
       if (is_value_type(Type(t)) && item.key() == type_name(Type(t))) type = Type(t);
     if (!type) {
-      *error = "constants: \"" + item.key() + "\" is not a value type (int, float, bool, str, [int], [float], [bool], [str])";
+      *error = "constants: \"" + item.key() +
+               "\" is not a value type (int, float, bool, str, [int], [float], [bool], [str])";
       return false;
     }
     if (!item.value().is_array()) {
@@ -198,7 +202,8 @@ struct Reader {
   }
 
   bool read_values(const json& list, const std::vector<Type>& types, const char* what,
-                   std::vector<Locator::Step> where, const std::string& context, std::vector<vm::Value>* out) const {
+                   std::vector<Locator::Step> where, const std::string& context,
+                   std::vector<vm::Value>* out) const {
     if (!list.is_array())
       return fail_at(where, context + ": \"" + what + "\" must be an array, found " + detail::describe(list));
     if (list.size() != types.size())
@@ -229,7 +234,8 @@ struct Reader {
       where.push_back({"inputs", 0});
       if (!read_values(c["inputs"], sig.params, "inputs", where, context, &(*out)[k].inputs)) return false;
       where.back() = {"outputs", 0};
-      if (!read_values(c["outputs"], sig.results, "outputs", where, context, &(*out)[k].outputs)) return false;
+      if (!read_values(c["outputs"], sig.results, "outputs", where, context, &(*out)[k].outputs))
+        return false;
     }
     return true;
   }
@@ -245,19 +251,23 @@ std::optional<Problem> parse_problem(std::string_view text, const std::string& p
   } catch (const json::parse_error& e) {
     std::string what = e.what();
     size_t cut = what.find("syntax error");
-    r.fail(e.byte == 0 ? 0 : e.byte - 1, "invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut)));
+    r.fail(e.byte == 0 ? 0 : e.byte - 1,
+           "invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut)));
     return std::nullopt;
   }
   if (!doc.is_object()) {
     r.fail(0, "a problem file holds one JSON object");
     return std::nullopt;
   }
-  static const char* known[] = {"name", "signature", "description", "train", "test", "float_tolerance", "constants", "source"};
+  static const char* known[] = {"name", "signature",       "description", "train",
+                                "test", "float_tolerance", "constants",   "source"};
   for (const auto& item : doc.items()) {
     const std::string& key = item.key();
-    if (std::find_if(std::begin(known), std::end(known), [&key](const char* k) { return key == k; }) == std::end(known)) {
-      r.fail_at({{key, 0}}, "unknown field \"" + key + "\" (known: name, signature, description, train, test, "
-                            "float_tolerance, constants, source)");
+    if (std::find_if(std::begin(known), std::end(known), [&key](const char* k) { return key == k; }) ==
+        std::end(known)) {
+      r.fail_at({{key, 0}}, "unknown field \"" + key +
+                                "\" (known: name, signature, description, train, test, "
+                                "float_tolerance, constants, source)");
       return std::nullopt;
     }
   }
@@ -326,7 +336,9 @@ std::optional<Problem> load_problem(const std::string& path, std::string* error)
 
 // One field per line and one case per line: readable, and a changed case is a one-line diff.
 std::string problem_json(const Problem& p) {
-  auto field = [](const char* key, const json& value) { return "  \"" + std::string(key) + "\": " + value.dump(); };
+  auto field = [](const char* key, const json& value) {
+    return "  \"" + std::string(key) + "\": " + value.dump();
+  };
   std::vector<std::string> fields = {field("name", p.name), field("signature", p.signature.text)};
   if (!p.description.empty()) fields.push_back(field("description", p.description));
   for (const auto* split : {&p.train, &p.test}) {
@@ -335,7 +347,8 @@ std::string problem_json(const Problem& p) {
       json inputs = json::array(), outputs = json::array();
       for (const vm::Value& v : (*split)[k].inputs) inputs.push_back(detail::json_of_value(v));
       for (const vm::Value& v : (*split)[k].outputs) outputs.push_back(detail::json_of_value(v));
-      cases += std::string(k ? ",\n" : "\n") + "    {\"inputs\": " + inputs.dump() + ", \"outputs\": " + outputs.dump() + "}";
+      cases += std::string(k ? ",\n" : "\n") + "    {\"inputs\": " + inputs.dump() +
+               ", \"outputs\": " + outputs.dump() + "}";
     }
     fields.push_back(cases + (split->empty() ? "]" : "\n  ]"));
   }

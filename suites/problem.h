@@ -1,5 +1,5 @@
 // Problems: a Syn signature and input/output cases, loaded from the JSON file format of
-// DESIGN.md ("Problems and suites", docs/problems.md). Every error names the file, the line
+// docs/design.md ("Problems and suites", docs/problems.md). Every error names the file, the line
 // and the column, and says which case and which value is wrong.
 #pragma once
 
@@ -29,14 +29,14 @@ struct Problem {
   std::string name;
   Signature signature;
   std::string description;
-  std::vector<Case> train;  // a program solves the problem when it passes all of these
-  std::vector<Case> test;   // ... and generalises when it passes these too
+  std::vector<Case> train;     // a program solves the problem when it passes all of these
+  std::vector<Case> test;      // ... and generalises when it passes these too
   double float_tolerance = 0;  // a float output matches when |actual - expected| <= this
   // Problem-specific literals a search may use besides its own small constants (PSB gives
   // PushGP such constants per problem: "aeiouy" for syllables, 64 for checksum).
   std::vector<vm::Value> constants;
   std::string source;  // provenance
-  std::string path;            // the file it came from
+  std::string path;    // the file it came from
 };
 
 // Parses a signature with Syn's own parser; false with a message on error.

@@ -57,7 +57,8 @@ bool read_case(std::string_view line, const Signature& sig, Case* out, std::stri
     return false;
   }
   if (!j.is_object()) {
-    *why = std::string("a case is a JSON object {\"input1\": ..., \"output1\": ...}, found ") + detail::describe(j);
+    *why = std::string("a case is a JSON object {\"input1\": ..., \"output1\": ...}, found ") +
+           detail::describe(j);
     return false;
   }
   struct Slot {
@@ -107,7 +108,8 @@ bool valid_utf8(const std::string& s) {
 
 }  // namespace
 
-std::vector<Case> read_psb_cases(const PsbFile& file, const Signature& sig, std::vector<std::string>* errors) {
+std::vector<Case> read_psb_cases(const PsbFile& file, const Signature& sig,
+                                 std::vector<std::string>* errors) {
   std::vector<Case> cases;
   std::string_view text = file.text;
   size_t start = 0;
@@ -144,7 +146,8 @@ std::optional<Problem> import_psb(const PsbImport& in, std::vector<std::string>*
   p.description = in.description;
   p.source = in.source;
   p.float_tolerance = in.float_tolerance;
-  if (!in.constants.empty() && !parse_constants(in.constants, &p.constants, &why)) errors->push_back("--constants: " + why);
+  if (!in.constants.empty() && !parse_constants(in.constants, &p.constants, &why))
+    errors->push_back("--constants: " + why);
   // A file that is empty (or all blank) is a mistake for train and test; PSB1 ships empty edge
   // files for problems without edge cases, so an empty edge file is fine.
   auto read = [&](const PsbFile& file, bool may_be_empty, std::vector<Case>* into) {

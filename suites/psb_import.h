@@ -32,7 +32,8 @@ struct PsbImport {
 // The cases of one file, values converted to the signature's types. Every malformed line is
 // appended to *errors as "FILE:LINE: message"; blank lines are skipped. A JSON float where the
 // type says int is an error (PSB data never needs one), and so is an integer outside int64.
-std::vector<Case> read_psb_cases(const PsbFile& file, const Signature& signature, std::vector<std::string>* errors);
+std::vector<Case> read_psb_cases(const PsbFile& file, const Signature& signature,
+                                 std::vector<std::string>* errors);
 
 // The whole conversion. nullopt when anything is wrong, with every message in *errors (a bad
 // signature, a bad line in any file, a train or test file without cases).

@@ -77,20 +77,24 @@ Expr ExpressionMaker::leaf(Type t) {
   return literal(t);
 }
 
-Expr ExpressionMaker::call1(const char* f, Type result, Expr a) { return Expr::call(f, result, {std::move(a)}); }
+Expr ExpressionMaker::call1(const char* f, Type result, Expr a) {
+  return Expr::call(f, result, {std::move(a)});
+}
 
 Expr ExpressionMaker::call2(const char* f, Type result, Expr a, Expr b) {
   return Expr::call(f, result, {std::move(a), std::move(b)});
 }
 
-Expr ExpressionMaker::array_or_empty(Type t, int d) { return s_.chance(0.15) ? Expr::array_lit(t, {}) : array_expr(t, d); }
+Expr ExpressionMaker::array_or_empty(Type t, int d) {
+  return s_.chance(0.15) ? Expr::array_lit(t, {}) : array_expr(t, d);
+}
 
 Expr ExpressionMaker::int_expr(int d) {
   if (d <= 0) return leaf(Type::Int);
   bool seqs = s_.cfg.strings || s_.cfg.arrays;
   int k = s_.choose({6, 2, 6, 3, 2, 2, seqs && s_.has("len") ? 3 : 0, 3, s_.cfg.arrays ? 2 : 0,
-                  s_.cfg.arrays && s_.has("sum") ? 1 : 0, seqs && s_.has("index_of") ? 2 : 0, 2,
-                  s_.cfg.strings && s_.has("parse_int") ? 2 : 0, seqs ? 3 : 0, 2, 1});
+                     s_.cfg.arrays && s_.has("sum") ? 1 : 0, seqs && s_.has("index_of") ? 2 : 0, 2,
+                     s_.cfg.strings && s_.has("parse_int") ? 2 : 0, seqs ? 3 : 0, 2, 1});
   int e = d - 1;
   switch (k) {
     case 0: return leaf(Type::Int);
@@ -155,7 +159,7 @@ Expr ExpressionMaker::division(Type t, int e) {
   Expr b = int_expr(e);
   if (!s_.risky() && !(b.kind == ExprKind::IntLit && b.int_value != 0)) {
     b = s_.chance(0.5) ? Expr::int_lit(s_.pick<i64>({-1, 1, 2, 3, 7, 10, -2, 1000}))
-                    : Expr::binary(BinaryOp::BitOr, std::move(b), Expr::int_lit(1));
+                       : Expr::binary(BinaryOp::BitOr, std::move(b), Expr::int_lit(1));
   }
   return Expr::binary(op, std::move(a), std::move(b));
 }
@@ -171,7 +175,8 @@ Expr ExpressionMaker::array_fold(Type t, int e) {
   const char* f = s_.chance(0.5) ? "min" : "max";
   if (!s_.has(f)) return leaf(t);
   Expr xs = array_expr(array_of(t), e);
-  if (!(s_.risky() || s_.risky()) && s_.has("push")) xs = call2("push", array_of(t), std::move(xs), expr(t, e));
+  if (!(s_.risky() || s_.risky()) && s_.has("push"))
+    xs = call2("push", array_of(t), std::move(xs), expr(t, e));
   return call1(f, t, std::move(xs));
 }
 
@@ -233,12 +238,11 @@ Expr ExpressionMaker::index_for(const Expr& seq, int e) {
   bool unsafe = s_.risky();
   bool variable = seq.kind == ExprKind::Name;  // of unknown length: clamp unless risky
   switch (s_.choose({variable && !unsafe && clamp ? 0 : 3, clamp ? 5 : 0, unsafe ? 3 : 0,
-                  unsafe && s_.has("len") ? 1 : 0})) {
+                     unsafe && s_.has("len") ? 1 : 0})) {
     case 0: return Expr::int_lit(unsafe ? s_.uniform(-1, known) : s_.uniform(0, std::max<i64>(known - 1, 0)));
     case 1: {  // min(max(i, 0), len(seq) - 1): out of range only when seq is empty
       Expr last = Expr::binary(BinaryOp::Sub, call1("len", Type::Int, seq), Expr::int_lit(1));
-      return call2("min", Type::Int, call2("max", Type::Int, int_expr(e), Expr::int_lit(0)),
-                   std::move(last));
+      return call2("min", Type::Int, call2("max", Type::Int, int_expr(e), Expr::int_lit(0)), std::move(last));
     }
     case 2: return int_expr(e);
     default: return Expr::binary(BinaryOp::Mod, int_expr(e), call1("len", Type::Int, seq));
@@ -249,7 +253,7 @@ Expr ExpressionMaker::float_expr(int d) {
   if (!s_.cfg.floats) return Expr::float_lit(1.5);
   if (d <= 0) return leaf(Type::Float);
   int k = s_.choose({6, 2, 6, 2, 3, s_.cfg.arrays ? 1 : 0, s_.cfg.arrays && s_.has("sum") ? 1 : 0, 3, 3,
-                  s_.cfg.arrays ? 2 : 0, 2, 2});
+                     s_.cfg.arrays ? 2 : 0, 2, 2});
   int e = d - 1;
   switch (k) {
     case 0: return leaf(Type::Float);
@@ -278,8 +282,8 @@ Expr ExpressionMaker::float_expr(int d) {
 
 Expr ExpressionMaker::bool_expr(int d) {
   if (d <= 0) return leaf(Type::Bool);
-  int k = s_.choose(
-      {4, 2, 5, 8, (s_.cfg.arrays || s_.cfg.strings) && s_.has("contains") ? 2 : 0, 2, s_.cfg.arrays ? 1 : 0, 2});
+  int k = s_.choose({4, 2, 5, 8, (s_.cfg.arrays || s_.cfg.strings) && s_.has("contains") ? 2 : 0, 2,
+                     s_.cfg.arrays ? 1 : 0, 2});
   int e = d - 1;
   switch (k) {
     case 0: return leaf(Type::Bool);
@@ -305,7 +309,7 @@ Expr ExpressionMaker::comparison(int e) {
   if (is_array(t) && s_.chance(0.2)) {  // [] takes its type from the other side
     Expr a = array_expr(t, e), empty = Expr::array_lit(t, {});
     return s_.chance(0.5) ? Expr::binary(op, std::move(a), std::move(empty))
-                       : Expr::binary(op, std::move(empty), std::move(a));
+                          : Expr::binary(op, std::move(empty), std::move(a));
   }
   Expr a = expr(t, e);
   Expr b = s_.chance(0.3) ? a : expr(t, e);  // equal operands make == and <= true now and then
@@ -354,7 +358,7 @@ Expr ExpressionMaker::str_expr(int d) {
   if (!s_.cfg.strings) return Expr::str_lit("s");
   if (d <= 0) return leaf(Type::Str);
   int k = s_.choose({6, 4, s_.has("slice") ? 2 : 0, s_.has("reverse") ? 1 : 0, 5, s_.has("chr") ? 2 : 0,
-                  s_.cfg.arrays && s_.has("join") ? 1 : 0, s_.cfg.arrays ? 1 : 0, 2});
+                     s_.cfg.arrays && s_.has("join") ? 1 : 0, s_.cfg.arrays ? 1 : 0, 2});
   int e = d - 1;
   switch (k) {
     case 0: return leaf(Type::Str);
@@ -386,7 +390,7 @@ Expr ExpressionMaker::chr(int e) {
     case 1: return call1("chr", Type::Str, Expr::binary(BinaryOp::BitAnd, int_expr(e), Expr::int_lit(255)));
     case 2:
       return call1("chr", Type::Str, Expr::int_lit(s_.pick<i64>({-1, 256, 255, 0})));  // around the domain
-    default: return call1("chr", Type::Str, int_expr(e));                           // outside 0..255 traps
+    default: return call1("chr", Type::Str, int_expr(e));                              // outside 0..255 traps
   }
 }
 
@@ -396,8 +400,8 @@ Expr ExpressionMaker::array_expr(Type t, int d) {
   if (d <= 0) return leaf(t);
   bool ordered = elem != Type::Bool;
   int k = s_.choose({6, 3, s_.has("push") ? 3 : 0, s_.has("pop") ? 1 : 0, s_.has("slice") ? 2 : 0,
-                  ordered && s_.has("sort") ? 2 : 0, s_.has("reverse") ? 1 : 0, s_.has("array") ? 2 : 0,
-                  t == Type::StrArray && s_.has("split") ? 3 : 0, 2, 2});
+                     ordered && s_.has("sort") ? 2 : 0, s_.has("reverse") ? 1 : 0, s_.has("array") ? 2 : 0,
+                     t == Type::StrArray && s_.has("split") ? 3 : 0, 2, 2});
   int e = d - 1;
   switch (k) {
     case 0: return leaf(t);

@@ -6,7 +6,9 @@
 
 namespace gs::trees {
 
-Tree random_program(const RandomProgramConfig& config, Rng& rng) { return random::ProgramMaker(config, rng).run(); }
+Tree random_program(const RandomProgramConfig& config, Rng& rng) {
+  return random::ProgramMaker(config, rng).run();
+}
 
 namespace {
 

@@ -53,7 +53,6 @@ struct RandomProgramConfig {
   std::vector<Type> entry_params, entry_results;
 };
 
-
 // A random well-typed, terminating program whose entry is config.entry.
 Tree random_program(const RandomProgramConfig& config, Rng& rng);
 

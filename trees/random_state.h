@@ -81,8 +81,7 @@ struct State {
 
   Type random_type() {
     int k = choose({8, cfg.floats ? 3 : 0, 3, cfg.strings ? 3 : 0, cfg.arrays ? 3 : 0,
-                    cfg.arrays && cfg.floats ? 1 : 0, cfg.arrays ? 1 : 0,
-                    cfg.arrays && cfg.strings ? 2 : 0});
+                    cfg.arrays && cfg.floats ? 1 : 0, cfg.arrays ? 1 : 0, cfg.arrays && cfg.strings ? 2 : 0});
     static const Type kTypes[] = {Type::Int,      Type::Float,      Type::Bool,      Type::Str,
                                   Type::IntArray, Type::FloatArray, Type::BoolArray, Type::StrArray};
     return kTypes[k];
@@ -138,7 +137,9 @@ struct State {
     while (taken(name)) name = std::string("v").append(std::to_string(next_name++));
     return name;
   }
-  bool taken(const std::string& name) const { return std::binary_search(taken_names.begin(), taken_names.end(), name); }
+  bool taken(const std::string& name) const {
+    return std::binary_search(taken_names.begin(), taken_names.end(), name);
+  }
   // A name for a new variable: fresh, a builtin's (variables and functions are apart), or a
   // visible outer one (shadowing).
   std::string new_name() {
@@ -188,11 +189,11 @@ struct State {
   u64 budget = 0;
   u32 next_name = 0;
   std::vector<std::string> taken_names;  // sorted: names an existing program already uses (enter())
-  std::string self_result;        // a recursive helper's `let r = self(...)`, once declared
-  bool observe = false;           // the entry returns its variables: no early returns
-  bool exclude_tainted = false;   // the expression must not mention growing sequences
-  bool touched_tainted = false;   // it did mention one
-  bool touched_sequence = false;  // it mentioned a str or array variable
+  std::string self_result;               // a recursive helper's `let r = self(...)`, once declared
+  bool observe = false;                  // the entry returns its variables: no early returns
+  bool exclude_tainted = false;          // the expression must not mention growing sequences
+  bool touched_tainted = false;          // it did mention one
+  bool touched_sequence = false;         // it mentioned a str or array variable
 };
 
 }  // namespace gs::trees::random

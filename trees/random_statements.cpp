@@ -13,14 +13,16 @@ Tree ProgramMaker::run() {
   plan_signatures();
   Tree p;
   for (size_t k = s_.sigs.size(); k-- > 0;) p.functions.push_back(gen_function(u32(k)));
-  for (size_t k = p.functions.size(); k > 1; --k) std::swap(p.functions[k - 1], p.functions[s_.below(u32(k))]);
+  for (size_t k = p.functions.size(); k > 1; --k)
+    std::swap(p.functions[k - 1], p.functions[s_.below(u32(k))]);
   return p;
 }
 
 void ProgramMaker::enter(const Surroundings& at) {
   s_.risk = s_.cfg.p_risky * s_.pick({0.0, 0.0, 0.25, 0.5, 1.0, 2.0});
   s_.hidden_builtins = at.hidden_builtins;
-  s_.hidden_builtins.insert(s_.hidden_builtins.end(), s_.cfg.disabled_builtins.begin(), s_.cfg.disabled_builtins.end());
+  s_.hidden_builtins.insert(s_.hidden_builtins.end(), s_.cfg.disabled_builtins.begin(),
+                            s_.cfg.disabled_builtins.end());
   s_.sigs.assign(1, {});
   s_.sigs[0].results = at.results;
   s_.sigs[0].recursion = at.recursive ? Recursion::Bounded : Recursion::None;
@@ -84,8 +86,8 @@ void ProgramMaker::plan_signatures() {
     }
     if (k > 0 && s_.cfg.recursion && s_.chance(s_.cfg.p_recursive_helper)) {
       s.recursion = !s_.chance(s_.cfg.p_deep_recursion) ? Recursion::Bounded
-                    : s_.chance(0.6)                  ? Recursion::Deep
-                                                   : Recursion::Runaway;
+                    : s_.chance(0.6)                    ? Recursion::Deep
+                                                        : Recursion::Runaway;
       s.params.push_back({"d", Type::Int});
     }
     if (k == 0 && s_.cfg.fixed_entry) {
@@ -119,7 +121,7 @@ Function ProgramMaker::gen_function(u32 k) {
   bool recursive = s.recursion != Recursion::None;
   for (size_t p = 0; p < s.params.size(); ++p)  // the depth is read-only: recursion stays bounded
     s_.declare({s.params[p].name, s.params[p].type, recursive && p == 0,
-             recursive && is_sequence(s.params[p].type), true});
+                recursive && is_sequence(s.params[p].type), true});
   s_.observe = k == 0 && !s_.cfg.fixed_entry && s_.chance(s_.cfg.p_observe_locals);
   Function f{s.name, s.params, s.results, {}};
   if (s.recursion != Recursion::None) {
@@ -173,7 +175,7 @@ Block ProgramMaker::recursive_body() {
   Expr d = Expr::name("d", Type::Int);
   std::vector<Expr> cond;
   cond.push_back(s_.chance(0.5) ? Expr::binary(BinaryOp::Le, d, Expr::int_lit(0))
-                             : Expr::binary(BinaryOp::Lt, d, Expr::int_lit(1)));
+                                : Expr::binary(BinaryOp::Lt, d, Expr::int_lit(1)));
   std::vector<Block> blocks;
   blocks.push_back(std::move(base));
   body.push_back(Stmt::if_chain(std::move(cond), std::move(blocks)));
@@ -203,7 +205,8 @@ Expr ProgramMaker::self_call() {
   }
   for (size_t k = 1; k < s.params.size(); ++k) {
     const Param& p = s.params[k];
-    args.push_back(is_sequence(p.type) && s_.chance(0.5) ? x_.grown(p.name, p.type, 1) : x_.untainted(p.type, 2));
+    args.push_back(is_sequence(p.type) && s_.chance(0.5) ? x_.grown(p.name, p.type, 1)
+                                                         : x_.untainted(p.type, 2));
   }
   s_.cost += 2 + args.size();
   return Expr::call(s.name, s.results[0], std::move(args));
@@ -243,8 +246,8 @@ void ProgramMaker::statement(Block& b) {
   auto assignable = s_.visible([](const Var& v) { return !v.readonly; });
   auto arrays = s_.visible([](const Var& v) { return is_array(v.type) && !v.readonly; });
   int k = s_.choose({30, assignable.empty() ? 0 : 14, arrays.empty() ? 0 : 8, nest ? 12 : 0, loop ? 7 : 0,
-                  loop && sequences ? 5 : 0, loop ? 4 : 0, 5, s_.cfg.tuples ? 5 : 0, nest ? 2 : 0,
-                  arrays.empty() ? 0 : 3});
+                     loop && sequences ? 5 : 0, loop ? 4 : 0, 5, s_.cfg.tuples ? 5 : 0, nest ? 2 : 0,
+                     arrays.empty() ? 0 : 3});
   size_t before = b.size();
   switch (k) {
     case 0: let_statement(b); break;
@@ -290,7 +293,8 @@ void ProgramMaker::assign_statement(Block& b, Var& v) {
   Type t = v.type;
   if (is_sequence(t) && s_.growth_context()) {
     v.tainted = true;
-    b.push_back(Stmt::assign(name, s_.chance(0.5) ? x_.grown(name, t, s_.depth()) : x_.untainted(t, s_.depth())));
+    b.push_back(
+        Stmt::assign(name, s_.chance(0.5) ? x_.grown(name, t, s_.depth()) : x_.untainted(t, s_.depth())));
     return;
   }
   s_.touched_tainted = false;
@@ -367,8 +371,8 @@ void ProgramMaker::for_range(Block& b) {
   u64 iterations = u64(most);
   std::string seq_name;
   auto seqs = loop_sequences();
-  switch (s_.choose(
-      {4, seqs.empty() || !s_.has("len") ? 0 : 4, 2, s_.has("min") && s_.has("len") && !seqs.empty() ? 2 : 0})) {
+  switch (s_.choose({4, seqs.empty() || !s_.has("len") ? 0 : 4, 2,
+                     s_.has("min") && s_.has("len") && !seqs.empty() ? 2 : 0})) {
     case 0: {
       i64 l = s_.uniform(-3, 3);
       lo = Expr::int_lit(l);
@@ -409,9 +413,9 @@ void ProgramMaker::for_in(Block& b) {
     Type t = s_.random_sequence_type();
     i64 a = s_.uniform(-1, 2);
     if (s_.has("slice"))
-      seq =
-          Expr::call("slice", t,
-                     {x_.untainted(t, 2), Expr::int_lit(a), Expr::int_lit(a + i64(s_.cfg.max_loop_iterations))});
+      seq = Expr::call(
+          "slice", t,
+          {x_.untainted(t, 2), Expr::int_lit(a), Expr::int_lit(a + i64(s_.cfg.max_loop_iterations))});
     else
       seq = x_.literal(t);
     iterations = s_.cfg.max_loop_iterations;
@@ -419,8 +423,8 @@ void ProgramMaker::for_in(Block& b) {
     const Var* v = seqs[s_.below(u32(seqs.size()))];
     seq = Expr::name(v->name, v->type);
   } else {
-    Type t =
-        s_.cfg.arrays ? s_.pick({Type::IntArray, Type::StrArray, Type::FloatArray, Type::BoolArray}) : Type::Str;
+    Type t = s_.cfg.arrays ? s_.pick({Type::IntArray, Type::StrArray, Type::FloatArray, Type::BoolArray})
+                           : Type::Str;
     if ((t == Type::StrArray || t == Type::Str) && !s_.cfg.strings) t = Type::IntArray;
     if (t == Type::FloatArray && !s_.cfg.floats) t = Type::IntArray;
     if (t == Type::Str && !s_.cfg.strings) t = Type::IntArray;
@@ -440,9 +444,8 @@ void ProgramMaker::while_loop(Block& b) {
   Expr cond = Expr::binary(BinaryOp::Lt, Expr::name(counter, Type::Int), Expr::int_lit(bound));
   if (s_.chance(0.4)) cond = Expr::binary(BinaryOp::And, std::move(cond), x_.expr(Type::Bool, 2));
   Block body = loop_body(u64(bound), {});
-  body.insert(
-      body.begin(),
-      Stmt::assign(counter, Expr::binary(BinaryOp::Add, Expr::name(counter, Type::Int), Expr::int_lit(1))));
+  body.insert(body.begin(), Stmt::assign(counter, Expr::binary(BinaryOp::Add, Expr::name(counter, Type::Int),
+                                                               Expr::int_lit(1))));
   b.push_back(Stmt::while_loop(std::move(cond), std::move(body)));
 }
 

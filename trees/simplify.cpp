@@ -65,7 +65,8 @@ std::vector<Step> plan(Tree& p, const suites::Signature& signature) {
     if (g == sites.entry || sites.reaches[sites.entry][g]) continue;
     ++unreachable;
     bool called = false;  // by another function, which would lose its callee
-    for (u32 h = 0; h < p.functions.size(); ++h) called |= h != g && calls(p.functions[h].body, p.functions[g].name);
+    for (u32 h = 0; h < p.functions.size(); ++h)
+      called |= h != g && calls(p.functions[h].body, p.functions[g].name);
     if (!called) steps.push_back({StepKind::DropHelper, g});
   }
   if (unreachable > 1) steps.push_back({StepKind::DropUnreachable});
@@ -74,7 +75,8 @@ std::vector<Step> plan(Tree& p, const suites::Signature& signature) {
   for (u32 k = 0; k < sites.stmts.size(); ++k) {
     const StmtSite& s = sites.stmts[k];
     if (!s.removable || (*s.block)[s.index].kind != StmtKind::If) continue;
-    for (u32 arm = 0; arm < (*s.block)[s.index].blocks.size(); ++arm) steps.push_back({StepKind::InlineArm, k, arm});
+    for (u32 arm = 0; arm < (*s.block)[s.index].blocks.size(); ++arm)
+      steps.push_back({StepKind::InlineArm, k, arm});
   }
   for (u32 k = 0; k < sites.exprs.size(); ++k) {
     const Expr& e = *sites.exprs[k].expr;
@@ -86,7 +88,8 @@ std::vector<Step> plan(Tree& p, const suites::Signature& signature) {
   }
   for (u32 k = 0; k < sites.exprs.size(); ++k) {
     const Expr& e = *sites.exprs[k].expr;
-    if (!is_literal(e) && expr_nodes(e) > expr_nodes(zero_literal(e.type))) steps.push_back({StepKind::Literal, k});
+    if (!is_literal(e) && expr_nodes(e) > expr_nodes(zero_literal(e.type)))
+      steps.push_back({StepKind::Literal, k});
   }
   return steps;
 }
@@ -134,8 +137,8 @@ void apply(Tree& p, const suites::Signature& signature, const Step& step) {
 
 std::vector<Tree> simplifications(const Tree& p, const suites::Signature& signature) {
   if (!has_entry(p, signature))
-    throw std::invalid_argument("simplifications: the program has no entry function matching '" + signature.text +
-                                "'");
+    throw std::invalid_argument("simplifications: the program has no entry function matching '" +
+                                signature.text + "'");
   Tree scratch = p;
   std::vector<Step> steps = plan(scratch, signature);
   std::vector<Tree> out;

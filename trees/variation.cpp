@@ -59,8 +59,9 @@ bool mentions(const Stmt& s, const std::string& name) {
 const Expr* counter_test(const Expr& cond) {
   const Expr* lt = &cond;
   if (cond.kind == ExprKind::Binary && cond.binary_op() == BinaryOp::And) lt = &cond.children[0];
-  if (lt->kind == ExprKind::Binary && lt->binary_op() == BinaryOp::Lt && lt->children[0].kind == ExprKind::Name &&
-      lt->children[0].type == Type::Int && lt->children[1].kind == ExprKind::IntLit)
+  if (lt->kind == ExprKind::Binary && lt->binary_op() == BinaryOp::Lt &&
+      lt->children[0].kind == ExprKind::Name && lt->children[0].type == Type::Int &&
+      lt->children[1].kind == ExprKind::IntLit)
     return lt;
   return nullptr;
 }
@@ -74,8 +75,9 @@ const std::string* while_counter(const Stmt& s) {
   const Stmt& first = s.blocks[0][0];
   if (first.kind != StmtKind::Assign || first.name != c) return nullptr;
   const Expr& v = first.exprs[0];
-  bool step = v.kind == ExprKind::Binary && v.binary_op() == BinaryOp::Add && v.children[0].kind == ExprKind::Name &&
-              v.children[0].text == c && v.children[1].kind == ExprKind::IntLit && v.children[1].int_value > 0;
+  bool step = v.kind == ExprKind::Binary && v.binary_op() == BinaryOp::Add &&
+              v.children[0].kind == ExprKind::Name && v.children[0].text == c &&
+              v.children[1].kind == ExprKind::IntLit && v.children[1].int_value > 0;
   return step ? &c : nullptr;
 }
 
@@ -203,11 +205,14 @@ class SiteFinder {
   }
 
   // Every variable name a block declares, and those assigned inside a loop.
-  static void names_in(const Block& b, u32 loops, std::vector<std::string>& names, std::vector<std::string>& grown) {
+  static void names_in(const Block& b, u32 loops, std::vector<std::string>& names,
+                       std::vector<std::string>& grown) {
     for (const Stmt& s : b) {
-      if (s.kind == StmtKind::Let || s.kind == StmtKind::ForRange || s.kind == StmtKind::ForIn) names.push_back(s.name);
+      if (s.kind == StmtKind::Let || s.kind == StmtKind::ForRange || s.kind == StmtKind::ForIn)
+        names.push_back(s.name);
       if (s.kind == StmtKind::LetTuple) names.insert(names.end(), s.names.begin(), s.names.end());
-      if ((s.kind == StmtKind::Assign || s.kind == StmtKind::ElementAssign) && loops > 0) grown.push_back(s.name);
+      if ((s.kind == StmtKind::Assign || s.kind == StmtKind::ElementAssign) && loops > 0)
+        grown.push_back(s.name);
       bool loop = s.kind == StmtKind::While || s.kind == StmtKind::ForRange || s.kind == StmtKind::ForIn;
       for (const Block& inner : s.blocks) names_in(inner, loops + (loop ? 1 : 0), names, grown);
     }
@@ -217,8 +222,9 @@ class SiteFinder {
 
   void declare(const std::string& name, Type t, bool readonly, bool param) {
     const std::vector<std::string>& grown = grown_[f_];
-    bool growing = is_sequence(t) && (loops_ > 0 || std::find(grown.begin(), grown.end(), name) != grown.end() ||
-                                      (param && out_.functions[f_].recursive));
+    bool growing =
+        is_sequence(t) && (loops_ > 0 || std::find(grown.begin(), grown.end(), name) != grown.end() ||
+                           (param && out_.functions[f_].recursive));
     scopes_.back().push_back({name, t, readonly, param, growing});
   }
 
@@ -353,7 +359,8 @@ class SiteFinder {
     if (s.kind == StmtKind::LetTuple) {
       const Function* callee = p_.find(s.exprs[0].text);
       for (size_t k = 0; k < s.names.size(); ++k)
-        declare(s.names[k], callee && k < callee->results.size() ? callee->results[k] : Type::Int, false, false);
+        declare(s.names[k], callee && k < callee->results.size() ? callee->results[k] : Type::Int, false,
+                false);
     }
   }
 
@@ -368,8 +375,7 @@ class SiteFinder {
     multiplier_ = std::min<u64>(multiplier_ * std::max<u32>(gen_.max_loop_iterations, 1), u64(1) << 40);
     scopes_.emplace_back();
     if (s.kind == StmtKind::ForRange) declare(s.name, Type::Int, false, false);
-    if (s.kind == StmtKind::ForIn)
-      declare(s.name, item_of(s.exprs[0].type), false, false);
+    if (s.kind == StmtKind::ForIn) declare(s.name, item_of(s.exprs[0].type), false, false);
     u32 keep = 0;
     if (const std::string* c = while_counter(s)) {
       keep = 1;
@@ -403,7 +409,8 @@ class SiteFinder {
 
   // A for-range bound: generated bounds are static, so only the operand under `% K` may change.
   void bound(Expr& e, u32 scope) {
-    if (e.kind == ExprKind::Binary && e.binary_op() == BinaryOp::Mod && e.children[1].kind == ExprKind::IntLit)
+    if (e.kind == ExprKind::Binary && e.binary_op() == BinaryOp::Mod &&
+        e.children[1].kind == ExprKind::IntLit)
       expr(e.children[0], scope);
   }
 
@@ -525,7 +532,8 @@ class Fit {
           ok_ = false;
           return;
         }
-        for (size_t k = 0; k < s.names.size(); ++k) locals_.back().push_back({s.names[k], callee->results[k]});
+        for (size_t k = 0; k < s.names.size(); ++k)
+          locals_.back().push_back({s.names[k], callee->results[k]});
         break;
       }
       case StmtKind::Assign: use(s.name, s.exprs[0].type, true); break;
@@ -601,7 +609,8 @@ std::vector<std::string> compatible_callees(const Expr& call, const Tree& p, con
     for (u32 b = 0; b < kBuiltinCount; ++b) {
       std::string name = builtin_name(Builtin(b));
       if (name == call.text || std::find(out.begin(), out.end(), name) != out.end() || p.find(name)) continue;
-      if (std::find(gen.disabled_builtins.begin(), gen.disabled_builtins.end(), name) != gen.disabled_builtins.end())
+      if (std::find(gen.disabled_builtins.begin(), gen.disabled_builtins.end(), name) !=
+          gen.disabled_builtins.end())
         continue;
       Type result = Type::Unit;
       if (resolve_builtin(name, args, &result) && result == call.type) out.push_back(name);
@@ -610,7 +619,8 @@ std::vector<std::string> compatible_callees(const Expr& call, const Tree& p, con
   for (u32 g = 0; g < p.functions.size(); ++g) {
     const Function& fn = p.functions[g];
     if (fn.name == call.text || g == f || sites.reaches[g][f]) continue;
-    if (param_types(fn) == args && fn.results.size() == 1 && fn.results[0] == call.type) out.push_back(fn.name);
+    if (param_types(fn) == args && fn.results.size() == 1 && fn.results[0] == call.type)
+      out.push_back(fn.name);
   }
   return out;
 }
@@ -639,7 +649,8 @@ double changed_float(double v, Rng& rng) {
 }
 
 // Changes one node in place; false when it has nothing to change to.
-bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, const RandomProgramConfig& gen, Rng& rng) {
+bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, const RandomProgramConfig& gen,
+                  Rng& rng) {
   switch (e.kind) {
     case ExprKind::IntLit: {
       i64 v = changed_int(e.int_value, rng);
@@ -692,7 +703,8 @@ bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, con
 
 void check_parent(const Tree& p, const suites::Signature& s, const char* who) {
   if (!has_entry(p, s))
-    throw std::invalid_argument(std::string(who) + ": the parent has no entry function matching '" + s.text + "'");
+    throw std::invalid_argument(std::string(who) + ": the parent has no entry function matching '" + s.text +
+                                "'");
 }
 
 bool within_limits(const Tree& p, const VariationConfig& c) {
@@ -744,7 +756,8 @@ bool mutate_statements(EditSites& sites, const RandomProgramConfig& gen, Rng& rn
       if (fresh.empty()) return false;
       Block& b = *s->block;
       b.erase(b.begin() + s->index);
-      b.insert(b.begin() + s->index, std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
+      b.insert(b.begin() + s->index, std::make_move_iterator(fresh.begin()),
+               std::make_move_iterator(fresh.end()));
       return true;
     }
     case 1: {  // insert statements
@@ -864,8 +877,8 @@ bool has_entry(const Tree& p, const suites::Signature& signature) {
   return f && param_types(*f) == signature.params && f->results == signature.results;
 }
 
-Offspring subtree_mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config,
-                           Rng& rng) {
+Offspring subtree_mutation(const Tree& parent, const suites::Signature& signature,
+                           const VariationConfig& config, Rng& rng) {
   check_parent(parent, signature, "subtree_mutation");
   return vary(parent, config, [&](Tree& child) {
     EditSites sites = find_edit_sites(child, signature, config.generator);
@@ -874,8 +887,8 @@ Offspring subtree_mutation(const Tree& parent, const suites::Signature& signatur
   });
 }
 
-Offspring point_mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config,
-                         Rng& rng) {
+Offspring point_mutation(const Tree& parent, const suites::Signature& signature,
+                         const VariationConfig& config, Rng& rng) {
   check_parent(parent, signature, "point_mutation");
   return vary(parent, config, [&](Tree& child) {
     EditSites sites = find_edit_sites(child, signature, config.generator);
@@ -888,13 +901,14 @@ Offspring point_mutation(const Tree& parent, const suites::Signature& signature,
   });
 }
 
-Offspring mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config, Rng& rng) {
+Offspring mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config,
+                   Rng& rng) {
   if (rng.bernoulli(config.p_point)) return point_mutation(parent, signature, config, rng);
   return subtree_mutation(parent, signature, config, rng);
 }
 
-Offspring crossover(const Tree& a, const Tree& b, const suites::Signature& signature, const VariationConfig& config,
-                    Rng& rng) {
+Offspring crossover(const Tree& a, const Tree& b, const suites::Signature& signature,
+                    const VariationConfig& config, Rng& rng) {
   check_parent(a, signature, "crossover");
   check_parent(b, signature, "crossover");
   return vary(a, config, [&](Tree& child) {

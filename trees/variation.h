@@ -27,20 +27,20 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "suites/problem.h"
 #include "trees/random_program.h"
-#include "base/rng.h"
 #include "trees/syntax.h"
 
 namespace gs::trees {
 
 struct VariationConfig {
   RandomProgramConfig generator;  // what new code may contain (builtins, loops, floats, ...)
-  u32 max_nodes = 1000;       // node_count() of an offspring
-  u32 max_depth = 40;         // syntax_depth() of an offspring
-  u32 max_attempts = 10;      // offspring tried before the parent is copied
-  double p_point = 0.5;       // mutation(): point mutation, else subtree mutation
-  double p_statement = 0.3;   // subtree mutation / crossover on statements, else on expressions
+  u32 max_nodes = 1000;           // node_count() of an offspring
+  u32 max_depth = 40;             // syntax_depth() of an offspring
+  u32 max_attempts = 10;          // offspring tried before the parent is copied
+  double p_point = 0.5;           // mutation(): point mutation, else subtree mutation
+  double p_statement = 0.3;       // subtree mutation / crossover on statements, else on expressions
 };
 
 struct Offspring {
@@ -51,19 +51,20 @@ struct Offspring {
 
 // Replaces a random expression with a fresh one of its type, or a statement or a nested block
 // with fresh ones, or inserts a fresh statement.
-Offspring subtree_mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config,
-                           Rng& rng);
+Offspring subtree_mutation(const Tree& parent, const suites::Signature& signature,
+                           const VariationConfig& config, Rng& rng);
 // Changes one node: an operator to another of the same typing, a literal's value, a variable
 // to another visible one of its type, a call to another function or builtin with the same
 // argument and result types.
-Offspring point_mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config,
-                         Rng& rng);
+Offspring point_mutation(const Tree& parent, const suites::Signature& signature,
+                         const VariationConfig& config, Rng& rng);
 // point_mutation with probability config.p_point, else subtree_mutation.
-Offspring mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config, Rng& rng);
+Offspring mutation(const Tree& parent, const suites::Signature& signature, const VariationConfig& config,
+                   Rng& rng);
 // Parent a with one subtree (an expression, or a statement) replaced by, or a statement
 // extended with, a same-typed subtree of parent b that fits there.
-Offspring crossover(const Tree& a, const Tree& b, const suites::Signature& signature, const VariationConfig& config,
-                    Rng& rng);
+Offspring crossover(const Tree& a, const Tree& b, const suites::Signature& signature,
+                    const VariationConfig& config, Rng& rng);
 
 // How deeply statements, blocks and expressions nest (each else-if arm one deeper, as the
 // parser sees it); at least the compiler's nesting depth (docs/language.md §7).
@@ -88,17 +89,17 @@ struct StmtSite {
   Block* block = nullptr;
   u32 index = 0;
   u32 function = 0;
-  u32 scope = 0;        // what is visible before the statement
-  bool removable = false;  // removing it (or replacing it) keeps the program compiling
-  bool insertable = false; // new statements may go before it
+  u32 scope = 0;            // what is visible before the statement
+  bool removable = false;   // removing it (or replacing it) keeps the program compiling
+  bool insertable = false;  // new statements may go before it
 };
 
 // A nested block (not a function body) whose statements may be replaced all at once.
 struct BlockSite {
   Block* block = nullptr;
   u32 function = 0;
-  u32 scope = 0;         // what is visible inside it (a loop's variable included)
-  u32 keep = 0;          // leading statements to keep (a while loop's counter update)
+  u32 scope = 0;  // what is visible inside it (a loop's variable included)
+  u32 keep = 0;   // leading statements to keep (a while loop's counter update)
 };
 
 // The sites of one program, pointing into it: valid until it changes shape.

@@ -3,9 +3,9 @@
 // Trap::NONE or the trap, and its result through *out.
 #pragma once
 
+#include "base/types.h"
 #include "vm/heap.h"
 #include "vm/text.h"
-#include "base/types.h"
 
 namespace gs::vm {
 
@@ -169,9 +169,9 @@ GS_HD inline Trap extreme(Heap& h, Type t, bool want_max, u32 a, u64* out) {
   const u64* s = h.slots(a);
   u64 best = s[0];
   for (u32 k = 1; k < n; ++k) {
-    bool take = t == Type::Int ? (want_max ? i64(s[k]) > i64(best) : i64(s[k]) < i64(best))
-                               : (want_max ? double_of(s[k]) > double_of(best)
-                                           : double_of(s[k]) < double_of(best));
+    bool take = t == Type::Int
+                    ? (want_max ? i64(s[k]) > i64(best) : i64(s[k]) < i64(best))
+                    : (want_max ? double_of(s[k]) > double_of(best) : double_of(s[k]) < double_of(best));
     if (take) best = s[k];
   }
   *out = best;
@@ -285,8 +285,7 @@ GS_HD inline Trap join_strings(Heap& h, u32 a, u32 sep, u32* out) {
 }
 
 GS_HD inline Trap string_from_text(Heap& h, const char* text, u32 n, u32* out) {
-  return h.new_string_from(reinterpret_cast<const u8*>(text), n, out) ? Trap::NONE
-                                                                      : Trap::HEAP_EXHAUSTED;
+  return h.new_string_from(reinterpret_cast<const u8*>(text), n, out) ? Trap::NONE : Trap::HEAP_EXHAUSTED;
 }
 
 }  // namespace gs::vm

@@ -57,8 +57,8 @@ struct FunctionRecord {
   u16 name_length;
   u8 param_count;
   u8 result_count;
-  u16 local_count;  // parameters included
-  u16 max_stack;    // operand stack depth, computed at compile time
+  u16 local_count;                     // parameters included
+  u16 max_stack;                       // operand stack depth, computed at compile time
   u8 types[kMaxParams + kMaxResults];  // param types, then result types (gs::Type)
   u8 reserved[4];
 

@@ -26,7 +26,8 @@ std::string disassemble_instruction(const Program& p, u32 fn, u32 word) {
     case OperandKind::IMM: s += std::to_string(signed_operand_of(word)); break;
     case OperandKind::CONST: {
       u64 bits = p.view().constants[arg];
-      std::snprintf(buf, sizeof buf, "%u  ; %lld / %.17g", arg, static_cast<long long>(bits), double_of(bits));
+      std::snprintf(buf, sizeof buf, "%u  ; %lld / %.17g", arg, static_cast<long long>(bits),
+                    double_of(bits));
       s += buf;
       break;
     }

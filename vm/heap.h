@@ -36,12 +36,8 @@ struct Heap {
   GS_HD bool holds(u64 ref, u64 payload_bytes) const {
     return (ref & 7u) == 0 && ref < used && used - ref >= 8 && used - ref - 8 >= payload_bytes;
   }
-  GS_HD bool is_array(u64 ref) {
-    return holds(ref, 0) && holds(ref, u64(header(u32(ref))->length) * 8);
-  }
-  GS_HD bool is_string(u64 ref) {
-    return holds(ref, 0) && holds(ref, header(u32(ref))->length);
-  }
+  GS_HD bool is_array(u64 ref) { return holds(ref, 0) && holds(ref, u64(header(u32(ref))->length) * 8); }
+  GS_HD bool is_string(u64 ref) { return holds(ref, 0) && holds(ref, header(u32(ref))->length); }
 
   // Reserves an object; false when it does not fit (heap_exhausted).
   GS_HD bool allocate(u64 payload_bytes, u32 length, u32* ref) {
@@ -83,10 +79,10 @@ struct Machine {
   Frame* frames = nullptr;
   u32 max_depth = 0;
   Heap heap;
-  u32 literal_base = 0;   // where load_literals() put the program's string literals
-  u64 fuel = 0;           // in: fuel; out: fuel left
-  u64 instructions = 0;   // out: instructions executed
-  u32 result_count = 0;   // out: results are stack[0 .. result_count)
+  u32 literal_base = 0;  // where load_literals() put the program's string literals
+  u64 fuel = 0;          // in: fuel; out: fuel left
+  u64 instructions = 0;  // out: instructions executed
+  u32 result_count = 0;  // out: results are stack[0 .. result_count)
 };
 
 }  // namespace gs::vm

@@ -69,6 +69,8 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
   if (u64(fn->local_count) + fn->max_stack > m.stack_slots) return Trap::STACK_OVERFLOW;
   for (u32 k = fn->param_count; k < fn->local_count; ++k) base[k] = 0;
 
+    // The dispatch is laid out by hand, one opcode per line (clang-format would run them together).
+    // clang-format off
 #define CHARGE()              \
   do {                        \
     fuel -= i64(pc - block);  \
@@ -696,6 +698,7 @@ done:
 #undef JUMP_TO
 #undef CASE
 #undef NEXT
+  // clang-format on
 }
 
 }  // namespace gs::vm

@@ -13,7 +13,8 @@ namespace gs::vm {
 
 // Bytes of one execution's memory under limits l (a multiple of 8).
 GS_HD inline u64 machine_bytes(const Limits& l) {
-  return u64(l.stack_slots) * 8 + ((u64(l.heap_bytes) + 7) & ~u64(7)) + (u64(l.call_depth) + 1) * sizeof(Frame);
+  return u64(l.stack_slots) * 8 + ((u64(l.heap_bytes) + 7) & ~u64(7)) +
+         (u64(l.call_depth) + 1) * sizeof(Frame);
 }
 
 // A machine over `memory` (8-aligned, machine_bytes(l) bytes), its limits set, nothing else.

@@ -75,7 +75,9 @@ inline constexpr i32 kMinImm = -(1 << 23);
 inline constexpr i32 kMaxImm = (1 << 23) - 1;
 
 GS_HD constexpr bool is_valid_op(u32 word) { return (word & 0xffu) < kOpCount; }
-GS_HD constexpr bool is_jump(Op op) { return op == Op::JUMP || op == Op::JUMP_IF_FALSE || op == Op::JUMP_IF_TRUE; }
+GS_HD constexpr bool is_jump(Op op) {
+  return op == Op::JUMP || op == Op::JUMP_IF_FALSE || op == Op::JUMP_IF_TRUE;
+}
 // Control never falls through to the next instruction.
 GS_HD constexpr bool ends_flow(Op op) { return op == Op::JUMP || op == Op::RETURN; }
 

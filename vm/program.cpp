@@ -53,9 +53,7 @@ std::string_view Program::function_name(u32 i) const {
   return {view_.names + f.name_offset, f.name_length};
 }
 
-i32 Program::find(std::string_view name) const {
-  return find_function(view_, name.data(), u32(name.size()));
-}
+i32 Program::find(std::string_view name) const { return find_function(view_, name.data(), u32(name.size())); }
 
 std::string Program::signature(u32 i) const {
   const FunctionRecord& f = view_.functions[i];
@@ -87,9 +85,7 @@ std::string describe(const VerifyResult& r) {
       s += " (function " + std::to_string(r.function) + ", instruction " + std::to_string(r.pc) + ")";
       break;
     case VerifyError::BAD_FUNCTION:
-    case VerifyError::SCRATCH_TOO_SMALL:
-      s += " (function " + std::to_string(r.function) + ")";
-      break;
+    case VerifyError::SCRATCH_TOO_SMALL: s += " (function " + std::to_string(r.function) + ")"; break;
     default: break;
   }
   return s;

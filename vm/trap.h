@@ -1,4 +1,4 @@
-// Trap codes: run-time faults are data (DESIGN.md "Errors are data").
+// Trap codes: run-time faults are data (docs/design.md "Errors are data").
 #pragma once
 
 #include "base/hd.h"

@@ -162,9 +162,8 @@ GS_HD inline VerifyResult verify_header(const u8* bytes, u64 size, ProgramView* 
   const auto* h = reinterpret_cast<const Header*>(bytes);
   if (magic_of(bytes) != kMagic) return {VerifyError::BAD_MAGIC};
   if (h->version != kBytecodeVersion) return {VerifyError::BAD_VERSION};
-  if (h->flags != 0 || h->reserved != 0 || h->function_count == 0 ||
-      h->function_count > kMaxFunctions || h->constant_count > kMaxConstants ||
-      h->string_count > kMaxStrings || h->code_words > kMaxCodeWords ||
+  if (h->flags != 0 || h->reserved != 0 || h->function_count == 0 || h->function_count > kMaxFunctions ||
+      h->constant_count > kMaxConstants || h->string_count > kMaxStrings || h->code_words > kMaxCodeWords ||
       h->string_image_bytes % 8 != 0)
     return {VerifyError::BAD_HEADER};
   if (!view_program(bytes, size, view)) return {VerifyError::BAD_SIZE};
@@ -179,10 +178,9 @@ GS_HD inline VerifyResult verify_functions(const ProgramView& p) {
     const FunctionRecord& f = p.functions[i];
     bool ok = f.code_start == next_start && f.code_words >= 1 &&
               u64(f.code_start) + f.code_words <= p.header->code_words &&
-              u64(f.name_offset) + f.name_length <= p.header->name_bytes &&
-              f.param_count <= kMaxParams && f.result_count <= kMaxResults &&
-              f.param_count <= f.local_count && f.local_count <= kMaxLocals &&
-              f.max_stack <= kMaxFrameStack;
+              u64(f.name_offset) + f.name_length <= p.header->name_bytes && f.param_count <= kMaxParams &&
+              f.result_count <= kMaxResults && f.param_count <= f.local_count &&
+              f.local_count <= kMaxLocals && f.max_stack <= kMaxFrameStack;
     for (u32 k = 0; ok && k < kMaxParams + kMaxResults; ++k) {
       bool used = k < f.param_count || (k >= f.param_count && k < u32(f.param_count) + f.result_count);
       ok = used ? is_value_type(Type(f.types[k])) : f.types[k] == 0;
@@ -219,8 +217,12 @@ GS_HD inline VerifyResult verify_code(const ProgramView& p, u32* scratch, u32 sc
       if (!operand_fits(p, f, code[pc])) return {VerifyError::BAD_OPERAND, fi, pc};
     }
     u32 deepest;
-    CodeShape shape{code, f.code_words, f.result_count, &p.functions[0].param_count,
-                    &p.functions[0].result_count, sizeof(FunctionRecord)};
+    CodeShape shape{code,
+                    f.code_words,
+                    f.result_count,
+                    &p.functions[0].param_count,
+                    &p.functions[0].result_count,
+                    sizeof(FunctionRecord)};
     VerifyResult r = analyse_stack(shape, f.max_stack, scratch, scratch_words, &deepest);
     r.function = fi;
     if (!r.ok()) return r;
@@ -229,8 +231,8 @@ GS_HD inline VerifyResult verify_code(const ProgramView& p, u32* scratch, u32 sc
 }
 
 // The whole check. scratch must hold verifier_scratch_words(n) words for the largest function.
-GS_HD inline VerifyResult verify_program(const u8* bytes, u64 size, u32* scratch,
-                                         u32 scratch_words, ProgramView* view) {
+GS_HD inline VerifyResult verify_program(const u8* bytes, u64 size, u32* scratch, u32 scratch_words,
+                                         ProgramView* view) {
   VerifyResult r = verify_header(bytes, size, view);
   if (r.ok()) r = verify_functions(*view);
   if (r.ok()) r = verify_strings(*view);

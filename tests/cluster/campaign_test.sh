@@ -36,7 +36,7 @@ suite=$work/suite
 # two-rank campaign still runs when mpirun passes a SIGTERM on (5 s after it gets it).
 suite_problems=(checksum count-odds digits grade negative-to-zero small-or-large smallest)
 count=${#suite_problems[@]}
-options=(--suite "$suite" --budget 12000 --batch 200 --threads 1 -d cpu --seed 1 -q)
+options=(--suite "$suite" --budget 12000 --batch 200 --threads 1 -d cpu --seed 1 --record-every 1 -q)
 
 fail() {
   echo "FAIL ($case_name): $*" >&2

@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "records/join.h"
 #include "cluster/stop_signal.h"
 #include "cluster/work_queue.h"
+#include "records/join.h"
 #include "records/records.h"
 
 namespace gs::cluster {
@@ -25,11 +25,13 @@ std::string fresh_dir(const std::string& name) {
 
 const records::RunInfo kRun{42, "seed = 42\n", "gpusynth campaign", "host-a", "cpu"};
 
-records::ProblemInfo problem(const std::string& name) { return {name, "fn solve(n: int) -> int", 3, 2, name + ".json"}; }
+records::ProblemInfo problem(const std::string& name) {
+  return {name, "fn solve(n: int) -> int", 3, 2, name + ".json"};
+}
 
 // Records `iterations` iterations of `candidates` rows each of a problem into a records file.
-void record(const std::string& path, const std::string& name, u32 iterations, u32 candidates, bool solve = false,
-            const records::RunInfo& run = kRun) {
+void record(const std::string& path, const std::string& name, u32 iterations, u32 candidates,
+            bool solve = false, const records::RunInfo& run = kRun) {
   records::Writer w = records::Writer::create_or_resume(path, run, {});
   w.begin_problem(problem(name));
   for (u32 it = 0; it < iterations; ++it) {
@@ -132,7 +134,8 @@ TEST(JoinRecords, RefusesAnotherRunsFiles) {
     join_records(dir, kRun);
     FAIL() << "joined files of two seeds";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("records.rank-1.h5: was written with seed 7, not 42"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("records.rank-1.h5: was written with seed 7, not 42"),
+              std::string::npos)
         << e.what();
   }
   EXPECT_FALSE(fs::exists(dir + "/records.h5"));

@@ -283,7 +283,8 @@ TEST(CollectiveMpi, MismatchedCountsEndTheJobSayingSo) {
 TEST(CollectiveNccl, WithoutAGpuRefusesWithAReason) {
   if (!built_with_nccl()) GTEST_SKIP() << "built without NCCL (CollectiveFactory tests the message)";
   SKIP_UNLESS_MPI();
-  if (pipeline::cuda_device_count() > 0) GTEST_SKIP() << "this machine has a GPU (CollectiveNccl.SumsAndBroadcasts)";
+  if (pipeline::cuda_device_count() > 0)
+    GTEST_SKIP() << "this machine has a GPU (CollectiveNccl.SumsAndBroadcasts)";
   const std::string why = what_make_throws(CollectiveBackend::nccl);
   EXPECT_NE(why.find("the NCCL collective cannot start"), std::string::npos) << why;
   EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
@@ -323,8 +324,8 @@ TEST(CollectiveNccl, SumsAndBroadcasts) {
   if (!built_with_nccl()) GTEST_SKIP() << "built without NCCL (-DGPUSYNTH_NCCL=ON)";
   const int local_ranks = env_int("OMPI_COMM_WORLD_LOCAL_SIZE", env_int("SLURM_NTASKS_PER_NODE", 1));
   if (pipeline::cuda_device_count() < local_ranks)
-    GTEST_SKIP() << "needs a CUDA device per rank: " << pipeline::cuda_device_count() << " device(s) for " << local_ranks
-                 << " rank(s) here (cudaGetDeviceCount: none without a GPU or a driver)";
+    GTEST_SKIP() << "needs a CUDA device per rank: " << pipeline::cuda_device_count() << " device(s) for "
+                 << local_ranks << " rank(s) here (cudaGetDeviceCount: none without a GPU or a driver)";
   std::unique_ptr<Collective> c = make_collective(CollectiveBackend::nccl);
   ASSERT_EQ(c->backend(), CollectiveBackend::nccl);
   ASSERT_EQ(c->memory(), Memory::device);

@@ -21,7 +21,9 @@ inline int env_int(const char* name, int otherwise) {
   return v != nullptr ? std::atoi(v) : otherwise;
 }
 
-inline int launcher_rank() { return env_int("OMPI_COMM_WORLD_RANK", env_int("PMIX_RANK", env_int("PMI_RANK", 0))); }
+inline int launcher_rank() {
+  return env_int("OMPI_COMM_WORLD_RANK", env_int("PMIX_RANK", env_int("PMI_RANK", 0)));
+}
 inline int launcher_size() { return env_int("OMPI_COMM_WORLD_SIZE", env_int("PMI_SIZE", 1)); }
 
 // The other ranks' GoogleTest output: only what failed, prefixed with the rank.

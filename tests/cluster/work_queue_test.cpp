@@ -6,6 +6,8 @@
 // once and its result comes from the rank that searched it, for several prefetch depths and
 // serving intervals; a worker holding problems in reserve still leaves a slow problem's rank
 // free of the rest; a stop from a worker ends every rank with no problem reported twice.
+#include "cluster/work_queue.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,7 +20,6 @@
 #include <vector>
 
 #include "cluster/stop_signal.h"
-#include "cluster/work_queue.h"
 #include "tests/cluster/mpi_ranks.h"
 
 namespace gs::cluster {
@@ -107,7 +108,8 @@ TEST_P(WorkQueueMpi, EveryProblemOnceFromTheRankThatSearchedIt) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Settings, WorkQueueMpi,
-                         testing::Values(Setting{0, 0.0}, Setting{1, 0.0}, Setting{1, 0.005}, Setting{3, 0.02}),
+                         testing::Values(Setting{0, 0.0}, Setting{1, 0.0}, Setting{1, 0.005},
+                                         Setting{3, 0.02}),
                          [](const testing::TestParamInfo<Setting>& i) {
                            return "prefetch" + std::to_string(i.param.prefetch) + "_interval" +
                                   std::to_string(int(i.param.serve_interval * 1000)) + "ms";
@@ -143,7 +145,8 @@ TEST(WorkQueueMpiStop, AWorkersStopEndsEveryRank) {
   QueueOptions options;
   options.prefetch = 2;
   const u32 problems = 200;
-  const Outcome o = run_campaign(options, problems, [](u32) { return 5; }, /*stop_on_rank=*/1, /*stop_after=*/3);
+  const Outcome o = run_campaign(
+      options, problems, [](u32) { return 5; }, /*stop_on_rank=*/1, /*stop_after=*/3);
   EXPECT_TRUE(o.stopped);
   if (launcher_rank() == 1) {
     EXPECT_EQ(o.searched, 3u);

@@ -10,8 +10,8 @@
 
 #include "compiler/compiler.h"
 #include "neural/neural_pipeline.h"
-#include "suites/cases.h"
 #include "search/search_loop.h"
+#include "suites/cases.h"
 #include "suites/problem.h"
 #include "tests/neural/support.h"
 #include "tests/unit/random_batches.h"
@@ -75,8 +75,10 @@ TEST(Hybrid, WrongModelNeverChangesAVerdict) {
   auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
   // Every sample is the bytecode of the next program of the batch: valid, mostly wrong.
   auto next = [](size_t i, u32, size_t n) { return i64((i + 1) % n); };
-  auto hybrid = make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(next), {});
-  auto neural = make_neural_pipeline(config_for(CompileMode::Neural), std::make_unique<ScriptedModel>(next), {});
+  auto hybrid =
+      make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(next), {});
+  auto neural =
+      make_neural_pipeline(config_for(CompileMode::Neural), std::make_unique<ScriptedModel>(next), {});
   u32 differences = 0, routed = 0;
   for (const testing::RandomBatch& b : batches()) {
     if (b.sources.count() < 2) continue;
@@ -96,7 +98,8 @@ TEST(Hybrid, AcceptsTheRightSampleAndKeepsVerdicts) {
   auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
   // Sample 0 is another program's bytecode, sample 1 the program's own.
   auto second = [](size_t i, u32 k, size_t n) { return i64(k == 0 ? (i + 1) % n : i); };
-  auto hybrid = make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(second), {});
+  auto hybrid =
+      make_neural_pipeline(config_for(CompileMode::Hybrid), std::make_unique<ScriptedModel>(second), {});
   u32 ok = 0, accepted = 0;
   for (const testing::RandomBatch& b : batches()) {
     BatchResults want, got;
@@ -145,7 +148,8 @@ class AlternativesModel final : public neural::NeuralCompiler {
 // one replaces the compiler's bytecode, and of a costlier and a cheaper one the cheaper wins.
 TEST(Hybrid, TakesTheCheapestVerifiedSampleAndNeverACostlierOne) {
   const std::string lean = "fn solve(a: int) -> int { return a * 2; }";
-  const std::string padded = "fn solve(a: int) -> int { let x = a; let y = x + 0; let z = y * 1; return z * 2; }";
+  const std::string padded =
+      "fn solve(a: int) -> int { let x = a; let y = x + 0; let z = y * 1; return z * 2; }";
   const std::string twice = "fn solve(a: int) -> int { let b = a; return b * 2; }";
   std::string error;
   auto problem = suites::parse_problem(
@@ -190,9 +194,11 @@ TEST(Hybrid, RouterAndNeuralMode) {
   // The neural mode with a faithful model runs what the compiler would; a model with nothing
   // to offer leaves every program without bytecode.
   auto traditional = make_pipeline(Device::Cpu, config_for(CompileMode::Traditional));
-  auto faithful = make_neural_pipeline(config_for(CompileMode::Neural), std::make_unique<ScriptedModel>(self), {});
-  auto empty = make_neural_pipeline(config_for(CompileMode::Neural),
-                                    std::make_unique<ScriptedModel>([](size_t, u32, size_t) { return i64(-1); }), {});
+  auto faithful =
+      make_neural_pipeline(config_for(CompileMode::Neural), std::make_unique<ScriptedModel>(self), {});
+  auto empty =
+      make_neural_pipeline(config_for(CompileMode::Neural),
+                           std::make_unique<ScriptedModel>([](size_t, u32, size_t) { return i64(-1); }), {});
   BatchResults want, alone, none;
   traditional->run(b.sources, *b.cases, &want);
   faithful->run(b.sources, *b.cases, &alone);

@@ -8,8 +8,8 @@
 #include <torch/utils.h>
 
 #include <filesystem>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "neural/bytecode_tokenizer.h"
@@ -18,8 +18,8 @@
 #include "neural/sampling.h"
 #include "neural/train_compiler.h"
 #include "neural/trainer.h"
-#include "vm/program.h"
 #include "tests/neural/support.h"
+#include "vm/program.h"
 
 namespace gs::neural {
 namespace {

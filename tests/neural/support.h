@@ -28,7 +28,8 @@ inline ModelConfig tiny_config() {
 
 // An empty directory of its own for this process: TMP/gpusynth_neural_NAME_PID.
 inline std::string temp_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("gpusynth_neural_" + name + "_" + std::to_string(::getpid()));
+  auto dir =
+      std::filesystem::temp_directory_path() / ("gpusynth_neural_" + name + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

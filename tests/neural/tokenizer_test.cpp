@@ -6,13 +6,13 @@
 #include <cstdlib>
 #include <set>
 
+#include "base/rng.h"
 #include "compiler/compiler.h"
 #include "neural/bytecode_tokenizer.h"
 #include "neural/data.h"
 #include "neural/source_tokenizer.h"
 #include "neural/vocabulary.h"
 #include "trees/random_program.h"
-#include "base/rng.h"
 #include "trees/syntax.h"
 #include "vm/program.h"
 
@@ -201,18 +201,10 @@ TEST(BytecodeTokenizer, GarbageFailsCleanly) {
     ASSERT_TRUE(t.ok());
     TokenSeq ids = t.ids;
     switch (i % 4) {
-      case 0:
-        ids[rng.below(u32(ids.size()))] = TokenId(rng.below(v.size()));
-        break;
-      case 1:
-        ids.resize(rng.below(u32(ids.size())));
-        break;
-      case 2:
-        ids.erase(ids.begin() + rng.below(u32(ids.size())));
-        break;
-      default:
-        ids.insert(ids.begin() + rng.below(u32(ids.size())), TokenId(rng.below(v.size())));
-        break;
+      case 0: ids[rng.below(u32(ids.size()))] = TokenId(rng.below(v.size())); break;
+      case 1: ids.resize(rng.below(u32(ids.size()))); break;
+      case 2: ids.erase(ids.begin() + rng.below(u32(ids.size()))); break;
+      default: ids.insert(ids.begin() + rng.below(u32(ids.size())), TokenId(rng.below(v.size()))); break;
     }
     DecodedBytecode d = decode_bytecode(ids, src->function_names);
     if (d.ok())

@@ -15,12 +15,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/rng.h"
 #include "compiler/compiler.h"
 #include "neural/compiler_evaluation.h"
 #include "neural/estimates.h"
 #include "neural/router.h"
 #include "neural/source_tokenizer.h"
-#include "base/rng.h"
 #include "tests/neural/support.h"
 
 namespace gs::neural {
@@ -100,7 +100,8 @@ TEST(NeuralVerifier, ReportsTheFirstInputThatDiffers) {
   auto with_three = make_reference(compiled(kPlusOne), o, extra, &error);
   ASSERT_TRUE(with_three) << error;
   EXPECT_EQ(with_three->inputs.size(), 5u);
-  Check at = v.check(*with_three, compiled("fn solve(x: int) -> int { if x == 3 { return 0; } return x + 1; }"));
+  Check at =
+      v.check(*with_three, compiled("fn solve(x: int) -> int { if x == 3 { return 0; } return x + 1; }"));
   EXPECT_EQ(at.verdict, Verdict::Differs);
   EXPECT_EQ(at.input, 4u) << at.why;
 }
@@ -120,7 +121,8 @@ TEST(NeuralVerifier, ComparesTraps) {
   EXPECT_EQ(index.verdict, Verdict::Differs);
   EXPECT_NE(index.why.find("index_out_of_range"), std::string::npos) << index.why;
   // And the other way round: a trap where the reference returns.
-  Check traps = v.check(reference_of(kPlusOne), compiled("fn solve(x: int) -> int { let z = x - x; return x / z; }"));
+  Check traps =
+      v.check(reference_of(kPlusOne), compiled("fn solve(x: int) -> int { let z = x - x; return x / z; }"));
   EXPECT_EQ(traps.verdict, Verdict::Differs);
 }
 
@@ -254,7 +256,8 @@ TEST(NeuralRouter, SaveLoadRoundTrip) {
   std::optional<Router> back = Router::load(dir + "/r.txt", &error);
   ASSERT_TRUE(back) << error;
   EXPECT_EQ(back->threshold(), 0.4);
-  for (const RouteExample& e : separable(50, 4)) EXPECT_EQ(back->probability(e.features), r.probability(e.features));
+  for (const RouteExample& e : separable(50, 4))
+    EXPECT_EQ(back->probability(e.features), r.probability(e.features));
   std::filesystem::remove_all(dir);
 }
 
@@ -280,7 +283,7 @@ TEST(NeuralRouter, LoadNamesTheBadLine) {
   bad[0] = "gpusynth-rooter 1";
   expect_error(write("magic.txt", bad), "1:");
   bad = lines;
-  bad.erase(bad.begin() + 4);  // the third feature's line
+  bad.erase(bad.begin() + 4);                     // the third feature's line
   expect_error(write("missing.txt", bad), "5:");  // "functions" then "loops" where "depth" belongs
   bad = lines;
   bad.resize(3);

@@ -81,19 +81,28 @@ bool parse_pairs(const std::string& text, Set set) {
 }
 
 bool set_limit(vm::Limits* l, const std::string& key, u64 v) {
-  if (key == "fuel") l->fuel = v;
-  else if (key == "heap") l->heap_bytes = u32(v);
-  else if (key == "stack") l->stack_slots = u32(v);
-  else if (key == "call_depth") l->call_depth = u32(v);
-  else return false;
+  if (key == "fuel")
+    l->fuel = v;
+  else if (key == "heap")
+    l->heap_bytes = u32(v);
+  else if (key == "stack")
+    l->stack_slots = u32(v);
+  else if (key == "call_depth")
+    l->call_depth = u32(v);
+  else
+    return false;
   return true;
 }
 
 bool set_compile_limit(compiler::CompileLimits* l, const std::string& key, u64 v) {
-  if (key == "max_depth") l->max_depth = u32(v);
-  else if (key == "max_nodes") l->max_nodes = u32(v);
-  else if (key == "max_source") l->max_source_bytes = u32(v);
-  else return false;
+  if (key == "max_depth")
+    l->max_depth = u32(v);
+  else if (key == "max_nodes")
+    l->max_nodes = u32(v);
+  else if (key == "max_source")
+    l->max_source_bytes = u32(v);
+  else
+    return false;
   return true;
 }
 
@@ -151,13 +160,20 @@ struct Reader {
 
   void read(std::string_view text) {
     ++line;
-    if (text.find("// expect error:") != std::string_view::npos) errors(text);
-    else if (auto v = after(text, "// expect trap:")) expectation(true, *v);
-    else if (auto v = after(text, "// expect:")) expectation(false, *v);
-    else if (auto v = after(text, "// args:")) args(*v);
-    else if (auto v = after(text, "// entry:")) spec->entry = *v;
-    else if (auto v = after(text, "// compile-limits:")) limits(*v, true);
-    else if (auto v = after(text, "// limits:")) limits(*v, false);
+    if (text.find("// expect error:") != std::string_view::npos)
+      errors(text);
+    else if (auto v = after(text, "// expect trap:"))
+      expectation(true, *v);
+    else if (auto v = after(text, "// expect:"))
+      expectation(false, *v);
+    else if (auto v = after(text, "// args:"))
+      args(*v);
+    else if (auto v = after(text, "// entry:"))
+      spec->entry = *v;
+    else if (auto v = after(text, "// compile-limits:"))
+      limits(*v, true);
+    else if (auto v = after(text, "// limits:"))
+      limits(*v, false);
     else if (text.find("// expect") != std::string_view::npos)
       problem("unknown expectation (use `// expect:`, `// expect trap:` or `// expect error:`)");
   }
@@ -462,7 +478,8 @@ TEST(ProgramsDriver, AppliesRunLimits) {
 }
 
 TEST(ProgramsDriver, AppliesCompileLimits) {
-  std::string src = "// compile-limits: max_source=20\nfn solve() -> int { return 1; }\n// args: []\n// expect: 1\n";
+  std::string src =
+      "// compile-limits: max_source=20\nfn solve() -> int { return 1; }\n// args: []\n// expect: 1\n";
   EXPECT_TRUE(reports(src, "does not compile"));
 }
 

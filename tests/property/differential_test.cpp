@@ -20,13 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "base/host.h"
 #include "compiler/compiler.h"
+#include "tests/reference/evaluator.h"
 #include "trees/random_program.h"
 #include "trees/random_values.h"
 #include "trees/syntax.h"
-#include "tests/reference/evaluator.h"
 #include "vm/runner.h"
-#include "base/host.h"
 
 namespace gs {
 namespace {
@@ -198,8 +198,8 @@ void assert_coverage(const reference::Coverage& c) {
     EXPECT_GT(c.binary[op][slot], 0u) << "operator " << trees::op_text(trees::BinaryOp(op))
                                       << " never applied to " << type_name(reference::slot_type(slot));
   for (auto [op, slot] : required_unary())
-    EXPECT_GT(c.unary[op][slot], 0u) << "unary " << trees::op_text(trees::UnaryOp(op))
-                                     << " never applied to " << type_name(reference::slot_type(slot));
+    EXPECT_GT(c.unary[op][slot], 0u) << "unary " << trees::op_text(trees::UnaryOp(op)) << " never applied to "
+                                     << type_name(reference::slot_type(slot));
   for (vm::Trap t : {vm::Trap::DIVISION_BY_ZERO, vm::Trap::INDEX_OUT_OF_RANGE, vm::Trap::INVALID_ARGUMENT,
                      vm::Trap::CALL_DEPTH_EXCEEDED})
     EXPECT_GT(c.traps[u32(t)], 0u) << "trap never raised: " << vm::trap_name(t);

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "compiler/compiler.h"
-#include "trees/random_program.h"
 #include "base/rng.h"
-#include "trees/syntax.h"
+#include "compiler/compiler.h"
 #include "tests/reference/evaluator.h"
+#include "trees/random_program.h"
+#include "trees/syntax.h"
 
 namespace gs {
 namespace {
@@ -62,8 +62,7 @@ TEST(Printer, ParenthesisesByPrecedence) {
             "(1 + 2) * 3");
   EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Sub, a, Expr::binary(BinaryOp::Sub, b, c))),
             "1 - (2 - 3)");
-  EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Sub, Expr::binary(BinaryOp::Sub, a, b), c)),
-            "1 - 2 - 3");
+  EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Sub, Expr::binary(BinaryOp::Sub, a, b), c)), "1 - 2 - 3");
   Expr lt = Expr::binary(BinaryOp::Lt, a, b);
   EXPECT_EQ(trees::to_source(Expr::binary(BinaryOp::Eq, lt, Expr::bool_lit(true))), "(1 < 2) == true");
   EXPECT_EQ(trees::to_source(Expr::unary(trees::UnaryOp::Neg, Expr::binary(BinaryOp::Add, a, b))),

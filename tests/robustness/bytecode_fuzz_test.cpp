@@ -197,21 +197,11 @@ void mutate_code_word(fuzz::Rng& rng, std::vector<u8>& b) {
   u64 at = first + 4 * rng.below((end - first) / 4);
   u32 w = u32(get(b, at, 4));
   switch (rng.below(6)) {
-    case 0:
-      w = (w & ~0xffu) | u32(rng.below(vm::kOpCount + 4));
-      break;  // another opcode
-    case 1:
-      w = (w & 0xffu) | (interesting(rng, w >> 8) << 8);
-      break;  // another operand
-    case 2:
-      w = (w & 0xffu) | (u32(rng.below(16)) << 8);
-      break;  // a small operand
-    case 3:
-      w = u32(rng.next());
-      break;  // anything
-    case 4:
-      w = vm::encode(rng.chance(50) ? Op::RETURN : Op::POP, 0);
-      break;  // end or pop early
+    case 0: w = (w & ~0xffu) | u32(rng.below(vm::kOpCount + 4)); break;       // another opcode
+    case 1: w = (w & 0xffu) | (interesting(rng, w >> 8) << 8); break;         // another operand
+    case 2: w = (w & 0xffu) | (u32(rng.below(16)) << 8); break;               // a small operand
+    case 3: w = u32(rng.next()); break;                                       // anything
+    case 4: w = vm::encode(rng.chance(50) ? Op::RETURN : Op::POP, 0); break;  // end or pop early
     default:
       w = vm::encode(rng.chance(30) ? Op::JUMP : Op::JUMP_IF_FALSE, u32(rng.below(64)));
       break;  // a jump
@@ -268,9 +258,7 @@ void mutate_once(fuzz::Rng& rng, std::vector<u8>& b) {
       for (u64 n = 1 + rng.below(4); n > 0 && !b.empty(); --n)
         b[rng.below(b.size())] ^= u8(1u << rng.below(8));
       return;
-    case 2:
-      mutate_field(rng, b, 0, kHeaderFields[rng.below(std::size(kHeaderFields))]);
-      return;
+    case 2: mutate_field(rng, b, 0, kHeaderFields[rng.below(std::size(kHeaderFields))]); return;
     case 3:
     case 4:
       if (h.function_count > 0 && h.function_count <= vm::kMaxFunctions)
@@ -279,20 +267,14 @@ void mutate_once(fuzz::Rng& rng, std::vector<u8>& b) {
       return;
     case 5:
     case 6:
-    case 7:
-      mutate_code_word(rng, b);
-      return;
+    case 7: mutate_code_word(rng, b); return;
     case 8:  // the string table or image
       if (l.string_offsets < l.names && l.names <= b.size())
         put(b, l.string_offsets + 4 * rng.below((l.names - l.string_offsets) / 4),
             interesting(rng, u32(get(b, l.string_offsets, 4))), 4);
       return;
-    case 9:
-      resize_code(rng, b);
-      return;
-    case 10:
-      add_constant(rng, b);
-      return;
+    case 9: resize_code(rng, b); return;
+    case 10: add_constant(rng, b); return;
     default:  // truncate or extend, sometimes telling the header
       if (rng.chance(50)) {
         b.resize(rng.below(b.size() + 1));
@@ -378,22 +360,14 @@ TEST(BytecodeFuzz, MutatedContainers) {
 // A value pushed by a few instructions: references good and bad, and plain ints.
 std::vector<u32> hostile_value(fuzz::Rng& rng) {
   switch (rng.below(10)) {
-    case 0:
-      return {tasm::op(Op::LOAD_VAR, 0)};  // the string
-    case 1:
-      return {tasm::op(Op::LOAD_VAR, 1)};  // the array
-    case 2:
-      return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(8), tasm::op(Op::BINARY_ADD)};  // header = slot 0
-    case 3:
-      return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(16), tasm::op(Op::BINARY_ADD)};  // header = slot 1
-    case 4:
-      return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(4), tasm::op(Op::BINARY_ADD)};  // misaligned
-    case 5:
-      return {tasm::imm(8)};  // inside the string
-    case 6:
-      return {tasm::op(Op::LOAD_CONST, 2)};  // far away
-    case 7:
-      return {tasm::imm(rng.chance(20) ? -8 * i32(1 + rng.below(4)) : i32(rng.below(48)) - 4)};
+    case 0: return {tasm::op(Op::LOAD_VAR, 0)};                                           // the string
+    case 1: return {tasm::op(Op::LOAD_VAR, 1)};                                           // the array
+    case 2: return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(8), tasm::op(Op::BINARY_ADD)};   // header = slot 0
+    case 3: return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(16), tasm::op(Op::BINARY_ADD)};  // header = slot 1
+    case 4: return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(4), tasm::op(Op::BINARY_ADD)};   // misaligned
+    case 5: return {tasm::imm(8)};                                                        // inside the string
+    case 6: return {tasm::op(Op::LOAD_CONST, 2)};                                         // far away
+    case 7: return {tasm::imm(rng.chance(20) ? -8 * i32(1 + rng.below(4)) : i32(rng.below(48)) - 4)};
     default:
       return {tasm::op(Op::LOAD_VAR, 1), tasm::imm(8 * i32(1 + rng.below(2))), tasm::op(Op::BINARY_ADD)};
   }
@@ -412,22 +386,14 @@ u64 forged_header(fuzz::Rng& rng, u64 fits) {
 u32 operand_for(fuzz::Rng& rng, vm::OperandKind kind) {
   const Type elem[] = {Type::Int, Type::Float, Type::Bool, Type::Str};
   switch (kind) {
-    case vm::OperandKind::IMM:
-      return u32(rng.next()) & vm::kMaxOperand;
-    case vm::OperandKind::CONST:
-      return u32(rng.below(3));
-    case vm::OperandKind::LOCAL:
-      return rng.chance(70) ? 2 : u32(rng.below(4));  // local 2: hostile
-    case vm::OperandKind::COUNT:
-      return u32(rng.below(6));
-    case vm::OperandKind::ELEM:
-      return u32(elem[rng.below(4)]);
-    case vm::OperandKind::NUM:
-      return u32(elem[rng.below(2)]);
-    case vm::OperandKind::ORD:
-      return u32(rng.pick(std::vector<Type>{Type::Int, Type::Float, Type::Str}));
-    default:
-      return 0;
+    case vm::OperandKind::IMM: return u32(rng.next()) & vm::kMaxOperand;
+    case vm::OperandKind::CONST: return u32(rng.below(3));
+    case vm::OperandKind::LOCAL: return rng.chance(70) ? 2 : u32(rng.below(4));  // local 2: hostile
+    case vm::OperandKind::COUNT: return u32(rng.below(6));
+    case vm::OperandKind::ELEM: return u32(elem[rng.below(4)]);
+    case vm::OperandKind::NUM: return u32(elem[rng.below(2)]);
+    case vm::OperandKind::ORD: return u32(rng.pick(std::vector<Type>{Type::Int, Type::Float, Type::Str}));
+    default: return 0;
   }
 }
 

@@ -439,7 +439,8 @@ TEST(CompilerRegressions, AFunctionWithoutABodyIsASyntaxError) {
     compiler::Output out = compiler::compile(source);
     ASSERT_FALSE(out.ok()) << source;
     EXPECT_NE(compiler::render(out.diagnostics, "x.syn", source).find("expected '{'"), std::string::npos)
-        << source << "\n" << compiler::render(out.diagnostics, "x.syn", source);
+        << source << "\n"
+        << compiler::render(out.diagnostics, "x.syn", source);
   }
 }
 

@@ -41,9 +41,9 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include "trees/random_values.h"
 #include "vm/limits.h"
 #include "vm/program.h"
-#include "trees/random_values.h"
 #include "vm/value.h"
 
 namespace gs::fuzz {
@@ -96,9 +96,8 @@ inline vm::Limits small_limits() {
 // "BAD_OPERAND" and the like: the enumerator's name, for messages and outcome counts.
 inline std::string verify_error_name(vm::VerifyError e) {
   switch (e) {
-#define GS_X(name, text)      \
-  case vm::VerifyError::name: \
-    return #name;
+#define GS_X(name, text) \
+  case vm::VerifyError::name: return #name;
     GS_VERIFY_ERRORS(GS_X)
 #undef GS_X
   }
@@ -249,12 +248,9 @@ inline i64 random_int(Rng& rng) {
                               std::numeric_limits<i64>::min(),
                               std::numeric_limits<i64>::max()};
   switch (rng.below(4)) {
-    case 0:
-      return edges[rng.below(std::size(edges))];
-    case 1:
-      return i64(rng.next());
-    default:
-      return i64(rng.below(41)) - 20;
+    case 0: return edges[rng.below(std::size(edges))];
+    case 1: return i64(rng.next());
+    default: return i64(rng.below(41)) - 20;
   }
 }
 
@@ -282,16 +278,11 @@ inline std::string random_string(Rng& rng) {
 
 inline vm::Value random_value(Rng& rng, Type t) {
   switch (t) {
-    case Type::Int:
-      return vm::Value::of_int(random_int(rng));
-    case Type::Float:
-      return vm::Value::of_float(random_float(rng));
-    case Type::Bool:
-      return vm::Value::of_bool(rng.chance(50));
-    case Type::Str:
-      return vm::Value::of_str(random_string(rng));
-    default:
-      break;
+    case Type::Int: return vm::Value::of_int(random_int(rng));
+    case Type::Float: return vm::Value::of_float(random_float(rng));
+    case Type::Bool: return vm::Value::of_bool(rng.chance(50));
+    case Type::Str: return vm::Value::of_str(random_string(rng));
+    default: break;
   }
   std::vector<vm::Value> items(rng.below(7));
   for (vm::Value& v : items) v = random_value(rng, element_of(t));

@@ -107,20 +107,15 @@ class GuardedMachine {
   static bool place(vm::Heap& h, const vm::Value& v, u64* slot) {
     switch (v.type) {
       case Type::Int:
-      case Type::Bool:
-        *slot = u64(v.i);
-        return true;
-      case Type::Float:
-        *slot = bits_of(v.f);
-        return true;
+      case Type::Bool: *slot = u64(v.i); return true;
+      case Type::Float: *slot = bits_of(v.f); return true;
       case Type::Str: {
         u32 ref;
         if (!h.new_string_from(reinterpret_cast<const u8*>(v.s.data()), u32(v.s.size()), &ref)) return false;
         *slot = ref;
         return true;
       }
-      default:
-        break;
+      default: break;
     }
     // The Runner's layout exactly: the array first, then its elements' strings.
     u32 ref, n = u32(v.items.size());

@@ -23,7 +23,8 @@ namespace {
 
 using testing::RandomBatch;
 
-std::unique_ptr<pipeline::Pipeline> cuda_pipeline_or_skip_reason(const pipeline::PipelineConfig& config, std::string* why) {
+std::unique_ptr<pipeline::Pipeline> cuda_pipeline_or_skip_reason(const pipeline::PipelineConfig& config,
+                                                                 std::string* why) {
   if (!pipeline::cuda_available(why)) return nullptr;
   return pipeline::make_pipeline(pipeline::Device::Cuda, config);
 }
@@ -48,7 +49,8 @@ void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchRe
   for (size_t k = 0; k < cpu.diagnostics.size(); ++k) {
     const compiler::Diagnostic &c = cpu.diagnostics[k], &g = gpu.diagnostics[k];
     ASSERT_TRUE(c.code == g.code && c.pos == g.pos && c.len == g.len && c.a == g.a && c.b == g.b)
-        << "diagnostic " << k % pipeline::kBatchDiagnostics << " of program " << k / pipeline::kBatchDiagnostics;
+        << "diagnostic " << k % pipeline::kBatchDiagnostics << " of program "
+        << k / pipeline::kBatchDiagnostics;
   }
   expect_same(cpu.cases_passed, gpu.cases_passed, "cases_passed", 1);
   expect_same(cpu.instructions, gpu.instructions, "instructions", 1);
@@ -61,8 +63,8 @@ void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchRe
   expect_same(cpu.error, gpu.error, "error", tests);
 }
 
-void run_both(pipeline::Pipeline& cpu, pipeline::Pipeline& gpu, const pipeline::Sources& sources, const pipeline::CaseSet& tests,
-              u64* pairs, u64* passes, u64* traps) {
+void run_both(pipeline::Pipeline& cpu, pipeline::Pipeline& gpu, const pipeline::Sources& sources,
+              const pipeline::CaseSet& tests, u64* pairs, u64* passes, u64* traps) {
   pipeline::BatchResults c, g;
   cpu.run(sources, tests, &c);
   gpu.run(sources, tests, &g);
@@ -90,8 +92,9 @@ TEST(BackendEquivalence, RandomBatchesGiveIdenticalResults) {
   }
   RandomBatch adversarial = testing::adversarial_batch();
   run_both(*cpu, *gpu, adversarial.sources, *adversarial.cases, &pairs, &passes, &traps);
-  std::printf("[backend equivalence] %zu random batches + adversarial: %llu pairs, %llu passed, %llu trapped\n",
-              batches.size(), (unsigned long long)pairs, (unsigned long long)passes, (unsigned long long)traps);
+  std::printf(
+      "[backend equivalence] %zu random batches + adversarial: %llu pairs, %llu passed, %llu trapped\n",
+      batches.size(), (unsigned long long)pairs, (unsigned long long)passes, (unsigned long long)traps);
   EXPECT_GT(passes, 0u);
   EXPECT_GT(traps, 0u);
 }

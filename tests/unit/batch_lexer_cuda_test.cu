@@ -14,18 +14,18 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "pipeline/cpu_lexer.h"
 #include "pipeline/cuda_lexer.h"
 #include "pipeline/pipeline.h"
-#include "base/thread_pool.h"
 
 namespace gs {
 namespace {
 
 using compiler::Diagnostic;
+using compiler::Token;
 using pipeline::HostLexedBatch;
 using pipeline::kLexDiagnostics;
-using compiler::Token;
 
 bool have_device() {
   int n = 0;
@@ -67,15 +67,9 @@ Batch corpus() {
     for (u32 e = 0, edits = 1 + rng() % 4; e < edits; ++e) {
       u64 at = rng() % (s.size() + 1);
       switch (rng() % 4) {
-        case 0:
-          s.insert(at, pieces[rng() % (sizeof pieces / sizeof *pieces)]);
-          break;
-        case 1:
-          s.insert(at, 1, char(rng() % 256));
-          break;
-        case 2:
-          s.resize(at);
-          break;
+        case 0: s.insert(at, pieces[rng() % (sizeof pieces / sizeof *pieces)]); break;
+        case 1: s.insert(at, 1, char(rng() % 256)); break;
+        case 2: s.resize(at); break;
         default:
           if (at < s.size()) s.erase(at, 1);
           break;

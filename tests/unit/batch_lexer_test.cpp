@@ -17,23 +17,23 @@
 #include <string_view>
 #include <vector>
 
+#include "base/rng.h"
+#include "base/thread_pool.h"
 #include "pipeline/cpu_lexer.h"
 #include "pipeline/pipeline.h"
 #include "trees/random_program.h"
-#include "base/rng.h"
 #include "trees/syntax.h"
-#include "base/thread_pool.h"
 
 namespace gs {
 namespace {
 
 using compiler::Code;
-using pipeline::CpuBatchLexer;
 using compiler::Diagnostic;
+using compiler::Token;
+using pipeline::CpuBatchLexer;
 using pipeline::HostLexedBatch;
 using pipeline::kLexDiagnostics;
 using pipeline::SourceBatch;
-using compiler::Token;
 
 using Batch = pipeline::Sources;
 
@@ -246,21 +246,15 @@ std::string mutate(std::string s, std::mt19937_64& rng) {
   for (u32 e = 0; e < edits; ++e) {
     u64 at = s.empty() ? 0 : rng() % (s.size() + 1);
     switch (rng() % 6) {
-      case 0:
-        s.insert(at, pieces[rng() % pieces.size()]);
-        break;
+      case 0: s.insert(at, pieces[rng() % pieces.size()]); break;
       case 1:
         if (at < s.size()) s.erase(at, 1 + rng() % 3);
         break;
       case 2:
         if (at < s.size()) s[at] = char(rng() % 256);
         break;
-      case 3:
-        s.insert(at, 1, char(rng() % 256));
-        break;
-      case 4:
-        s.resize(at);
-        break;  // cut: ends inside a token, a string or a comment
+      case 3: s.insert(at, 1, char(rng() % 256)); break;
+      case 4: s.resize(at); break;  // cut: ends inside a token, a string or a comment
       default:
         if (at < s.size()) s[at] = pieces[rng() % pieces.size()][0];
         break;
@@ -568,7 +562,8 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
   for (u32 i = 0; i < s.count; ++i) {
     u64 len = s.offsets[i + 1] - s.offsets[i];
     longest = std::max(longest, len);
-    slot_offsets.push_back(slot_offsets.back() + pipeline::bytecode_slot_bytes(u32(std::min<u64>(len, 1u << 20))));
+    slot_offsets.push_back(slot_offsets.back() +
+                           pipeline::bytecode_slot_bytes(u32(std::min<u64>(len, 1u << 20))));
   }
   std::vector<u64> workspace(
       pipeline::batch_workspace_bytes(u32(std::min<u64>(longest, limits.max_source_bytes)), limits) / 8);
@@ -587,15 +582,14 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
     r.diagnostic_count.assign(s.count, 0);
     r.diagnostics.assign(u64(s.count) * pipeline::kBatchDiagnostics, Diagnostic{});
     pipeline::BytecodeBatch bb{s.count,        r.bytes.data(),  slot_offsets.data(),
-                         r.sizes.data(), r.status.data(), r.entry.data()};
+                               r.sizes.data(), r.status.data(), r.entry.data()};
     pipeline::CompileResults cr{r.diagnostics.data(), r.diagnostic_count.data()};
     for (u32 i = 0; i < s.count; ++i) {
       u8* ws = reinterpret_cast<u8*>(workspace.data());
       if (pass == 0)
         pipeline::compile_stage(s, i, limits, ws, bb, cr);
       else
-        pipeline::compile_stage_lexed(s, i, pipeline::lexed_program(s, lexed.view(), i), limits, ws, bb,
-                                        cr);
+        pipeline::compile_stage_lexed(s, i, pipeline::lexed_program(s, lexed.view(), i), limits, ws, bb, cr);
     }
   }
   u32 compiled = 0;

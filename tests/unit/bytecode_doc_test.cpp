@@ -56,8 +56,8 @@ TEST(BytecodeDoc, DocumentsEveryOpcodeAsTheTableDefinesIt) {
 }
 
 TEST(BytecodeDoc, HasThePapersInstructionsUnderTheirNames) {
-  const char* paper[] = {"LOAD_CONST", "LOAD_VAR", "STORE_VAR", "BINARY_ADD", "BINARY_SUB", "BINARY_MUL",
-                         "BINARY_DIV", "COMPARE_LT", "JUMP", "JUMP_IF_FALSE", "CALL", "RETURN"};
+  const char* paper[] = {"LOAD_CONST", "LOAD_VAR",   "STORE_VAR", "BINARY_ADD",    "BINARY_SUB", "BINARY_MUL",
+                         "BINARY_DIV", "COMPARE_LT", "JUMP",      "JUMP_IF_FALSE", "CALL",       "RETURN"};
   for (u32 i = 0; i < 12; ++i) EXPECT_STREQ(vm::op_info(vm::Op(i)).name, paper[i]);
 }
 

@@ -1,11 +1,11 @@
 // Case splits (search/case_split.h): a decision list found is right on every case; one is found
 // whenever a planted list over the given terms and predicates exists (with room for the greedy
 // construction's branches); branches hold at least min_cases; bad shapes are refused.
+#include "search/case_split.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
-
-#include "search/case_split.h"
 
 namespace gs::search {
 namespace {
@@ -17,7 +17,8 @@ u32 pick(const DecisionList& list, std::span<const CaseMask> predicates, u32 k) 
   return list.otherwise;
 }
 
-void expect_right(u32 cases, const DecisionList& list, std::span<const CaseMask> terms, std::span<const CaseMask> predicates) {
+void expect_right(u32 cases, const DecisionList& list, std::span<const CaseMask> terms,
+                  std::span<const CaseMask> predicates) {
   for (u32 k = 0; k < cases; ++k) EXPECT_TRUE(has_case(terms[pick(list, predicates, k)], k)) << "case " << k;
 }
 
@@ -79,7 +80,8 @@ TEST(CaseSplit, FindsAListWhereAPlantedOneExists) {
       for (u32 k = 0; k < cases; ++k)
         if (rng() % 2) add_case(&p, k);
     DecisionList planted;
-    for (u32 d = 0; d < depth; ++d) planted.branches.push_back({u32(rng() % n_predicates), rng() % 2 == 0, u32(rng() % n_terms)});
+    for (u32 d = 0; d < depth; ++d)
+      planted.branches.push_back({u32(rng() % n_predicates), rng() % 2 == 0, u32(rng() % n_terms)});
     planted.otherwise = u32(rng() % n_terms);
     for (u32 k = 0; k < cases; ++k) {
       add_case(&terms[pick(planted, predicates, k)], k);

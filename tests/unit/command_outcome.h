@@ -16,7 +16,8 @@ struct CommandOutcome {
   std::string out, err;
 };
 
-inline CommandOutcome run_command(int (*command)(const std::vector<std::string>&), const std::vector<std::string>& args) {
+inline CommandOutcome run_command(int (*command)(const std::vector<std::string>&),
+                                  const std::vector<std::string>& args) {
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
   int code = command(args);
@@ -26,7 +27,8 @@ inline CommandOutcome run_command(int (*command)(const std::vector<std::string>&
 
 // A path in the test's temporary folder; the file there holds `content` when it is given (an
 // empty string makes an empty file), and is left as it is (an output's path) when it is not.
-inline std::string temp_file(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
+inline std::string temp_file(const std::string& name,
+                             const std::optional<std::string>& content = std::nullopt) {
   std::string path = ::testing::TempDir() + name;
   if (content) std::ofstream(path, std::ios::binary | std::ios::trunc) << *content;
   return path;

@@ -1,12 +1,13 @@
 // Golden opcode sequences: what the code generator and the optimiser emit for small programs,
 // and how errors come out.
+#include "compiler/compiler.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "compiler/compiler.h"
 #include "vm/disasm.h"
 #include "vm/program.h"
 
@@ -28,8 +29,10 @@ std::vector<std::string> opcodes(const std::string& source, const std::string& f
     u32 word = program->view().code[f.code_start + pc];
     const vm::OpInfo& info = vm::op_info(vm::opcode_of(word));
     std::string s = info.name;
-    if (info.operand == vm::OperandKind::IMM) s += " " + std::to_string(vm::signed_operand_of(word));
-    else if (info.operand != vm::OperandKind::NONE) s += " " + std::to_string(vm::operand_of(word));
+    if (info.operand == vm::OperandKind::IMM)
+      s += " " + std::to_string(vm::signed_operand_of(word));
+    else if (info.operand != vm::OperandKind::NONE)
+      s += " " + std::to_string(vm::operand_of(word));
     lines.push_back(s);
   }
   return lines;
@@ -57,15 +60,16 @@ TEST(Codegen, LeavesDivisionByLiteralZeroToTrapAtRunTime) {
 
 TEST(Codegen, DropsDeadCodeAfterReturnAndBreak) {
   EXPECT_EQ(opcodes("fn f() -> int { return 1; return 2; }"), (Lines{"LOAD_INT 1", "RETURN"}));
-  EXPECT_EQ(opcodes("fn f() -> int { if true { return 1; } else { return 2; } }"), (Lines{"LOAD_INT 1", "RETURN"}));
+  EXPECT_EQ(opcodes("fn f() -> int { if true { return 1; } else { return 2; } }"),
+            (Lines{"LOAD_INT 1", "RETURN"}));
   Lines loop = opcodes("fn f() -> int { while true { break; let x = 1; } return 3; }");
   EXPECT_EQ(loop, (Lines{"LOAD_INT 3", "RETURN"}));
 }
 
 TEST(Codegen, InvertsLoopsSoEachIterationTestsOnce) {
   EXPECT_EQ(opcodes("fn f(n: int) -> int { while n > 0 { n = n - 1; } return n; }"),
-            (Lines{"JUMP 5", "LOAD_VAR 0", "LOAD_INT 1", "BINARY_SUB", "STORE_VAR 0", "LOAD_VAR 0", "LOAD_INT 0",
-                   "COMPARE_GT", "JUMP_IF_TRUE 1", "LOAD_VAR 0", "RETURN"}));
+            (Lines{"JUMP 5", "LOAD_VAR 0", "LOAD_INT 1", "BINARY_SUB", "STORE_VAR 0", "LOAD_VAR 0",
+                   "LOAD_INT 0", "COMPARE_GT", "JUMP_IF_TRUE 1", "LOAD_VAR 0", "RETURN"}));
 }
 
 TEST(Codegen, UsesTheLoopVariableAsCounterUnlessTheBodyAssignsIt) {
@@ -87,9 +91,11 @@ TEST(Codegen, CompilesConditionsToJumps) {
 
 TEST(Codegen, ThreadsJumpsThroughJumps) {
   Lines code = opcodes(
-      "fn f(x: int) -> int { let r = 0; if x < 0 { if x < -5 { r = 1; } else { r = 2; } } else { r = 3; } return r; }");
+      "fn f(x: int) -> int { let r = 0; if x < 0 { if x < -5 { r = 1; } else { r = 2; } } else { r = 3; } "
+      "return r; }");
   compiler::Output out = compiler::compile(
-      "fn f(x: int) -> int { let r = 0; if x < 0 { if x < -5 { r = 1; } else { r = 2; } } else { r = 3; } return r; }");
+      "fn f(x: int) -> int { let r = 0; if x < 0 { if x < -5 { r = 1; } else { r = 2; } } else { r = 3; } "
+      "return r; }");
   auto program = vm::Program::load(out.bytecode);
   const vm::FunctionRecord& f = program->function(0);
   const u32* c = program->view().code + f.code_start;
@@ -166,7 +172,8 @@ TEST(Errors, ReportsThreeMistakesWithLineAndColumn) {
   compiler::Output out = compiler::compile(source);
   ASSERT_EQ(out.diagnostics.size(), 3u) << compiler::render(out.diagnostics, "three.syn", source);
   std::string text = compiler::render(out.diagnostics, "three.syn", source);
-  EXPECT_NE(text.find("three.syn:2:19: error: operator '+' cannot take float and int"), std::string::npos) << text;
+  EXPECT_NE(text.find("three.syn:2:19: error: operator '+' cannot take float and int"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("three.syn:3:17: error: unknown name 'totl'"), std::string::npos) << text;
   EXPECT_NE(text.find("three.syn:4:27: error: expected ';', found '}'"), std::string::npos) << text;
   EXPECT_NE(text.find("                 ^~~~\n"), std::string::npos) << "caret under 'totl':\n" << text;

@@ -5,15 +5,15 @@
 // problem's constants are used, and goals are met case by case.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "jobs/command.h"
+#include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/cases.h"
-#include "search/generator.h"
 #include "tests/unit/command_outcome.h"
 
 namespace gs {
@@ -23,7 +23,8 @@ std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipel
 
 // A problem from a signature and a function that gives the expected JSON output for an input.
 template <typename F>
-suites::Problem make_problem(const std::string& signature, const std::vector<nlohmann::json>& inputs, F expected) {
+suites::Problem make_problem(const std::string& signature, const std::vector<nlohmann::json>& inputs,
+                             F expected) {
   nlohmann::json j{{"name", "enumerate-test"}, {"signature", signature}, {"train", nlohmann::json::array()}};
   for (const nlohmann::json& in : inputs) j["train"].push_back({{"inputs", in}, {"outputs", {expected(in)}}});
   std::string error;
@@ -56,29 +57,35 @@ std::vector<Proposed> enumerate(const suites::Problem& p, search::EnumerateSetti
     pipeline::Sources sources;
     for (const search::Proposal& q : proposals) sources.add(q.source);
     pipeline::BatchResults r;
-    pipeline->run(sources, probe ? suites::probe_cases(p, *probe) : suites::problem_cases(p, suites::Split::Train), &r);
+    pipeline->run(
+        sources, probe ? suites::probe_cases(p, *probe) : suites::problem_cases(p, suites::Split::Train), &r);
     g->observe(proposals, r, 0);
-    for (u32 i = 0; i < r.programs; ++i) out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
+    for (u32 i = 0; i < r.programs; ++i)
+      out.push_back({proposals[i].source, probe.has_value(), r.program_status(i)});
   }
   return out;
 }
 
 TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
-  const std::vector<std::string> signatures = {"fn solve(a: int, b: int) -> int", "fn solve(s: str, n: int) -> str",
-                                               "fn solve(xs: [int]) -> bool", "fn solve(x: float, xs: [float]) -> float",
-                                               "fn solve(words: [str]) -> [str]",
-                                               // Parameters named as the lambda helpers' variables.
-                                               "fn solve(x: [int], i: int, r_: str) -> int"};
+  const std::vector<std::string> signatures = {
+      "fn solve(a: int, b: int) -> int", "fn solve(s: str, n: int) -> str", "fn solve(xs: [int]) -> bool",
+      "fn solve(x: float, xs: [float]) -> float", "fn solve(words: [str]) -> [str]",
+      // Parameters named as the lambda helpers' variables.
+      "fn solve(x: [int], i: int, r_: str) -> int"};
   for (const std::string& sig : signatures) {
     // Inputs of the signature's types, varied enough that expressions differ.
     std::vector<nlohmann::json> inputs;
     for (int k = 0; k < 6; ++k) {
       nlohmann::json in = nlohmann::json::array();
       if (sig.find("(a: int") != std::string::npos) in = nlohmann::json::array({k - 2, 3 * k + 1});
-      if (sig.find("(s: str") != std::string::npos) in = nlohmann::json::array({std::string(size_t(k), 'x') + "y z", k});
-      if (sig.find("(xs: [int]") != std::string::npos) in = nlohmann::json::array({std::vector<int>(size_t(k), k - 1)});
-      if (sig.find("(x: float") != std::string::npos) in = nlohmann::json::array({0.5 * k, std::vector<double>(size_t(k), 1.5)});
-      if (sig.find("(words") != std::string::npos) in = nlohmann::json::array({std::vector<std::string>(size_t(k), "ab")});
+      if (sig.find("(s: str") != std::string::npos)
+        in = nlohmann::json::array({std::string(size_t(k), 'x') + "y z", k});
+      if (sig.find("(xs: [int]") != std::string::npos)
+        in = nlohmann::json::array({std::vector<int>(size_t(k), k - 1)});
+      if (sig.find("(x: float") != std::string::npos)
+        in = nlohmann::json::array({0.5 * k, std::vector<double>(size_t(k), 1.5)});
+      if (sig.find("(words") != std::string::npos)
+        in = nlohmann::json::array({std::vector<std::string>(size_t(k), "ab")});
       if (sig.find("(x: [int]") != std::string::npos)
         in = nlohmann::json::array({std::vector<int>(size_t(k), 2 - k), k, std::string(size_t(k), 'r')});
       inputs.push_back(in);
@@ -104,7 +111,9 @@ TEST(Enumerate, EveryProposalCompilesAndNoneRepeats) {
     }
     EXPECT_GT(probes, 0u) << sig;
     EXPECT_GT(candidates, 0u) << sig;
-    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const Proposed& q) { return q.source.find("fn map_1(") != std::string::npos; }))
+    EXPECT_TRUE(
+        std::any_of(all.begin(), all.end(),
+                    [](const Proposed& q) { return q.source.find("fn map_1(") != std::string::npos; }))
         << sig << ": no lambda";
   }
 }
@@ -157,7 +166,8 @@ TEST(Enumerate, LambdasSolveProblemsThatNeedALoop) {
        }}};
   for (const Case& c : cases) {
     suites::Problem p = make_problem(c.signature, *c.train, c.expected);
-    for (const nlohmann::json& in : *c.test) p.test.push_back(make_problem(c.signature, {in}, c.expected).train[0]);
+    for (const nlohmann::json& in : *c.test)
+      p.test.push_back(make_problem(c.signature, {in}, c.expected).train[0]);
     search::SearchConfig config;
     config.batch = 500;
     config.budget.candidates = 100000;
@@ -178,7 +188,8 @@ TEST(Enumerate, ExpressionsThatBehaveAlikeAreEnumeratedOnce) {
   // With a = 0 on every train case, the literal 0 behaves as `a` (enumerated first), so no
   // expression is built on the literal; with a = 7 it is.
   auto sources = [](int a) {
-    suites::Problem p = make_problem("fn solve(a: int) -> int", {{a}, {a}}, [](const nlohmann::json&) { return 5; });
+    suites::Problem p =
+        make_problem("fn solve(a: int) -> int", {{a}, {a}}, [](const nlohmann::json&) { return 5; });
     search::EnumerateSettings s;
     s.max_size = 3;
     std::string all;
@@ -193,9 +204,9 @@ TEST(Enumerate, ExpressionsThatBehaveAlikeAreEnumeratedOnce) {
 }
 
 TEST(Enumerate, SolvesSmallProblemsAndGeneralises) {
-  suites::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
-    return in[0].get<int>() * in[1].get<int>() + 1;
-  });
+  suites::Problem p =
+      make_problem("fn solve(a: int, b: int) -> int", int_pairs(),
+                   [](const nlohmann::json& in) { return in[0].get<int>() * in[1].get<int>() + 1; });
   p.test = p.train;
   auto g = search::make_enumerate_generator(p, {});
   search::SearchConfig config;
@@ -221,9 +232,8 @@ TEST(Enumerate, ProbesAreNeverSolutions) {
   // must still be the str expression.
   std::vector<nlohmann::json> inputs;
   for (int a : {0, 4, -9, 12}) inputs.push_back({a});
-  suites::Problem p = make_problem("fn solve(a: int) -> str", inputs, [](const nlohmann::json& in) {
-    return std::to_string(in[0].get<int>());
-  });
+  suites::Problem p = make_problem("fn solve(a: int) -> str", inputs,
+                                   [](const nlohmann::json& in) { return std::to_string(in[0].get<int>()); });
   auto g = search::make_enumerate_generator(p, {});
   ProbeCounter seen;
   search::SearchConfig config;
@@ -236,16 +246,18 @@ TEST(Enumerate, ProbesAreNeverSolutions) {
 }
 
 TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
-  suites::Problem p = make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
-    return in[0].get<int>() * in[0].get<int>() * in[1].get<int>() - 77;  // not within size 3
-  });
+  suites::Problem p =
+      make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
+        return in[0].get<int>() * in[0].get<int>() * in[1].get<int>() - 77;  // not within size 3
+      });
   search::EnumerateSettings s;
   s.max_size = 3;
   search::SearchConfig config;
   config.batch = 64;
   config.budget.candidates = 1'000'000;
   auto a = search::make_enumerate_generator(p, s), b = search::make_enumerate_generator(p, s);
-  search::SearchOutcome x = search::run_search(p, *a, *cpu(), config), y = search::run_search(p, *b, *cpu(), config);
+  search::SearchOutcome x = search::run_search(p, *a, *cpu(), config),
+                        y = search::run_search(p, *b, *cpu(), config);
   EXPECT_FALSE(x.solved);
   EXPECT_LT(x.candidates, 100'000u);  // ran out, not out of budget
   EXPECT_EQ(x.candidates, y.candidates);
@@ -254,9 +266,10 @@ TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
 
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
 search::SearchOutcome solve(suites::Problem p, const std::vector<nlohmann::json>& test,
-                          const std::function<nlohmann::json(const nlohmann::json&)>& expected, u64 budget,
-                          ProbeCounter* seen = nullptr, search::EnumerateSettings settings = {}) {
-  for (const nlohmann::json& in : test) p.test.push_back(make_problem(p.signature.text, {in}, expected).train[0]);
+                            const std::function<nlohmann::json(const nlohmann::json&)>& expected, u64 budget,
+                            ProbeCounter* seen = nullptr, search::EnumerateSettings settings = {}) {
+  for (const nlohmann::json& in : test)
+    p.test.push_back(make_problem(p.signature.text, {in}, expected).train[0]);
   search::SearchConfig config;
   config.batch = 500;
   config.budget.candidates = budget;
@@ -283,8 +296,11 @@ TEST(Enumerate, AssemblesTuplesFromAnExpressionPerResult) {
     std::vector<int> backwards(in[0].rbegin(), in[0].rend());
     return nlohmann::json{sum, backwards};
   };
-  nlohmann::json j{{"name", "tuple"}, {"signature", "fn solve(xs: [int]) -> (int, [int])"}, {"train", nlohmann::json::array()}};
-  for (const nlohmann::json& in : int_arrays(0, 12)) j["train"].push_back({{"inputs", in}, {"outputs", expected(in)}});
+  nlohmann::json j{{"name", "tuple"},
+                   {"signature", "fn solve(xs: [int]) -> (int, [int])"},
+                   {"train", nlohmann::json::array()}};
+  for (const nlohmann::json& in : int_arrays(0, 12))
+    j["train"].push_back({{"inputs", in}, {"outputs", expected(in)}});
   std::string error;
   auto p = suites::parse_problem(j.dump(), "tuple.json", &error);
   ASSERT_TRUE(p) << error;
@@ -321,10 +337,14 @@ TEST(Enumerate, AssemblesStringsFromACommonPrefixAndSuffix) {
   };
   const std::vector<Case> cases = {
       {"an int's square in a sentence", "fn solve(n: int) -> str", &ints, &test_ints,
-       [](const nlohmann::json& in) { return nlohmann::json("Result: " + std::to_string(in[0].get<int>() * in[0].get<int>()) + "!"); },
+       [](const nlohmann::json& in) {
+         return nlohmann::json("Result: " + std::to_string(in[0].get<int>() * in[0].get<int>()) + "!");
+       },
        "\"Result: \" + str(n * n) + \"!\""},
       {"a character by its code", "fn solve(n: int) -> str", &ints, &test_ints,
-       [](const nlohmann::json& in) { return nlohmann::json("code " + std::string(1, char(in[0].get<int>() + 2))); },
+       [](const nlohmann::json& in) {
+         return nlohmann::json("code " + std::string(1, char(in[0].get<int>() + 2)));
+       },
        "\"code \" + chr("},
       {"a reversed string in brackets", "fn solve(s: str) -> str", &strings, &test_strings,
        [](const nlohmann::json& in) {
@@ -333,7 +353,8 @@ TEST(Enumerate, AssemblesStringsFromACommonPrefixAndSuffix) {
        },
        "\"<<\" + reverse(s) + \">>\""}};
   for (const Case& c : cases) {
-    const search::SearchOutcome r = solve(make_problem(c.signature, *c.train, c.expected), *c.test, c.expected, 20000);
+    const search::SearchOutcome r =
+        solve(make_problem(c.signature, *c.train, c.expected), *c.test, c.expected, 20000);
     ASSERT_TRUE(r.solved) << c.name << ": " << r.best_source;
     EXPECT_TRUE(r.generalises) << c.name << ": " << r.solution;
     EXPECT_NE(r.solution.find(c.solution), std::string::npos) << c.name << ": " << r.solution;
@@ -344,10 +365,13 @@ TEST(Enumerate, AssemblesStringsFromACommonPrefixAndSuffix) {
 TEST(Enumerate, UsesTheProblemsConstants) {
   std::vector<nlohmann::json> train, test;
   for (int k = 0; k < 24; ++k) {
-    std::string s = std::string(size_t(k % 4), 'x') + (k % 3 ? "xyz" : "xzy") + std::string(size_t(k % 5), 'z');
+    std::string s =
+        std::string(size_t(k % 4), 'x') + (k % 3 ? "xyz" : "xzy") + std::string(size_t(k % 5), 'z');
     (k < 12 ? train : test).push_back({s});
   }
-  const auto expected = [](const nlohmann::json& in) { return nlohmann::json(in[0].get<std::string>().find("xyz") != std::string::npos); };
+  const auto expected = [](const nlohmann::json& in) {
+    return nlohmann::json(in[0].get<std::string>().find("xyz") != std::string::npos);
+  };
   suites::Problem p = make_problem("fn solve(s: str) -> bool", train, expected);
   const search::SearchOutcome without = solve(p, test, expected, 20000);
   EXPECT_FALSE(without.solved && without.generalises) << without.solution;
@@ -375,7 +399,8 @@ TEST(Enumerate, MapsOverTheIndicesOfTwoSequences) {
     for (size_t j = 0; j < in[0].size(); ++j) out.push_back(in[0][j].get<int>() * in[1][j].get<int>());
     return nlohmann::json(out);
   };
-  const search::SearchOutcome r = solve(make_problem("fn solve(xs: [int], ys: [int]) -> [int]", train, expected), test, expected, 20000);
+  const search::SearchOutcome r =
+      solve(make_problem("fn solve(xs: [int], ys: [int]) -> [int]", train, expected), test, expected, 20000);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.simplified.find("xs[i] * ys[i]"), std::string::npos) << r.simplified;
@@ -389,7 +414,8 @@ TEST(Enumerate, MapsOverTheIndicesOfTwoSequences) {
 TEST(Enumerate, SplitsCasesUnderConditions) {
   std::vector<nlohmann::json> steps, test_steps, graded, test_graded;
   for (int k = 0; k < 120; ++k) {
-    const int n = k < 8 ? std::vector<int>{298, 299, 300, 301, 698, 699, 700, 701}[size_t(k)] : (k * 7919) % 2000 - 500;
+    const int n =
+        k < 8 ? std::vector<int>{298, 299, 300, 301, 698, 699, 700, 701}[size_t(k)] : (k * 7919) % 2000 - 500;
     (k < 60 ? steps : test_steps).push_back({n});
     const int lo = 20 + (k * 13) % 30, hi = lo + 10 + (k * 7) % 40, x = (k * 31) % 100;
     (k < 60 ? graded : test_graded).push_back({lo, hi, x});
@@ -402,14 +428,18 @@ TEST(Enumerate, SplitsCasesUnderConditions) {
     const int lo = in[0], hi = in[1], x = in[2];
     return nlohmann::json(std::string("grade: ") + (x < lo ? "low" : x < hi ? "mid" : "high") + ".");
   };
-  const search::SearchOutcome r = solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000);
+  const search::SearchOutcome r =
+      solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("return choose_str(n < 700, choose_str(n < 300, \"low\", \"mid\"), \"high\");"), std::string::npos)
+  EXPECT_NE(r.solution.find("return choose_str(n < 700, choose_str(n < 300, \"low\", \"mid\"), \"high\");"),
+            std::string::npos)
       << r.solution;
   search::EnumerateSettings off;
   off.splits = false;
-  EXPECT_FALSE(solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000, nullptr, off).solved);
+  EXPECT_FALSE(
+      solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000, nullptr, off)
+          .solved);
 
   suites::Problem p = make_problem("fn solve(lo: int, hi: int, x: int) -> str", graded, grade);
   std::string error;
@@ -423,10 +453,12 @@ TEST(Enumerate, SplitsCasesUnderConditions) {
 
 TEST(Enumerate, CommandLine) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/number-io.json";
-  auto ok = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "enumerate", "-d", "cpu", "-q"});
+  auto ok = testing::run_command(jobs::search_command,
+                                 {"--problem", problem, "-g", "enumerate", "-d", "cpu", "-q"});
   EXPECT_EQ(ok.code, jobs::kExitOk) << ok.err;
   EXPECT_NE(ok.out.find("float(n)"), std::string::npos) << ok.out;
-  auto bad = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "enumerate", "--max-size", "0"});
+  auto bad = testing::run_command(jobs::search_command,
+                                  {"--problem", problem, "-g", "enumerate", "--max-size", "0"});
   EXPECT_EQ(bad.code, jobs::kExitUsage);
   EXPECT_NE(bad.err.find("--max-size"), std::string::npos) << bad.err;
 }

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "jobs/command.h"
-#include "tests/unit/command_outcome.h"
 #include "suites/candidates.h"
+#include "tests/unit/command_outcome.h"
 
 namespace gs {
 namespace {
@@ -33,10 +33,12 @@ std::string temp(const std::string& name, const std::optional<std::string>& cont
 TEST(EvalCommand, FiltersTheExampleSamples) {
   std::string out = temp("passing.jsonl");
   for (std::string batch : {"65536", "2"}) {
-    Outcome r = eval({"--problem", kProblem, "--candidates", kExamples + "samples.jsonl", "-o", out, "--device", "cpu",
-                  "--batch", batch});
+    Outcome r = eval({"--problem", kProblem, "--candidates", kExamples + "samples.jsonl", "-o", out,
+                      "--device", "cpu", "--batch", batch});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("11 candidates: 2 malformed, 2 compile errors, 1 without the entry"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("11 candidates: 2 malformed, 2 compile errors, 1 without the entry"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("3 passed all 6 train cases"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("7\t7\tok\t0/6\tout_of_fuel x6"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("4\t4\tcompile_error\t0/6\t1:40: expected ';'"), std::string::npos) << r.out;
@@ -55,16 +57,18 @@ TEST(EvalCommand, FiltersTheExampleSamples) {
 }
 
 TEST(EvalCommand, TextCandidatesSeparatedByDashes) {
-  std::string in = temp("candidates.syn",
-                        "// first\nfn solve(xs: [int]) -> int { return 0; }\n---\n"
-                        "fn solve(xs: [int]) -> int { let n = 0; for x in xs { n = n + (x & 1); } return n; }\n"
-                        "  ---  \n\n---\nfn solve(xs: [int]) -> int { return \"no\"; }\n");
+  std::string in =
+      temp("candidates.syn",
+           "// first\nfn solve(xs: [int]) -> int { return 0; }\n---\n"
+           "fn solve(xs: [int]) -> int { let n = 0; for x in xs { n = n + (x & 1); } return n; }\n"
+           "  ---  \n\n---\nfn solve(xs: [int]) -> int { return \"no\"; }\n");
   std::string out = temp("passing.syn");
   Outcome r = eval({"-p", kProblem, "-c", in, "-o", out});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("3 candidates: 0 malformed, 1 compile errors"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("2\t4\tok\t6/6"), std::string::npos) << r.out;
-  EXPECT_EQ(slurp(out), "fn solve(xs: [int]) -> int { let n = 0; for x in xs { n = n + (x & 1); } return n; }\n");
+  EXPECT_EQ(slurp(out),
+            "fn solve(xs: [int]) -> int { let n = 0; for x in xs { n = n + (x & 1); } return n; }\n");
 }
 
 TEST(EvalCommand, BadInputIsAUsageError) {
@@ -93,7 +97,8 @@ TEST(EvalCommand, BadInputIsAUsageError) {
 }
 
 TEST(Candidates, FormatsRoundTrip) {
-  suites::CandidateFile f = suites::parse_candidates("\n\"fn a() {}\"\n{\"source\": \"x\\ny\", \"k\": 1}\n[1]\n", "f");
+  suites::CandidateFile f =
+      suites::parse_candidates("\n\"fn a() {}\"\n{\"source\": \"x\\ny\", \"k\": 1}\n[1]\n", "f");
   EXPECT_TRUE(f.json_lines);
   ASSERT_EQ(f.candidates.size(), 2u);
   EXPECT_EQ(f.candidates[0].line, 2u);

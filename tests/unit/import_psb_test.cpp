@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "jobs/command.h"
-#include "tests/unit/command_outcome.h"
 #include "suites/problem.h"
 #include "suites/psb_import.h"
+#include "tests/unit/command_outcome.h"
 
 namespace gs {
 namespace {
@@ -20,30 +20,37 @@ namespace fs = std::filesystem;
 
 using Outcome = testing::CommandOutcome;
 
-Outcome import_psb(const std::vector<std::string>& args) { return testing::run_command(jobs::import_psb_command, args); }
+Outcome import_psb(const std::vector<std::string>& args) {
+  return testing::run_command(jobs::import_psb_command, args);
+}
 
 std::string temp(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
   return testing::temp_file(name, content);
 }
 
-const char* kEverything = "fn solve(n: int, x: float, b: bool, s: str, xs: [int], fs: [float], bs: [bool], ss: [str]) -> (str, int)";
+const char* kEverything =
+    "fn solve(n: int, x: float, b: bool, s: str, xs: [int], fs: [float], bs: [bool], ss: [str]) -> (str, "
+    "int)";
 
 TEST(ImportPsb, EveryTypeAndSeveralOutputs) {
   // Line 2 is blank (skipped); a JSON integer is fine for a float; U+00E9 and U+00FF are bytes.
-  std::string train = temp("every.jsonl",
+  std::string train = temp(
+      "every.jsonl",
       "{\"input1\": -3, \"input2\": 2, \"input3\": true, \"input4\": \"caf\\u00e9\", \"input5\": [1, -2],"
-      " \"input6\": [0.5, 1], \"input7\": [false], \"input8\": [\"\", \"\\u00ff\\n\"], \"output1\": \"x\", \"output2\": 7}\n"
+      " \"input6\": [0.5, 1], \"input7\": [false], \"input8\": [\"\", \"\\u00ff\\n\"], \"output1\": \"x\", "
+      "\"output2\": 7}\n"
       "\n"
       "{\"output2\": 0, \"output1\": \"\", \"input8\": [], \"input7\": [], \"input6\": [], \"input5\": [],"
       " \"input4\": \"\", \"input3\": false, \"input2\": -1.25e2, \"input1\": 9223372036854775807}\n");
-  std::string edge = temp("every-edge.jsonl",
+  std::string edge = temp(
+      "every-edge.jsonl",
       "{\"input1\": 0, \"input2\": 0.0, \"input3\": false, \"input4\": \"e\", \"input5\": [], \"input6\": [],"
       " \"input7\": [], \"input8\": [], \"output1\": \"edge\", \"output2\": 1}");  // no final newline
   std::string out = ::testing::TempDir() + "every.json";
   fs::remove(out);
-  Outcome r = import_psb({"--signature", kEverything, "--train", train, "--edge", edge, "--test", train, "--name",
-                          "everything", "--description", "all types", "--source", "a test", "--float-tolerance",
-                          "0.001", "-o", out});
+  Outcome r = import_psb({"--signature", kEverything, "--train", train, "--edge", edge, "--test", train,
+                          "--name", "everything", "--description", "all types", "--source", "a test",
+                          "--float-tolerance", "0.001", "-o", out});
   ASSERT_EQ(r.code, jobs::kExitOk) << r.err;
   EXPECT_NE(r.err.find("3 train cases, 2 test cases"), std::string::npos) << r.err;
   std::string error;
@@ -80,7 +87,8 @@ TEST(ImportPsb, AnEmptyEdgeFileAndNoTestSplit) {
   std::string train = temp("small.jsonl", "{\"input1\": [1, 2, 3], \"output1\": 2}\r\n");
   std::string edge = temp("empty-edge.jsonl", "");
   std::string out = ::testing::TempDir() + "small.json";
-  Outcome r = import_psb({"-s", "fn solve(xs: [int]) -> int", "--train", train, "--edge", edge, "-n", "count-odds", "-o", out});
+  Outcome r = import_psb(
+      {"-s", "fn solve(xs: [int]) -> int", "--train", train, "--edge", edge, "-n", "count-odds", "-o", out});
   ASSERT_EQ(r.code, jobs::kExitOk) << r.err;
   std::string error;
   auto p = suites::load_problem(out, &error);
@@ -99,15 +107,20 @@ TEST(ImportPsb, EveryBadLineIsReportedAndNothingIsWritten) {
       {"{\"input1\": [1], \"input2\": 2, \"input3\": 0, \"output1\": \"a\", \"output2\": true}",
        "unexpected key \"input3\": '" + sig + "' takes the keys input1..input2, output1..output2"},
       {"{\"input1\": [1], \"input2\": 2, \"output1\": \"a\"}", "missing key \"output2\""},
-      {"{\"input1\": [1], \"input2\": \"2\", \"output1\": \"a\", \"output2\": true}", "\"input2\": expected int, found a string"},
-      {"{\"input1\": [1], \"input2\": 2.0, \"output1\": \"a\", \"output2\": true}", "\"input2\": expected int, found a float"},
+      {"{\"input1\": [1], \"input2\": \"2\", \"output1\": \"a\", \"output2\": true}",
+       "\"input2\": expected int, found a string"},
+      {"{\"input1\": [1], \"input2\": 2.0, \"output1\": \"a\", \"output2\": true}",
+       "\"input2\": expected int, found a float"},
       {"{\"input1\": [1, 2.5], \"input2\": 2, \"output1\": \"a\", \"output2\": true}",
        "\"input1\": element 1: expected int, found a float"},
       {"{\"input1\": [1], \"input2\": 9223372036854775808, \"output1\": \"a\", \"output2\": true}",
        "\"input2\": integer beyond the range of int"},
-      {"{\"input1\": [1], \"input2\": 2, \"output1\": \"\\u0100\", \"output2\": true}", "\"output1\": string character beyond U+00FF"},
-      {"{\"input1\": [1], \"input2\": 2, \"output1\": \"a\", \"output2\": 1}", "\"output2\": expected bool, found an integer"},
-      {"{\"input1\": [1], \"input2\": 2, \"output1\": \"a\", \"output2\": true", "not valid JSON: syntax error"},
+      {"{\"input1\": [1], \"input2\": 2, \"output1\": \"\\u0100\", \"output2\": true}",
+       "\"output1\": string character beyond U+00FF"},
+      {"{\"input1\": [1], \"input2\": 2, \"output1\": \"a\", \"output2\": 1}",
+       "\"output2\": expected bool, found an integer"},
+      {"{\"input1\": [1], \"input2\": 2, \"output1\": \"a\", \"output2\": true",
+       "not valid JSON: syntax error"},
       {"[[1], 2, \"a\", true]", "a case is a JSON object"},
   };
   std::string out = ::testing::TempDir() + "bad.json";
@@ -118,7 +131,8 @@ TEST(ImportPsb, EveryBadLineIsReportedAndNothingIsWritten) {
     std::string test = temp("good.jsonl", good);
     Outcome r = import_psb({"-s", sig, "--train", train, "--test", test, "-n", "x", "-o", out});
     EXPECT_EQ(r.code, jobs::kExitUsage) << b.line;
-    EXPECT_NE(r.err.find(train + ":3: " + b.message), std::string::npos) << "expected '" << b.message << "' in: " << r.err;
+    EXPECT_NE(r.err.find(train + ":3: " + b.message), std::string::npos)
+        << "expected '" << b.message << "' in: " << r.err;
     EXPECT_NE(r.err.find("1 error; nothing written"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(out)) << b.line;
   }
@@ -149,17 +163,21 @@ TEST(ImportPsb, BadFilesSignaturesAndOptionsAreUsageErrors) {
       {{"-s", sig, "--train", empty, "-n", "x", "-o", out}, empty + ":1: no cases: the file is empty"},
       {{"-s", sig, "--train", blank, "-n", "x", "-o", out}, blank + ":1: no cases: the file is empty"},
       {{"-s", sig, "--train", good, "--test", empty, "-n", "x", "-o", out}, empty + ":1: no cases"},
-      {{"-s", "fn solve(n: integer) -> int", "--train", good, "-n", "x", "-o", out}, "signature 'fn solve(n: integer) -> int'"},
+      {{"-s", "fn solve(n: integer) -> int", "--train", good, "-n", "x", "-o", out},
+       "signature 'fn solve(n: integer) -> int'"},
       {{"-s", "fn solve(n: int)", "--train", good, "-n", "x", "-o", out}, "must return a value"},
       {{"-s", "solve(n)", "--train", good, "-n", "x", "-o", out}, "signature 'solve(n)'"},
       {{"-s", sig, "--train", good, "-n", "", "-o", out}, "the problem needs a name"},
       {{"-s", sig, "--train", good, "-n", "x", "--float-tolerance=-1", "-o", out}, "float tolerance"},
       {{"-s", sig, "--train", good, "-n", "x", "--float-tolerance", "nan", "-o", out}, "float tolerance"},
-      {{"-s", sig, "--train", "/nonexistent.jsonl", "-n", "x", "-o", out}, "/nonexistent.jsonl: cannot read file"},
-      {{"-s", sig, "--train", good, "--edge", "/nonexistent-edge.jsonl", "-n", "x", "-o", out}, "/nonexistent-edge.jsonl: cannot read file"},
+      {{"-s", sig, "--train", "/nonexistent.jsonl", "-n", "x", "-o", out},
+       "/nonexistent.jsonl: cannot read file"},
+      {{"-s", sig, "--train", good, "--edge", "/nonexistent-edge.jsonl", "-n", "x", "-o", out},
+       "/nonexistent-edge.jsonl: cannot read file"},
       {{"-s", sig, "--train", good, "-n", "x"}, "output"},
       {{"--train", good, "-n", "x", "-o", out}, "signature"},
-      {{"-s", sig, "--train", good, "-n", "x", "-o", "/nonexistent-dir/p.json"}, "/nonexistent-dir/p.json: cannot write file"},
+      {{"-s", sig, "--train", good, "-n", "x", "-o", "/nonexistent-dir/p.json"},
+       "/nonexistent-dir/p.json: cannot write file"},
   };
   for (const Case& c : cases) {
     Outcome r = import_psb(c.args);
@@ -247,7 +265,8 @@ TEST(BundledProblems, EveryFileLoadsAndTheSuitesHaveTheirSizes) {
   EXPECT_EQ(per_suite["deepcoder-neo100"], 100);
   EXPECT_EQ(per_suite["listfunctions"], 150);
   for (const auto& [suite, count] : per_suite)
-    EXPECT_TRUE(fs::exists(root / suite / "README.md")) << suite << " needs a README.md stating its provenance";
+    EXPECT_TRUE(fs::exists(root / suite / "README.md"))
+        << suite << " needs a README.md stating its provenance";
 }
 
 }  // namespace

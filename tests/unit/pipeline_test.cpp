@@ -2,6 +2,8 @@
 // batches must have the trap, instruction count, pass bit and output hash that compiling the
 // program alone and running it with vm::Runner gives; hand-made programs that loop, exhaust the
 // heap or recurse too deep trap alone; the test set's typed checks; the thread pool.
+#include "pipeline/pipeline.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,10 +13,9 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "pipeline/pipeline.h"
-#include "tests/unit/random_batches.h"
-#include "pipeline/output_error.h"
 #include "base/thread_pool.h"
+#include "pipeline/output_error.h"
+#include "tests/unit/random_batches.h"
 
 namespace gs {
 namespace {
@@ -22,7 +23,8 @@ namespace {
 using testing::RandomBatch;
 
 // The reference outcome of every pair, from the single-program path.
-void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults& r, const vm::Limits& limits) {
+void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults& r,
+                              const vm::Limits& limits) {
   vm::Runner runner(limits);
   const u32 tests = r.cases;
   for (u32 i = 0; i < r.programs; ++i) {
@@ -42,12 +44,13 @@ void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults
         if (!same) entry = -1;
       }
     }
-    pipeline::ProgramStatus want = !c.ok() ? pipeline::ProgramStatus::COMPILE_ERROR
-                             : entry < 0 ? pipeline::ProgramStatus::NO_ENTRY
-                                         : pipeline::ProgramStatus::OK;
+    pipeline::ProgramStatus want = !c.ok()     ? pipeline::ProgramStatus::COMPILE_ERROR
+                                   : entry < 0 ? pipeline::ProgramStatus::NO_ENTRY
+                                               : pipeline::ProgramStatus::OK;
     ASSERT_EQ(pipeline::status_name(want), pipeline::status_name(r.program_status(i)));
     EXPECT_EQ(r.diagnostic_count[i], c.diagnostics.size());
-    EXPECT_EQ(r.bytecode_hash[i], c.ok() ? pipeline::bytecode_hash(c.bytecode.data(), u32(c.bytecode.size())) : 0);
+    EXPECT_EQ(r.bytecode_hash[i],
+              c.ok() ? pipeline::bytecode_hash(c.bytecode.data(), u32(c.bytecode.size())) : 0);
     auto kept = r.kept_diagnostics(i);
     for (size_t k = 0; k < kept.size(); ++k) {
       EXPECT_EQ(kept[k].code, c.diagnostics[k].code);
@@ -72,10 +75,12 @@ void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults
       ASSERT_EQ(vm::trap_name(o.trap), vm::trap_name(vm::Trap(r.trap[pair]))) << "test " << k;
       EXPECT_EQ(o.instructions, r.pair_instructions[pair]) << "test " << k;
       EXPECT_EQ(u8(pass), r.pass[pair]) << "test " << k;
-      EXPECT_EQ(o.trap == vm::Trap::NONE ? pipeline::output_hash(o.results) : 0, r.output_hash[pair]) << "test " << k;
-      const float error = o.trap != vm::Trap::NONE ? pipeline::kNoOutputError
-                          : pass                   ? 0.0f
-                                                   : pipeline::values_error(o.results, b.outputs[k], b.cases->view().float_tolerance);
+      EXPECT_EQ(o.trap == vm::Trap::NONE ? pipeline::output_hash(o.results) : 0, r.output_hash[pair])
+          << "test " << k;
+      const float error =
+          o.trap != vm::Trap::NONE ? pipeline::kNoOutputError
+          : pass                   ? 0.0f
+                 : pipeline::values_error(o.results, b.outputs[k], b.cases->view().float_tolerance);
       if (!r.error.empty()) {
         EXPECT_EQ(error, r.error[pair]) << "test " << k;
       }
@@ -170,7 +175,8 @@ TEST(CpuPipeline, TheBatchLexerPathGivesIdenticalResults) {
     expect_identical(x, y);
     if (HasFailure()) return;
     programs += x.programs;
-    for (u32 i = 0; i < x.programs; ++i) compile_errors += x.program_status(i) == pipeline::ProgramStatus::COMPILE_ERROR;
+    for (u32 i = 0; i < x.programs; ++i)
+      compile_errors += x.program_status(i) == pipeline::ProgramStatus::COMPILE_ERROR;
   }
   EXPECT_GT(compile_errors, 0u);  // the lexical and syntax errors of the adversarial batch
   std::printf("[batch lexer] %llu programs, %llu with compile errors: identical on both paths\n",
@@ -226,14 +232,16 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
   b.params = {Type::Str, Type::IntArray, Type::Float, Type::Bool};
   b.results = {Type::Str, Type::IntArray, Type::Float, Type::Bool};
   for (const char* s : {
-           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (s, xs, x, b); }",
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (s, xs, x, "
+           "b); }",
            "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) "
            "{ return (reverse(s), reverse(xs), x * 2.0, !b); }",
            "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) "
            "{ return (s + \"ab\", push(xs, 7), sqrt(x), b); }",
            "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) "
            "{ return (slice(s, 1, len(s)), slice(xs, 0, len(xs) / 2), 0.0 / 0.0, true); }",
-           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (\"\", [], 1e300, false); }",
+           "fn solve(s: str, xs: [int], x: float, b: bool) -> (str, [int], float, bool) { return (\"\", [], "
+           "1e300, false); }",
        })
     b.sources.add(s);
   Rng rng(0xe7707);
@@ -248,12 +256,13 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
     for (u32 j = rng.below(6); j > 0; --j) xs.push_back(vm::Value::of_int(i64(rng.below(2000)) - 1000));
     for (u32 j = rng.below(6); j > 0; --j) want_xs.push_back(vm::Value::of_int(i64(rng.below(2000)) - 1000));
     const double x = k % 5 == 0 ? -4.0 : double(rng.below(1000)) / 7.0;
-    b.inputs.push_back({vm::Value::of_str(text(n)), vm::Value::of_array(Type::Int, xs), vm::Value::of_float(x),
-                        vm::Value::of_bool(rng.below(2))});
+    b.inputs.push_back({vm::Value::of_str(text(n)), vm::Value::of_array(Type::Int, xs),
+                        vm::Value::of_float(x), vm::Value::of_bool(rng.below(2))});
     std::string want = b.inputs.back()[0].s;
     if (!want.empty() && k % 2 == 0) want[rng.below(u32(want.size()))] = 'z';
-    b.outputs.push_back({vm::Value::of_str(k % 4 == 1 ? text(n + 3) : want), vm::Value::of_array(Type::Int, want_xs),
-                         vm::Value::of_float(k % 7 == 3 ? std::nan("") : x + 1.0), vm::Value::of_bool(k % 2)});
+    b.outputs.push_back(
+        {vm::Value::of_str(k % 4 == 1 ? text(n + 3) : want), vm::Value::of_array(Type::Int, want_xs),
+         vm::Value::of_float(k % 7 == 3 ? std::nan("") : x + 1.0), vm::Value::of_bool(k % 2)});
   }
   b.make_cases();
   pipeline::PipelineConfig config;
@@ -265,7 +274,8 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
   expect_matches_reference(b, r, config.limits);
   // Without grade the errors are not computed, and nothing else changes.
   pipeline::BatchResults ungraded;
-  pipeline::make_pipeline(pipeline::Device::Cpu, pipeline::PipelineConfig{})->run(b.sources, *b.cases, &ungraded);
+  pipeline::make_pipeline(pipeline::Device::Cpu, pipeline::PipelineConfig{})
+      ->run(b.sources, *b.cases, &ungraded);
   EXPECT_TRUE(ungraded.error.empty());
   EXPECT_EQ(ungraded.trap, r.trap);
   EXPECT_EQ(ungraded.pass, r.pass);
@@ -291,8 +301,9 @@ TEST(CpuPipeline, GradedErrorsMatchTheReference) {
   EXPECT_EQ(str_error("abc", alternating), 197.0f + 1.0f);  // one string above the cap: the bound
   for (u32 k = 0; k < 200; ++k) {
     std::string a = text(rng.below(150)), e = text(rng.below(150));
-    EXPECT_EQ(str_error(a, e), float(pipeline::edit_distance(reinterpret_cast<const u8*>(a.data()), u32(a.size()),
-                                                       reinterpret_cast<const u8*>(e.data()), u32(e.size()))))
+    EXPECT_EQ(str_error(a, e),
+              float(pipeline::edit_distance(reinterpret_cast<const u8*>(a.data()), u32(a.size()),
+                                            reinterpret_cast<const u8*>(e.data()), u32(e.size()))))
         << a << " / " << e;
   }
 }
@@ -375,9 +386,10 @@ TEST(ThreadPool, EveryIndexOnceAndErrorsRethrown) {
     });
     for (u64 i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1u) << i;
   }
-  EXPECT_THROW(pool.parallel_for(100, 1, [](u64 b, u64, u32) {
-    if (b == 50) throw std::runtime_error("boom");
-  }),
+  EXPECT_THROW(pool.parallel_for(100, 1,
+                                 [](u64 b, u64, u32) {
+                                   if (b == 50) throw std::runtime_error("boom");
+                                 }),
                std::runtime_error);
   std::atomic<u64> sum = 0;
   pool.parallel_for(100, 1, [&](u64 b, u64, u32) { sum += b; });

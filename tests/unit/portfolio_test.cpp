@@ -4,14 +4,14 @@
 // problem GP alone does not solve.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "jobs/command.h"
+#include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/cases.h"
-#include "search/generator.h"
 #include "tests/unit/command_outcome.h"
 
 namespace gs {
@@ -22,7 +22,9 @@ std::unique_ptr<pipeline::Pipeline> cpu() { return pipeline::make_pipeline(pipel
 // solve(a, b) = a * b * b + 3 on a small grid: beyond the enumeration's first few hundred
 // candidates, while simpler ones pass some cases (3 = 1 + 2 passes those where a or b is 0).
 suites::Problem hard_problem() {
-  nlohmann::json j{{"name", "portfolio-test"}, {"signature", "fn solve(a: int, b: int) -> int"}, {"train", nlohmann::json::array()}};
+  nlohmann::json j{{"name", "portfolio-test"},
+                   {"signature", "fn solve(a: int, b: int) -> int"},
+                   {"train", nlohmann::json::array()}};
   for (int a = -3; a <= 3; ++a)
     for (int b : {-5, 0, 2, 7}) j["train"].push_back({{"inputs", {a, b}}, {"outputs", {a * b * b + 3}}});
   std::string error;
@@ -45,14 +47,16 @@ struct Step {
   std::optional<Type> probe;
   pipeline::BatchResults results;
 };
-Step step(search::Generator& g, const suites::Problem& p, pipeline::Pipeline& pipeline, u32 batch, u64 iteration,
-          i64 first_id) {
+Step step(search::Generator& g, const suites::Problem& p, pipeline::Pipeline& pipeline, u32 batch,
+          u64 iteration, i64 first_id) {
   Step s;
   s.proposals = g.propose(batch, iteration);
   s.probe = g.probe_result();
   pipeline::Sources sources;
   for (const search::Proposal& q : s.proposals) sources.add(q.source);
-  pipeline.run(sources, s.probe ? suites::probe_cases(p, *s.probe) : suites::problem_cases(p, suites::Split::Train), &s.results);
+  pipeline.run(sources,
+               s.probe ? suites::probe_cases(p, *s.probe) : suites::problem_cases(p, suites::Split::Train),
+               &s.results);
   const pipeline::BatchResults& r = s.results;
   g.observe(s.proposals, r, first_id);
   return s;
@@ -83,7 +87,8 @@ TEST(Portfolio, EnumeratesFirstThenGpStartsFromTheBestItFound) {
   ASSERT_FALSE(candidates.empty());
   u32 best = 0;
   for (const auto& [source, passed] : candidates) best = std::max(best, passed);
-  ASSERT_GT(best, 0u) << "the test needs partial solutions; " << candidates.size() << " candidates, e.g. " << candidates.begin()->first;
+  ASSERT_GT(best, 0u) << "the test needs partial solutions; " << candidates.size() << " candidates, e.g. "
+                      << candidates.begin()->first;
 
   // GP's first population: the enumeration's best candidates first, then random programs.
   Step first = step(*g, p, *pipeline, batch, it++, id);
@@ -111,7 +116,8 @@ TEST(Portfolio, IsDeterministicForASeed) {
   config.budget.candidates = 3000;
   auto a = search::make_portfolio_generator(p, settings(1000, 50));
   auto b = search::make_portfolio_generator(p, settings(1000, 50));
-  const search::SearchOutcome x = search::run_search(p, *a, *cpu(), config), y = search::run_search(p, *b, *cpu(), config);
+  const search::SearchOutcome x = search::run_search(p, *a, *cpu(), config),
+                              y = search::run_search(p, *b, *cpu(), config);
   EXPECT_EQ(x.candidates, y.candidates);
   EXPECT_EQ(x.best_source, y.best_source);
   EXPECT_EQ(x.solved, y.solved);
@@ -120,9 +126,11 @@ TEST(Portfolio, IsDeterministicForASeed) {
 // replace-space-with-newline (PSB1) returns (str, int): GP alone solved it in none of 4 runs of
 // 100,000 candidates (docs/results.md); the enumeration's head assembles the tuple.
 TEST(Portfolio, CommandLineSolvesATupleProblem) {
-  const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/replace-space-with-newline.json";
-  auto o = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "60000",
-                                                       "--enumerate-first", "50000", "-d", "cpu", "-q"});
+  const std::string problem =
+      std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/replace-space-with-newline.json";
+  auto o =
+      testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget",
+                                                  "60000", "--enumerate-first", "50000", "-d", "cpu", "-q"});
   EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
   EXPECT_NE(o.out.find("replace-space-with-newline: solved"), std::string::npos) << o.out << o.err;
   EXPECT_NE(o.out.find("(generalises)"), std::string::npos) << o.out;
@@ -132,8 +140,9 @@ TEST(Portfolio, CommandLineSolvesATupleProblem) {
 // (docs/results.md); the portfolio's enumeration finds reverse(a) == b within its head.
 TEST(Portfolio, CommandLineSolvesMirrorImage) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/mirror-image.json";
-  auto o = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000",
-                                                       "--enumerate-first", "2000", "-d", "cpu", "-q"});
+  auto o =
+      testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000",
+                                                  "--enumerate-first", "2000", "-d", "cpu", "-q"});
   EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
   EXPECT_NE(o.out.find("mirror-image: solved"), std::string::npos) << o.out << o.err;
 }

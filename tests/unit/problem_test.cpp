@@ -1,7 +1,7 @@
 // Problem files: loading, round trip, and errors that name the file, line and column.
-#include <gtest/gtest.h>
-
 #include "suites/problem.h"
+
+#include <gtest/gtest.h>
 
 namespace gs {
 namespace {
@@ -57,9 +57,12 @@ TEST(Problem, RoundTripsThroughItsJson) {
 TEST(Problem, TakesTuplesStringsAndFloats) {
   std::string error;
   auto p = suites::parse_problem(R"J({"name": "t", "signature": "fn f(s: str, x: float) -> (str, [float])",
-    "train": [{"inputs": ["\u00e9a", 1], "outputs": ["x", [0.5, 2]]}]})J", "t.json", &error);
+    "train": [{"inputs": ["\u00e9a", 1], "outputs": ["x", [0.5, 2]]}]})J",
+                                 "t.json", &error);
   ASSERT_TRUE(p) << error;
-  EXPECT_EQ(p->train[0].inputs[0].s, "\xe9" "a");  // U+00E9 is the byte 0xE9
+  EXPECT_EQ(p->train[0].inputs[0].s,
+            "\xe9"
+            "a");  // U+00E9 is the byte 0xE9
   EXPECT_EQ(p->train[0].inputs[1].type, Type::Float);
   EXPECT_EQ(p->signature.results.size(), 2u);
 }
@@ -68,7 +71,8 @@ TEST(Problem, TakesConstantsByTypeAndRoundTripsThem) {
   std::string error;
   auto p = suites::parse_problem(R"J({"name": "c", "signature": "fn f(s: str) -> str",
     "train": [{"inputs": ["a"], "outputs": ["b"]}],
-    "constants": {"str": ["aeiouy", " "], "int": [64], "[int]": [[1, 2]]}})J", "c.json", &error);
+    "constants": {"str": ["aeiouy", " "], "int": [64], "[int]": [[1, 2]]}})J",
+                                 "c.json", &error);
   ASSERT_TRUE(p) << error;
   ASSERT_EQ(p->constants.size(), 4u);
   // A JSON object's keys come back sorted: [int], int, str.
@@ -90,8 +94,10 @@ TEST(Problem, TakesConstantsByTypeAndRoundTripsThem) {
 
 TEST(ProblemErrors, RejectConstantsOfUnknownTypesAndWrongValues) {
   const auto with = [](const std::string& constants) {
-    return load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": [{"inputs": [], "outputs": [1]}],
-  "constants": )J" + constants + "}");
+    return load_error(
+        R"J({"name": "x", "signature": "fn f() -> int", "train": [{"inputs": [], "outputs": [1]}],
+  "constants": )J" +
+        constants + "}");
   };
   std::string e = with(R"({"char": ["a"]})");
   EXPECT_EQ(e.rfind("p.json:2:16: constants: \"char\" is not a value type", 0), 0u) << e;
@@ -130,17 +136,22 @@ TEST(ProblemErrors, CountValuesAgainstTheSignature) {
 }
 
 TEST(ProblemErrors, RejectBadSignaturesFieldsAndShapes) {
-  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: list) -> int", "train": []})J").find("expected a type"),
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: list) -> int", "train": []})J")
+                .find("expected a type"),
             std::string::npos);
-  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: int)", "train": []})J").find("must return a value"),
+  EXPECT_NE(
+      load_error(R"J({"name": "x", "signature": "fn f(a: int)", "train": []})J").find("must return a value"),
+      std::string::npos);
+  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "tests": []})J")
+                .find("unknown field \"tests\""),
             std::string::npos);
-  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "tests": []})J").find("unknown field \"tests\""),
+  EXPECT_NE(load_error(R"J({"name": "x", "train": []})J").find("missing field \"signature\""),
             std::string::npos);
-  EXPECT_NE(load_error(R"J({"name": "x", "train": []})J").find("missing field \"signature\""), std::string::npos);
   EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": []})J").find("no cases"),
             std::string::npos);
-  EXPECT_NE(load_error(R"J({"name": 3, "signature": "fn f() -> int", "train": []})J").find("must be a string"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error(R"J({"name": 3, "signature": "fn f() -> int", "train": []})J").find("must be a string"),
+      std::string::npos);
   EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "float_tolerance": -1, "train": []})J")
                 .find("float_tolerance"),
             std::string::npos);
@@ -170,18 +181,23 @@ TEST(ProblemErrors, RejectSplitsAndValueListsThatAreNotArrays) {
   EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": {}})J")
                 .find("p.json:1:54: \"train\" must be an array of cases"),
             std::string::npos);
-  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": [{"inputs": [], "outputs": [1]}],
-  "test": 3})J").find("p.json:2:11: \"test\" must be an array of cases"),
-            std::string::npos);
-  EXPECT_NE(load_error(R"J({"name": "x", "signature": "fn f(a: int) -> int", "train": [{"inputs": 1, "outputs": [1]}]})J")
-                .find("train case 0: \"inputs\" must be an array, found an integer"),
-            std::string::npos);
+  EXPECT_NE(
+      load_error(R"J({"name": "x", "signature": "fn f() -> int", "train": [{"inputs": [], "outputs": [1]}],
+  "test": 3})J")
+          .find("p.json:2:11: \"test\" must be an array of cases"),
+      std::string::npos);
+  EXPECT_NE(
+      load_error(
+          R"J({"name": "x", "signature": "fn f(a: int) -> int", "train": [{"inputs": 1, "outputs": [1]}]})J")
+          .find("train case 0: \"inputs\" must be an array, found an integer"),
+      std::string::npos);
 }
 
 TEST(ProblemErrors, RejectStringsBeyondLatin1AndNonStringDescriptions) {
   std::string e = load_error(R"J({"name": "x", "signature": "fn f(s: str) -> int",
   "train": [{"inputs": ["\u0100"], "outputs": [1]}]})J");
-  EXPECT_NE(e.find("p.json:2:25: train case 0: inputs[0]: string character beyond U+00FF"), std::string::npos) << e;
+  EXPECT_NE(e.find("p.json:2:25: train case 0: inputs[0]: string character beyond U+00FF"), std::string::npos)
+      << e;
   e = load_error(R"J({"name": "x", "signature": "fn f() -> int", "description": ["no"], "train": []})J");
   EXPECT_NE(e.find("\"description\" must be a string"), std::string::npos) << e;
   e = load_error(R"J({"signature": "fn f() -> int", "train": []})J");

@@ -11,13 +11,13 @@
 #include <vector>
 
 #include "compiler/compiler.h"
+#include "pipeline/case_set.h"
 #include "pipeline/pipeline.h"
 #include "trees/random_program.h"
 #include "trees/random_values.h"
 #include "trees/syntax.h"
 #include "vm/program.h"
 #include "vm/runner.h"
-#include "pipeline/case_set.h"
 
 namespace gs::testing {
 
@@ -41,17 +41,17 @@ inline RandomBatch adversarial_batch() {
   b.params = {Type::Int};
   b.results = {Type::Int};
   for (const char* s : {
-           "fn solve(n: int) -> int { return n * 2; }",                               // passes
-           "fn solve(n: int) -> int { while true { n = n + 1; } return n; }",        // out of fuel
+           "fn solve(n: int) -> int { return n * 2; }",                                     // passes
+           "fn solve(n: int) -> int { while true { n = n + 1; } return n; }",               // out of fuel
            "fn solve(n: int) -> int { let a = [0]; while true { a = a + a; } return 0; }",  // heap
            "fn solve(n: int) -> int { return f(n); } fn f(n: int) -> int { return f(n + 1) + 1; }",
-           "fn solve(n: int) -> int { return n / (n - n); }",                        // division by zero
-           "fn solve(n: int) -> int { let x = ; return y + true; } fn g( { }",      // compile errors
-           "fn solve(n: int, m: int) -> int { return n; }",                          // wrong signature
-           "fn other(n: int) -> int { return n * 2; }",                              // no entry
-           "fn solve(n: int) -> int { return n + n; }",                              // passes
-           "fn solve(n: int) -> int { if n > 2 { return 0; } return 2 * n; }",      // passes some
-           "",                                                                       // empty
+           "fn solve(n: int) -> int { return n / (n - n); }",                   // division by zero
+           "fn solve(n: int) -> int { let x = ; return y + true; } fn g( { }",  // compile errors
+           "fn solve(n: int, m: int) -> int { return n; }",                     // wrong signature
+           "fn other(n: int) -> int { return n * 2; }",                         // no entry
+           "fn solve(n: int) -> int { return n + n; }",                         // passes
+           "fn solve(n: int) -> int { if n > 2 { return 0; } return 2 * n; }",  // passes some
+           "",                                                                  // empty
        })
     b.sources.add(s);
   for (i64 n : {0, 1, 2, 3, -7, 1000000007}) {

@@ -2,15 +2,17 @@
 // iteration, shrinking, generalisation, determinism for a seed, and bad options.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "jobs/command.h"
-#include "tests/unit/command_outcome.h"
+#include "records/records.h"
+#include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/cases.h"
-#include "search/generator.h"
-#include "records/records.h"
+#include "tests/unit/command_outcome.h"
 
 namespace gs {
 namespace {
@@ -73,7 +75,8 @@ struct StopAfter final : search::SearchObserver {
   u64 seen = 0;
   int solutions = 0;
   explicit StopAfter(u64 n) : batches_left(n) {}
-  void on_batch(const search::IterationReport&, const std::vector<search::Proposal>&, const pipeline::BatchResults&) override {
+  void on_batch(const search::IterationReport&, const std::vector<search::Proposal>&,
+                const pipeline::BatchResults&) override {
     ++seen;
   }
   void on_solution(const search::SearchOutcome&) override { ++solutions; }
@@ -91,7 +94,8 @@ TEST(Search, AStopRequestEndsTheSearchUnfinishedEvenInTheSolvingBatch) {
     StopAfter observer(stop_after);
     search::SearchOutcome r = search::run_search(p, *generator, *cpu(), config, &observer);
     EXPECT_TRUE(r.stopped) << stop_after;
-    EXPECT_FALSE(r.solved) << stop_after;  // a solution in the last batch is not taken: the re-run finds it again
+    EXPECT_FALSE(r.solved)
+        << stop_after;  // a solution in the last batch is not taken: the re-run finds it again
     EXPECT_EQ(r.iterations, stop_after);
     EXPECT_EQ(observer.seen, stop_after);
     EXPECT_EQ(observer.solutions, 0);
@@ -157,12 +161,15 @@ TEST(Search, RandomProgramsHaveTheProblemsSignatureAndAreDeterministic) {
   pipeline::BatchResults r;
   cpu()->run(sources, suites::problem_cases(p, suites::Split::Train), &r);
   for (u32 i = 0; i < r.programs; ++i)
-    EXPECT_EQ(pipeline::status_name(r.program_status(i)), pipeline::status_name(pipeline::ProgramStatus::OK)) << x[i].source;
+    EXPECT_EQ(pipeline::status_name(r.program_status(i)), pipeline::status_name(pipeline::ProgramStatus::OK))
+        << x[i].source;
 }
 
 using Outcome = testing::CommandOutcome;
 
-Outcome search_cli(const std::vector<std::string>& args) { return testing::run_command(jobs::search_command, args); }
+Outcome search_cli(const std::vector<std::string>& args) {
+  return testing::run_command(jobs::search_command, args);
+}
 
 std::string temp(const std::string& name, const std::optional<std::string>& content = std::nullopt) {
   return testing::temp_file(name, content);
@@ -178,6 +185,65 @@ TEST(SearchCommand, SolvesFromACandidateFileAndReadsAConfigFile) {
   // The command line overrides the file: one batch of both.
   o = search_cli({"-p", kProblem, "--config", ini, "-c", candidates, "--batch", "2", "-q"});
   EXPECT_NE(o.out.find("after 2 candidates in 1 iterations"), std::string::npos) << o.out;
+}
+
+// A config file may hold any option, required ones too, and sections: lines before any section
+// are for every command, [search] for this one, other sections (another command's) are skipped.
+TEST(SearchCommand, AConfigFileHoldsRequiredOptionsAndSections) {
+  std::string candidates =
+      temp("search_candidates_sections.txt", std::string(kWrong) + "\n---\n" + kCorrect + "\n");
+  std::string ini = temp("sections.ini", std::string("problem = ") + kProblem +
+                                             "\nbatch = 1\n[campaign]\nsuite = nowhere\nbatch = 7\n"
+                                             "[search]\ngenerator = external\ncandidates = " +
+                                             candidates + "\n[trace]\nformat = csv\n");
+  Outcome o = search_cli({"--config", ini, "--device", "cpu", "-q"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("count-odds: solved after 2 candidates in 2 iterations"), std::string::npos) << o.out;
+  // A key this command does not know, in its own section, names the file.
+  o = search_cli({"--config", temp("sections_bad.ini",
+                                   std::string("problem = ") + kProblem + "\n[search]\ncolour = blue\n")});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("sections_bad.ini"), std::string::npos) << o.err;
+}
+
+// --json writes the outcome for scripts: the same numbers as the summary lines.
+TEST(SearchCommand, WritesTheOutcomeAsJson) {
+  std::string candidates =
+      temp("search_candidates_json.txt", std::string(kWrong) + "\n---\n" + kCorrect + "\n");
+  std::string json = temp("search_outcome.json");
+  Outcome o = search_cli({"-p", kProblem, "-g", "external", "-c", candidates, "--batch", "1", "--json", json,
+                          "-q", "--device", "cpu"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  std::ifstream in(json);
+  nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["problem"], "count-odds");
+  EXPECT_EQ(j["solved"], true);
+  EXPECT_EQ(j["candidates"], 2);
+  EXPECT_EQ(j["iterations"], 2);
+  EXPECT_EQ(j["solution"]["id"], 1);
+  EXPECT_EQ(j["solution"]["generalises"], true);
+  EXPECT_EQ(j["solution"]["test_passed"], j["solution"]["test_cases"]);
+  // '-': the JSON alone on stdout.
+  o = search_cli(
+      {"-p", kProblem, "-g", "external", "-c", candidates, "--json", "-", "-q", "--device", "cpu"});
+  EXPECT_EQ(nlohmann::json::parse(o.out)["solved"], true) << o.out;
+  o = search_cli(
+      {"-p", kProblem, "-g", "external", "-c", candidates, "--json", "/nonexistent-dir/o.json", "-q"});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("/nonexistent-dir/o.json: cannot write"), std::string::npos) << o.err;
+}
+
+// A usage error is one line that says what is wrong and where the options are listed.
+TEST(SearchCommand, AUsageErrorIsOneLineWithAHelpHint) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--no-such-option"}, {}, {"-p", kProblem, "--budget", "many"}}) {
+    Outcome o = search_cli(args);
+    EXPECT_EQ(o.code, 2);
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("gpusynth search: "), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("(gpusynth search --help lists the options)"), std::string::npos) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out;
+  }
 }
 
 TEST(SearchCommand, BadOptionsAreUsageErrors) {
@@ -204,11 +270,12 @@ TEST(SearchCommand, BadOptionsAreUsageErrors) {
 // GP lexicase on errors gets its graded errors from the pipeline the command makes, generation
 // after generation (without them GP refuses: the error names PipelineConfig::grade).
 TEST(SearchCommand, LexicaseOnErrorsRunsGenerations) {
-  Outcome o = search_cli({"-p", kProblem, "-g", "gp", "--case-scores", "error", "--budget", "1500", "--batch", "300",
-                          "--device", "cpu", "-q"});
+  Outcome o = search_cli({"-p", kProblem, "-g", "gp", "--case-scores", "error", "--budget", "1500", "--batch",
+                          "300", "--device", "cpu", "-q"});
   EXPECT_TRUE(o.code == 0 || o.code == 1) << o.err;
   EXPECT_EQ(o.err.find("PipelineConfig::grade"), std::string::npos) << o.err;
-  EXPECT_TRUE(o.out.find("solved after") != std::string::npos || o.out.find("in 5 iterations") != std::string::npos)
+  EXPECT_TRUE(o.out.find("solved after") != std::string::npos ||
+              o.out.find("in 5 iterations") != std::string::npos)
       << o.out;
 }
 
@@ -220,7 +287,9 @@ TEST(SearchCommand, UnsolvedSearchExitsOneAndShowsTheBest) {
   EXPECT_NE(o.out.find(kWrong), std::string::npos);
 }
 
-Outcome campaign_cli(const std::vector<std::string>& args) { return testing::run_command(jobs::campaign_command, args); }
+Outcome campaign_cli(const std::vector<std::string>& args) {
+  return testing::run_command(jobs::campaign_command, args);
+}
 
 // A suite of two problems in a fresh folder.
 std::string small_suite(const std::string& name) {
@@ -247,7 +316,8 @@ TEST(CampaignCommand, EndToEndResumeAndSameSeedSameRecords) {
   const std::string a = ::testing::TempDir() + "campaign_a", b = ::testing::TempDir() + "campaign_b";
   fs::remove_all(a);
   fs::remove_all(b);
-  const std::vector<std::string> common = {"--suite", suite, "--budget", "3000", "--batch", "500", "-d", "cpu", "-q"};
+  const std::vector<std::string> common = {"--suite", suite, "--budget", "3000", "--batch",
+                                           "500",     "-d",  "cpu",      "-q"};
   auto with_out = [&](const std::string& out) {
     std::vector<std::string> args = common;
     args.insert(args.end(), {"--out", out});
@@ -299,12 +369,14 @@ TEST(CampaignCommand, ATupleProblemIsSearchedByTheEnumeration) {
                 fs::path(suite) / "replace-space-with-newline.json");
   const std::string out = ::testing::TempDir() + "campaign_tuple";
   fs::remove_all(out);
-  Outcome o = campaign_cli({"--suite", suite, "--out", out, "-g", "enumerate", "--budget", "60000", "-d", "cpu", "-q"});
+  Outcome o = campaign_cli(
+      {"--suite", suite, "--out", out, "-g", "enumerate", "--budget", "60000", "-d", "cpu", "-q"});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("solved 1/1 problems, 1 of them generalise"), std::string::npos) << o.out;
   // An unreadable candidates file is a usage error before anything is searched.
   fs::remove_all(out);
-  o = campaign_cli({"--suite", suite, "--out", out, "-g", "external", "--candidates", "/nonexistent/c.txt", "-d", "cpu"});
+  o = campaign_cli(
+      {"--suite", suite, "--out", out, "-g", "external", "--candidates", "/nonexistent/c.txt", "-d", "cpu"});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("/nonexistent/c.txt: cannot read file"), std::string::npos) << o.err;
   EXPECT_FALSE(fs::exists(fs::path(out) / "campaign.jsonl"));
@@ -326,9 +398,13 @@ TEST(CampaignCommand, BadSuitesAreUsageErrors) {
 TEST(CampaignCommand, BadQueueOptionsAreUsageErrors) {
   const std::string out = ::testing::TempDir() + "campaign_bad_queue";
   const std::string suite = small_suite("campaign_bad_queue_suite");
-  for (const auto& [option, value] : std::vector<std::pair<std::string, std::string>>{
-           {"--stop-grace", "0"}, {"--serve-interval", "-1"}, {"--serve-interval", "nan"}, {"--prefetch", "65"},
-           {"--prefetch", "-1"}, {"--prefetch", "x"}}) {
+  for (const auto& [option, value] :
+       std::vector<std::pair<std::string, std::string>>{{"--stop-grace", "0"},
+                                                        {"--serve-interval", "-1"},
+                                                        {"--serve-interval", "nan"},
+                                                        {"--prefetch", "65"},
+                                                        {"--prefetch", "-1"},
+                                                        {"--prefetch", "x"}}) {
     const Outcome o = campaign_cli({"--suite", suite, "--out", out, option, value});
     EXPECT_EQ(o.code, 2) << option << " " << value;
     EXPECT_NE(o.err.find(option.substr(2)), std::string::npos) << option << " " << value << ": " << o.err;

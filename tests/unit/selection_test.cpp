@@ -1,5 +1,7 @@
 // Parent selection (search/selection.h) on hand-made score matrices whose lexicase and
 // tournament probabilities can be worked out by hand.
+#include "search/selection.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "base/rng.h"
-#include "search/selection.h"
 
 namespace gs::search {
 namespace {
@@ -25,7 +26,8 @@ std::vector<double> frequencies(const std::vector<u32>& picks, u32 individuals) 
 
 // Selections over many seeds (a few per seed), so the frequencies average over shuffles.
 template <typename Select>
-std::vector<double> frequencies_over_seeds(Select select, u32 individuals, u32 seeds = 400, u32 per_seed = 50) {
+std::vector<double> frequencies_over_seeds(Select select, u32 individuals, u32 seeds = 400,
+                                           u32 per_seed = 50) {
   std::vector<u32> all;
   for (u32 s = 0; s < seeds; ++s) {
     Rng rng(1234, s);
@@ -58,7 +60,8 @@ TEST(Lexicase, PicksTheSpecialistExactlyWhenItsCaseComesFirst) {
     saw_case3 += cases[0] == 3;
   }
   EXPECT_GT(saw_case3, 20u);
-  std::vector<double> f = frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 4);
+  std::vector<double> f =
+      frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 4);
   EXPECT_NEAR(f[0], 0.25, 0.015);
   for (u32 k = 1; k < 4; ++k) EXPECT_NEAR(f[k], 0.25, 0.015);
 }
@@ -87,7 +90,8 @@ TEST(Lexicase, NeverPicksAnIndividualDominatedOnEveryCase) {
 TEST(Lexicase, MatchesExactProbabilitiesOnAThreeByThreeExample) {
   const std::vector<float> scores = {1, 1, 0, 1, 1, 0, 0, 1, 1};
   ScoreMatrix m = matrix(scores, 3);
-  std::vector<double> f = frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 3);
+  std::vector<double> f =
+      frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 3);
   EXPECT_NEAR(f[0], 0.25, 0.015);
   EXPECT_NEAR(f[1], 0.25, 0.015);
   EXPECT_NEAR(f[2], 0.5, 0.015);
@@ -99,7 +103,8 @@ TEST(Lexicase, MatchesExactProbabilitiesOnAThreeByThreeExample) {
 TEST(Lexicase, TakesGradedScores) {
   const std::vector<float> scores = {3, 1, 2, 3, 2, 0, 1, 2, 2, 3, 1, 2};
   ScoreMatrix m = matrix(scores, 4);
-  std::vector<double> f = frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 4);
+  std::vector<double> f =
+      frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 4);
   EXPECT_NEAR(f[0], 1.0 / 6, 0.015);
   EXPECT_NEAR(f[1], 1.0 / 3, 0.015);
   EXPECT_NEAR(f[2], 1.0 / 3, 0.015);
@@ -114,7 +119,8 @@ TEST(Lexicase, NanIsWorseThanAnyScore) {
 
 TEST(Lexicase, IsUniformWithoutCases) {
   ScoreMatrix m{5, 0, {}};
-  std::vector<double> f = frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 5);
+  std::vector<double> f =
+      frequencies_over_seeds([&](u32 n, Rng& rng) { return lexicase_select(m, n, rng); }, 5);
   for (double x : f) EXPECT_NEAR(x, 0.2, 0.015);
 }
 
@@ -161,7 +167,8 @@ TEST(Tournament, SizeOfThePopulationAlwaysPicksTheBest) {
   for (u32 p : tournament_select(fitness, 5, 200, rng)) EXPECT_EQ(p, 3u);
   for (u32 p : tournament_select(fitness, 99, 20, rng)) EXPECT_EQ(p, 3u);  // clamped to 5
   const std::vector<float> tied = {9, 1, 9};
-  std::vector<double> f = frequencies_over_seeds([&](u32 n, Rng& r) { return tournament_select(tied, 3, n, r); }, 3);
+  std::vector<double> f =
+      frequencies_over_seeds([&](u32 n, Rng& r) { return tournament_select(tied, 3, n, r); }, 3);
   EXPECT_EQ(f[1], 0.0);
   EXPECT_NEAR(f[0], 0.5, 0.02);
 }
@@ -216,8 +223,8 @@ TEST(Selection, ErrorsRankFailingIndividuals) {
   const float inf = INFINITY;
   // Three individuals, two cases; none passes case 1, individual 1 comes nearest on it; on case
   // 0, individual 2 traps.
-  const std::vector<float> error = {0, 50,  //
-                                    0, 3,   //
+  const std::vector<float> error = {0,   50,  //
+                                    0,   3,   //
                                     inf, 9};
   const std::vector<float> scores = error_scores(error);
   EXPECT_EQ(scores, (std::vector<float>{-0.0f, -50, -0.0f, -3, -inf, -9}));

@@ -2,6 +2,8 @@
 // over random parents from the generator — every offspring compiles with gpusynth's compiler,
 // keeps the entry signature, respects the size limits and keeps the generator's termination
 // patterns — plus hand-made cases for crossover's fitting rule and for simplify's steps.
+#include "trees/variation.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,13 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "base/rng.h"
 #include "compiler/compiler.h"
 #include "suites/problem.h"
 #include "trees/random_program.h"
-#include "base/rng.h"
 #include "trees/simplify.h"
 #include "trees/syntax.h"
-#include "trees/variation.h"
 
 namespace gs::trees {
 namespace {
@@ -55,7 +56,8 @@ trees::RandomProgramConfig config_for(const suites::Signature& s) {
   std::string source = trees::to_source(p);
   compiler::Output out = compiler::compile(source);
   if (out.ok()) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << compiler::render(out.diagnostics, "offspring.syn", source) << source;
+  return ::testing::AssertionFailure()
+         << compiler::render(out.diagnostics, "offspring.syn", source) << source;
 }
 
 // ---- the generator's termination patterns, checked independently of variation.cpp --------
@@ -63,12 +65,15 @@ trees::RandomProgramConfig config_for(const suites::Signature& s) {
 // Whether b assigns the variable `name` visible at its start (not one that shadows it).
 bool assigns(const trees::Block& b, const std::string& name) {
   for (const trees::Stmt& s : b) {
-    if ((s.kind == trees::StmtKind::Assign || s.kind == trees::StmtKind::ElementAssign) && s.name == name) return true;
-    bool loop_var = (s.kind == trees::StmtKind::ForRange || s.kind == trees::StmtKind::ForIn) && s.name == name;
+    if ((s.kind == trees::StmtKind::Assign || s.kind == trees::StmtKind::ElementAssign) && s.name == name)
+      return true;
+    bool loop_var =
+        (s.kind == trees::StmtKind::ForRange || s.kind == trees::StmtKind::ForIn) && s.name == name;
     for (const trees::Block& inner : s.blocks)
       if (!loop_var && assigns(inner, name)) return true;
     bool shadows = (s.kind == trees::StmtKind::Let && s.name == name) ||
-                   (s.kind == trees::StmtKind::LetTuple && std::find(s.names.begin(), s.names.end(), name) != s.names.end());
+                   (s.kind == trees::StmtKind::LetTuple &&
+                    std::find(s.names.begin(), s.names.end(), name) != s.names.end());
     if (shadows) return false;
   }
   return false;
@@ -81,10 +86,12 @@ bool assigns(const trees::Block& b, const std::string& name) {
     const trees::Stmt& s = b[i];
     if (s.kind == trees::StmtKind::While) {
       const trees::Expr& cond = s.exprs[0];
-      const trees::Expr& lt = cond.kind == trees::ExprKind::Binary && cond.binary_op() == trees::BinaryOp::And ? cond.children[0] : cond;
+      const trees::Expr& lt = cond.kind == trees::ExprKind::Binary && cond.binary_op() == trees::BinaryOp::And
+                                  ? cond.children[0]
+                                  : cond;
       bool test = lt.kind == trees::ExprKind::Binary && lt.binary_op() == trees::BinaryOp::Lt &&
-                  lt.children[0].kind == trees::ExprKind::Name && lt.children[1].kind == trees::ExprKind::IntLit &&
-                  lt.children[1].int_value <= 8;
+                  lt.children[0].kind == trees::ExprKind::Name &&
+                  lt.children[1].kind == trees::ExprKind::IntLit && lt.children[1].int_value <= 8;
       if (!test) return ::testing::AssertionFailure() << "while condition " << trees::to_source(cond);
       const std::string& c = lt.children[0].text;
       bool let = i > 0 && b[i - 1].kind == trees::StmtKind::Let && b[i - 1].name == c &&
@@ -169,7 +176,7 @@ Parents parents(u64 k) {
   } else {
     p.signature = signature(kSignatures[k % 4]);
     p.config = config_for(p.signature);
-    switch (k % 13) {  // switches of the generator, which new code must respect too
+    switch (k % 13) {                          // switches of the generator, which new code must respect too
       case 1: p.config.arrays = false; break;  // str -> str
       case 2: p.config.max_helpers = 6, p.config.p_builtin_named_helper = 0.5; break;
       case 3: p.config.disabled_builtins = {"len", "min", "max", "push", "slice", "split"}; break;
@@ -198,16 +205,19 @@ TEST(Variation, EveryOffspringCompilesKeepsTheSignatureAndTheLimits) {
     vc.generator = p.config;
     parents_over += trees::node_count(p.a) > vc.max_nodes || trees::syntax_depth(p.a) > vc.max_depth;
     Rng rng(99, k);
-    trees::Offspring offspring[3] = {trees::subtree_mutation(p.a, p.signature, vc, rng), trees::point_mutation(p.a, p.signature, vc, rng),
-                              crossover(p.a, p.b, p.signature, vc, rng)};
+    trees::Offspring offspring[3] = {trees::subtree_mutation(p.a, p.signature, vc, rng),
+                                     trees::point_mutation(p.a, p.signature, vc, rng),
+                                     crossover(p.a, p.b, p.signature, vc, rng)};
     std::string parent_source = trees::to_source(p.a);
     for (int op = 0; op < 3; ++op) {
       const trees::Offspring& o = offspring[op];
       ASSERT_TRUE(compiles(o.program)) << "operator " << op << ", parent " << k << ":\n" << parent_source;
       ASSERT_TRUE(trees::has_entry(o.program, p.signature));
-      ASSERT_TRUE(patterns_kept(o.program)) << "operator " << op << ", parent " << k << ":\n" << parent_source;
+      ASSERT_TRUE(patterns_kept(o.program)) << "operator " << op << ", parent " << k << ":\n"
+                                            << parent_source;
       for (const std::string& name : p.config.disabled_builtins)
-        ASSERT_EQ(trees::to_source(o.program).find(name + "("), std::string::npos) << "disabled " << name << " used";
+        ASSERT_EQ(trees::to_source(o.program).find(name + "("), std::string::npos)
+            << "disabled " << name << " used";
       ASSERT_GE(o.attempts, 1u);
       ASSERT_LE(o.attempts, vc.max_attempts);
       if (!o.copied) {
@@ -233,8 +243,8 @@ TEST(Variation, EveryOffspringCompilesKeepsTheSignatureAndTheLimits) {
   for (int op = 0; op < 3; ++op)
     std::printf("%-16s %u offspring: %.1f%% changed, %.1f%% copies of the parent\n", names[op], op_made[op],
                 100.0 * op_changed[op] / op_made[op], 100.0 * op_copied[op] / op_made[op]);
-  std::printf("%u of %llu parents are over the default size limits (their offspring are copies)\n", parents_over,
-              static_cast<unsigned long long>(kParents));
+  std::printf("%u of %llu parents are over the default size limits (their offspring are copies)\n",
+              parents_over, static_cast<unsigned long long>(kParents));
   RecordProperty("changed_percent", int(100.0 * changed / made));
   RecordProperty("copied_percent", int(100.0 * copied / made));
   // Mutation must actually change the program most of the time.
@@ -255,7 +265,8 @@ TEST(Variation, OffspringOfOffspringStillCompile) {
     for (u32 g = 0; g < kGenerations; ++g) {
       const trees::Tree& x = population[rng.below(u32(population.size()))];
       const trees::Tree& y = population[rng.below(u32(population.size()))];
-      trees::Offspring o = rng.bernoulli(0.5) ? crossover(x, y, p.signature, vc, rng) : mutation(x, p.signature, vc, rng);
+      trees::Offspring o =
+          rng.bernoulli(0.5) ? crossover(x, y, p.signature, vc, rng) : mutation(x, p.signature, vc, rng);
       ASSERT_TRUE(compiles(o.program)) << "chain " << k << ", generation " << g;
       ASSERT_TRUE(trees::has_entry(o.program, p.signature));
       ASSERT_TRUE(patterns_kept(o.program)) << "chain " << k << ", generation " << g;
@@ -297,7 +308,8 @@ TEST(Variation, SizeLimitsRetryThenCopyTheParent) {
     vc.max_depth = trees::syntax_depth(p.a);
     Rng rng(17, k);
     for (int r = 0; r < 3; ++r) {
-      trees::Offspring o = r == 2 ? crossover(p.a, p.b, p.signature, vc, rng) : mutation(p.a, p.signature, vc, rng);
+      trees::Offspring o =
+          r == 2 ? crossover(p.a, p.b, p.signature, vc, rng) : mutation(p.a, p.signature, vc, rng);
       ASSERT_TRUE(compiles(o.program));
       ASSERT_LE(trees::node_count(o.program), vc.max_nodes);
       ASSERT_LE(trees::syntax_depth(o.program), vc.max_depth);
@@ -330,11 +342,14 @@ TEST(Crossover, TakesOnlySubtreesWhoseVariablesAreVisible) {
   suites::Signature s = signature("fn solve(x: int) -> int");
   trees::Tree a, b;
   a.functions.push_back({"solve", {{"x", Type::Int}}, {Type::Int}, {}});
-  a.functions[0].body.push_back(trees::Stmt::ret({trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(1))}));
+  a.functions[0].body.push_back(trees::Stmt::ret({trees::Expr::binary(
+      trees::BinaryOp::Add, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(1))}));
   b.functions.push_back({"solve", {{"x", Type::Int}}, {Type::Int}, {}});
-  b.functions[0].body.push_back(
-      trees::Stmt::let("q", trees::Expr::binary(trees::BinaryOp::Mul, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(3))));
-  b.functions[0].body.push_back(trees::Stmt::ret({trees::Expr::binary(trees::BinaryOp::Sub, trees::Expr::name("q", Type::Int), trees::Expr::int_lit(7))}));
+  b.functions[0].body.push_back(trees::Stmt::let(
+      "q",
+      trees::Expr::binary(trees::BinaryOp::Mul, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(3))));
+  b.functions[0].body.push_back(trees::Stmt::ret({trees::Expr::binary(
+      trees::BinaryOp::Sub, trees::Expr::name("q", Type::Int), trees::Expr::int_lit(7))}));
   trees::VariationConfig vc;
   vc.generator = config_for(s);
   vc.p_statement = 0;  // expressions only
@@ -364,9 +379,12 @@ TEST(Simplify, OffersEachKindOfStep) {
   suites::Signature s = signature("fn solve(x: int) -> int");
   trees::Tree p;
   trees::Function solve{"solve", {{"x", Type::Int}}, {Type::Int}, {}};
-  solve.body.push_back(trees::Stmt::let("y", trees::Expr::binary(trees::BinaryOp::Mul, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(2))));
+  solve.body.push_back(trees::Stmt::let(
+      "y",
+      trees::Expr::binary(trees::BinaryOp::Mul, trees::Expr::name("x", Type::Int), trees::Expr::int_lit(2))));
   solve.body.push_back(trees::Stmt::let("z", trees::Expr::int_lit(3)));
-  solve.body.push_back(trees::Stmt::ret({trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::name("y", Type::Int), trees::Expr::int_lit(0))}));
+  solve.body.push_back(trees::Stmt::ret({trees::Expr::binary(
+      trees::BinaryOp::Add, trees::Expr::name("y", Type::Int), trees::Expr::int_lit(0))}));
   p.functions.push_back(solve);
   p.functions.push_back({"unused", {{"a", Type::Int}}, {Type::Int}, {}});
   p.functions[1].body.push_back(trees::Stmt::ret({trees::Expr::name("a", Type::Int)}));
@@ -407,7 +425,8 @@ TEST(Simplify, EveryVariantIsSmallerAndCompiles) {
     for (size_t v = 0; v < all.size(); v += k < 3 ? 1 : 17) {
       ASSERT_LT(trees::node_count(all[v]), trees::node_count(p.a));
       ASSERT_TRUE(trees::has_entry(all[v], p.signature));
-      ASSERT_TRUE(compiles(all[v])) << "variant " << v << " of parent " << k << ":\n" << trees::to_source(p.a);
+      ASSERT_TRUE(compiles(all[v])) << "variant " << v << " of parent " << k << ":\n"
+                                    << trees::to_source(p.a);
       ASSERT_TRUE(patterns_kept(all[v]));
     }
   }
@@ -434,7 +453,8 @@ TEST(Simplify, ShrinksGreedilyToAFixedPoint) {
   EXPECT_TRUE(compiles(current));
   EXPECT_TRUE(keeps(current));
   EXPECT_LT(trees::node_count(current), trees::node_count(p.a));
-  std::printf("shrunk from %u to %u nodes:\n%s", trees::node_count(p.a), trees::node_count(current), trees::to_source(current).c_str());
+  std::printf("shrunk from %u to %u nodes:\n%s", trees::node_count(p.a), trees::node_count(current),
+              trees::to_source(current).c_str());
 }
 
 }  // namespace

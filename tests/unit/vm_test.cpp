@@ -37,9 +37,9 @@ fn helper(x: int) -> int { return max(0, x - 1); }
 fn split(n: int) -> (int, int) { return (n / 10, n % 10); }
 )");
   vm::Runner runner;
-  std::vector<vm::Value> args = {
-      vm::Value::of_array(Type::Int, {vm::Value::of_int(1), vm::Value::of_int(3), vm::Value::of_int(0), vm::Value::of_int(7)}),
-      vm::Value::of_int(2)};
+  std::vector<vm::Value> args = {vm::Value::of_array(Type::Int, {vm::Value::of_int(1), vm::Value::of_int(3),
+                                                                 vm::Value::of_int(0), vm::Value::of_int(7)}),
+                                 vm::Value::of_int(2)};
   vm::Outcome o = runner.run(p, u32(p.find("solve")), args);
   ASSERT_EQ(o.trap, vm::Trap::NONE);
   ASSERT_EQ(o.results.size(), 1u);
