@@ -1,6 +1,9 @@
 #include "base/thread_pool.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 
 #include "base/host.h"
 
@@ -8,16 +11,27 @@ namespace gs {
 
 ThreadPool::ThreadPool(u32 threads) {
   if (threads == 0) threads = usable_cpus();
-  for (u32 w = 1; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
+  try {
+    for (u32 w = 1; w < threads; ++w) workers_.emplace_back([this, w] { work(w); });
+  } catch (const std::system_error& e) {
+    // The threads already started wait on wake_: stop and join them, or this constructor's
+    // unwinding would destroy joinable threads (std::terminate) or leave them waiting forever.
+    stop();
+    throw std::runtime_error("cannot start " + std::to_string(threads) + " threads (started " +
+                             std::to_string(workers_.size() + 1) + "): " + e.what());
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
   for (std::thread& t : workers_) t.join();
+  workers_.clear();
 }
 
 void ThreadPool::run_chunks(u32 worker) {

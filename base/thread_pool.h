@@ -15,7 +15,8 @@ namespace gs {
 
 class ThreadPool {
  public:
-  // threads = 0: one per CPU the process may use (usable_cpus(): its affinity mask).
+  // threads = 0: one per CPU the process may use (usable_cpus(): its affinity mask). Throws
+  // std::runtime_error when the system cannot start that many threads.
   explicit ThreadPool(u32 threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -32,6 +33,7 @@ class ThreadPool {
  private:
   void work(u32 worker);
   void run_chunks(u32 worker);
+  void stop();  // ends and joins the workers
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;

@@ -8,6 +8,11 @@ namespace gs::compiler {
 // Named variables (parameters and loop variables included) in scope at once in a function.
 inline constexpr u32 kMaxVariables = 255;
 
+// The range of each limit (the options of every command, docs/cli.md).
+inline constexpr u32 kMaxSourceBytes = 1u << 24;  // 16 MiB
+inline constexpr u32 kMinNodes = 16, kMaxNodes = 1u << 20;
+inline constexpr u32 kMaxDepth = 255;
+
 struct CompileLimits {
   u32 max_source_bytes = 65536;
   u32 max_nodes = 16384;

@@ -71,16 +71,16 @@ int campaign_command(const std::vector<std::string>& args) {
                                                     "folder of problem files (*.json)")(
       "out,o", po::value(&run_dir)->required(),
       "run directory: records.h5, campaign.jsonl (created, or resumed)")(
-      "record-every", defaulted(&sampling.every),
+      "record-every", at_least(&sampling.every, 0),
       "record every Nth candidate (0: none), besides improvements and solutions")(
-      "record-budget", po::value(&sampling.byte_budget)->default_value(0),
+      "record-budget", at_least(&sampling.byte_budget, 0),
       "bytes of records after which only improvements are recorded (0: no bound)")(
-      "stop-grace", defaulted(&queue_options.grace_seconds),
+      "stop-grace", bounded(&queue_options.grace_seconds, 0.01, 3600),
       "distributed: seconds rank 0 waits for the other ranks after SIGTERM before aborting the job")(
-      "prefetch", defaulted(&queue_options.prefetch),
+      "prefetch", bounded(&queue_options.prefetch, 0, 64),
       "distributed: problems a rank holds beyond the one it searches, so it never waits for rank 0 (0: ask "
       "when done)")(
-      "serve-interval", defaulted(&queue_options.serve_interval_seconds),
+      "serve-interval", bounded(&queue_options.serve_interval_seconds, 0, 60),
       "distributed: seconds rank 0 lets pass between answering the other ranks while it searches");
   visible.add(search_options(&o));
   po::variables_map vm;
@@ -98,18 +98,6 @@ int campaign_command(const std::vector<std::string>& args) {
     if (help) return kExitOk;
     if (!check_search_options(o, &error)) {
       std::cerr << "gpusynth campaign: " << error << "\n";
-      return kExitUsage;
-    }
-    if (!(queue_options.grace_seconds > 0)) {
-      std::cerr << "gpusynth campaign: --stop-grace must be more than 0 seconds\n";
-      return kExitUsage;
-    }
-    if (!(queue_options.serve_interval_seconds >= 0 && queue_options.serve_interval_seconds <= 60)) {
-      std::cerr << "gpusynth campaign: --serve-interval must be between 0 and 60 seconds\n";
-      return kExitUsage;
-    }
-    if (queue_options.prefetch > 64) {
-      std::cerr << "gpusynth campaign: --prefetch must be at most 64\n";
       return kExitUsage;
     }
     choice = generator_choice(o, &error);

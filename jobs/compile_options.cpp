@@ -19,9 +19,10 @@ po::options_description compile_mode_options(pipeline::NeuralCompileConfig* n) {
       "neural and hybrid: the neural compiler's checkpoint (train-compiler or selfplay)")(
       "router", po::value(&n->router),
       "hybrid: a router file (eval-compiler --router-out); default: try every program on the model")(
-      "samples", defaulted(&n->samples), "neural and hybrid: candidates sampled per program (K)")(
-      "temperature", defaulted(&n->temperature), "sampling temperature (0: greedy, one candidate)")(
-      "top-p", defaulted(&n->top_p), "nucleus sampling: the smallest set of tokens with this probability")(
+      "samples", bounded(&n->samples, 1, 1024), "neural and hybrid: candidates sampled per program (K)")(
+      "temperature", bounded(&n->temperature, 0, 100), "sampling temperature (0: greedy, one candidate)")(
+      "top-p", bounded(&n->top_p, 0.001, 1),
+      "nucleus sampling: the smallest set of tokens with this probability")(
       "model-device", defaulted(&n->device), "where the model runs: cpu or cuda");
   return d;
 }
@@ -40,14 +41,6 @@ bool check_compile_mode_options(const pipeline::NeuralCompileConfig& n, std::str
   }
   if (n.checkpoint.empty()) {
     *error = mode + " needs --model CHECKPOINT";
-    return false;
-  }
-  if (n.samples == 0) {
-    *error = "--samples must be at least 1";
-    return false;
-  }
-  if (!(n.top_p > 0 && n.top_p <= 1)) {
-    *error = "--top-p must be in (0, 1]";
     return false;
   }
   return true;

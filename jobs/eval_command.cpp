@@ -75,8 +75,8 @@ int eval_command(const std::vector<std::string>& args) {
       "out,o", po::value(&out_path), "where to write the passing candidates (default: CANDIDATES.passing)")(
       "split", defaulted(&split), "cases to judge on: train, test or all")(
       "device,d", defaulted(&device_text), "cpu, cuda or auto (CUDA when a GPU is present)")(
-      "batch", defaulted(&batch), "candidates per pipeline call")(
-      "threads", po::value(&config.threads)->default_value(0),
+      "batch", bounded(&batch, 1, 1u << 20), "candidates per pipeline call")(
+      "threads", bounded(&config.threads, 0, max_threads()),
       "CPU worker threads (0: every CPU this process may use: its affinity, e.g. taskset or Slurm)")(
       "quiet,q", "print only the summary");
   // The defaults shown are the pipeline's (pipeline::batch_limits()), smaller than `run`'s.
@@ -98,10 +98,6 @@ int eval_command(const std::vector<std::string>& args) {
   }
   if (split != "train" && split != "test" && split != "all") {
     std::cerr << "gpusynth eval: --split must be train, test or all, not '" << split << "'\n";
-    return kExitUsage;
-  }
-  if (batch == 0) {
-    std::cerr << "gpusynth eval: --batch must be at least 1\n";
     return kExitUsage;
   }
   std::string error;

@@ -18,16 +18,17 @@ int eval_compiler_command(const std::vector<std::string>& args) {
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("checkpoint,c", po::value(&o.checkpoint)->required(),
                                                     "the neural compiler (train-compiler's checkpoint.pt)")(
-      "programs,n", defaulted(&o.programs), "held-out programs, spread over the levels")(
-      "levels", defaulted(&o.levels), "curriculum levels of the programs (1..4)")(
-      "samples,k", defaulted(&o.samples), "K: candidates sampled per program")(
-      "temperature", defaulted(&o.temperature), "sampling temperature")(
-      "top-p", defaulted(&o.top_p), "nucleus: sample from this much probability")(
-      "inputs", defaulted(&o.inputs), "random inputs each candidate is compared on")(
-      "seed", defaulted(&o.seed), "seed of the programs, the samples and the inputs")(
-      "device,d", defaulted(&o.device), "cpu or cuda")("threads", defaulted(&o.threads),
+      "programs,n", bounded(&o.programs, 1, 1u << 20), "held-out programs, spread over the levels")(
+      "levels", bounded(&o.levels, 1, 4), "curriculum levels of the programs (1..4)")(
+      "samples,k", bounded(&o.samples, 1, 4096), "K: candidates sampled per program")(
+      "temperature", bounded(&o.temperature, 0, 100), "sampling temperature")(
+      "top-p", bounded(&o.top_p, 0.001, 1), "nucleus: sample from this much probability")(
+      "inputs", bounded(&o.inputs, 1, 1u << 16), "random inputs each candidate is compared on")(
+      "seed", at_least(&o.seed, 0), "seed of the programs, the samples and the inputs")(
+      "device,d", defaulted(&o.device), "cpu or cuda")("threads", bounded(&o.threads, 0, max_threads()),
                                                        "torch threads (0: torch's default)")(
-      "repetitions", defaulted(&o.repetitions), "timed passes of each compiler (best and median reported)")(
+      "repetitions", bounded(&o.repetitions, 1, 1000),
+      "timed passes of each compiler (best and median reported)")(
       "json", po::value(&o.json_path), "write everything measured to this JSON file")(
       "history", po::value(&o.history_path), "write the routing history (features, success within K) as TSV")(
       "router-out", po::value(&o.router_path), "write a router fitted on every program's history");

@@ -30,8 +30,7 @@ int import_psb_command(const std::vector<std::string>& args) {
       "name,n", po::value(&in.name)->required(), "the problem's name")(
       "description", po::value(&in.description), "what the program must do")(
       "source", po::value(&in.source), "provenance, e.g. \"PSB1 (Helmuth & Spector 2015)\"")(
-      "float-tolerance", po::value(&in.float_tolerance)->default_value(0),
-      "a float output matches within this")(
+      "float-tolerance", bounded(&in.float_tolerance, 0, 1e9), "a float output matches within this")(
       "constants", po::value(&in.constants),
       "problem-specific constants a search may use, JSON by type: {\"str\": [\"aeiouy\"], \"int\": [64]}")(
       "output,o", po::value(&out_path)->required(), "the problem file to write");

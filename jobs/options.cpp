@@ -9,23 +9,22 @@ namespace gs::jobs {
 
 po::options_description compile_limit_options(compiler::CompileLimits* l) {
   po::options_description d("Compile limits");
-  d.add_options()("max-source", defaulted(&l->max_source_bytes), "largest source accepted, in bytes")(
-      "max-nodes", defaulted(&l->max_nodes), "syntax-tree nodes per program")(
-      "max-depth", defaulted(&l->max_depth)->notifier([](u32 v) {
-        if (v < 1 || v > 255)
-          throw po::validation_error(po::validation_error::invalid_option_value, "max-depth");
-      }),
-      "nesting depth (1..255)");
+  d.add_options()("max-source", bounded(&l->max_source_bytes, 1, compiler::kMaxSourceBytes),
+                  "largest source accepted, in bytes")(
+      "max-nodes", bounded(&l->max_nodes, compiler::kMinNodes, compiler::kMaxNodes),
+      "syntax-tree nodes per program")("max-depth", bounded(&l->max_depth, 1, compiler::kMaxDepth),
+                                       "nesting depth");
   return d;
 }
 
 po::options_description run_limit_options(vm::Limits* l) {
   po::options_description d("Run-time limits");
-  d.add_options()("fuel", defaulted(&l->fuel),
+  d.add_options()("fuel", bounded(&l->fuel, 1, vm::kMaxFuel),
                   "instructions per execution (plus builtins' per-element work)")(
-      "stack", defaulted(&l->stack_slots), "value-stack slots (8 bytes each)")(
-      "call-depth", defaulted(&l->call_depth), "nested calls, the entry call included")(
-      "heap", defaulted(&l->heap_bytes), "heap bytes per execution");
+      "stack", bounded(&l->stack_slots, vm::kMinStackSlots, vm::kMaxStackSlots),
+      "value-stack slots (8 bytes each)")("call-depth", bounded(&l->call_depth, 1, vm::kMaxCallDepth),
+                                          "nested calls, the entry call included")(
+      "heap", bounded(&l->heap_bytes, vm::kMinHeapBytes, vm::kMaxHeapBytes), "heap bytes per execution");
   return d;
 }
 

@@ -3,11 +3,14 @@
 
 #include <boost/program_options.hpp>
 #include <charconv>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "base/host.h"
 #include "compiler/limits.h"
 #include "vm/limits.h"
 
@@ -15,18 +18,71 @@ namespace gs::jobs {
 
 namespace po = boost::program_options;
 
-// An option stored into *field whose default is the field's current value, shown by --help as
-// written: a float in the shortest form that reads back ("0.8", not "0.80000000000000004").
+// The shortest text that reads back as v ("0.8", not "0.80000000000000004"); integers as usual.
+template <class T>
+std::string number_text(T v) {
+  char text[32];
+  auto end = std::to_chars(text, text + sizeof text, v).ptr;
+  return std::string(text, end);
+}
+
+// A numeric option's value: the whole token must be a number of T's kind (no sign on an unsigned
+// type, no nan or inf, nothing after it) within [lo, hi]; anything else is a usage error naming
+// the option and its range, from the command line and from a --config file alike.
+template <class T>
+class BoundedValue : public po::typed_value<T> {
+ public:
+  BoundedValue(T* field, T lo, T hi) : po::typed_value<T>(field), lo_(lo), hi_(hi) {}
+  void xparse(boost::any& store, const std::vector<std::string>& tokens) const override {
+    const std::string text = tokens.empty() ? std::string() : tokens.back();
+    T v{};
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    if (!text.empty() && text[0] == '+') ++first;  // from_chars takes no '+'
+    auto [end, ec] = std::from_chars(first, last, v);
+    bool ok = ec == std::errc() && end == last && first != last && v >= lo_ && v <= hi_;
+    if constexpr (std::is_floating_point_v<T>) ok = ok && std::isfinite(v);
+    if (!ok) {
+      po::error_with_option_name e("the option '%canonical_option%' takes a number in [" + number_text(lo_) +
+                                   ", " + number_text(hi_) + "], not '%value%'");
+      e.set_substitute("value", text);
+      throw e;
+    }
+    store = v;
+  }
+
+ private:
+  T lo_, hi_;
+};
+
+// A numeric option stored into *field, within [lo, hi], defaulting to the field's value (shown
+// as number_text writes it).
+template <class T>
+po::typed_value<T>* bounded(T* field, std::type_identity_t<T> lo, std::type_identity_t<T> hi) {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+  auto* v = new BoundedValue<T>(field, lo, hi);
+  v->default_value(*field, number_text(*field));
+  // --help shows the range where Boost writes "arg": "--heap 64..268435456 (=1048576)".
+  v->value_name(hi == std::numeric_limits<T>::max() ? "N>=" + number_text(lo)
+                                                    : number_text(lo) + ".." + number_text(hi));
+  return v;
+}
+
+// A non-numeric option (text, a switch) stored into *field, defaulting to the field's value.
 template <class T>
 po::typed_value<T>* defaulted(T* field) {
-  if constexpr (std::is_floating_point_v<T>) {
-    char text[32];
-    auto end = std::to_chars(text, text + sizeof text, *field).ptr;
-    return po::value(field)->default_value(*field, std::string(text, end));
-  } else {
-    return po::value(field)->default_value(*field);
-  }
+  static_assert(!std::is_arithmetic_v<T> || std::is_same_v<T, bool>, "numbers are bounded()");
+  return po::value(field)->default_value(*field);
 }
+
+// A numeric option bounded below only (above by its type's largest value).
+template <class T>
+po::typed_value<T>* at_least(T* field, std::type_identity_t<T> lo) {
+  return bounded(field, lo, std::numeric_limits<T>::max());
+}
+
+// The bound of every --threads: the CPUs this process may use (base/host.h), 0 meaning all of them.
+inline u32 max_threads() { return usable_cpus(); }
 
 // --max-source, --max-nodes, --max-depth into *limits.
 po::options_description compile_limit_options(compiler::CompileLimits* limits);

@@ -17,32 +17,32 @@ po::options_description search_options(SearchOptions* o) {
       "GP parent selection: lexicase, downsampled (lexicase) or tournament")(
       "case-scores", defaulted(&o->case_scores),
       "what lexicase compares per case: error (graded: how far the output is from the expected one) or pass")(
-      "downsample", defaulted(&o->settings.gp.downsample),
+      "downsample", bounded(&o->settings.gp.downsample, 0.001, 1),
       "downsampled lexicase: fraction of the train cases per generation")(
-      "tournament-size", defaulted(&o->settings.gp.tournament),
-      "tournament selection: individuals per tournament")("crossover", defaulted(&o->settings.gp.p_crossover),
+      "tournament-size", bounded(&o->settings.gp.tournament, 1, 1u << 20),
+      "tournament selection: individuals per tournament")("crossover",
+                                                          bounded(&o->settings.gp.p_crossover, 0, 1),
                                                           "GP: probability of crossover (else mutation)")(
-      "max-size", defaulted(&o->settings.enumerate.max_size), "enumerate: largest expression (nodes)")(
+      "max-size", bounded(&o->settings.enumerate.max_size, 1, 64), "enumerate: largest expression (nodes)")(
       "lambdas", defaulted(&o->settings.enumerate.lambdas),
       "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
-      "(0)")("enumerate-first", defaulted(&o->settings.portfolio.enumerate_candidates),
+      "(0)")("enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
              "portfolio: candidates the enumeration may propose before GP takes over")(
-      "elites", defaulted(&o->settings.portfolio.elites),
+      "elites", bounded(&o->settings.portfolio.elites, 0, 1u << 20),
       "portfolio: the enumeration's best candidates placed in GP's first population")(
       "candidates,c", po::value(&o->candidates_path),
       "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")(
-      "batch,b", defaulted(&o->search.batch), "candidates per iteration (the GP population)")(
-      "budget", defaulted(&o->search.budget.candidates), "most candidates to evaluate (0: no bound)")(
-      "iterations", po::value(&o->search.budget.iterations)->default_value(0),
-      "most iterations (0: no bound)")("seconds", po::value(&o->search.budget.seconds)->default_value(0),
-                                       "most wall-clock seconds (0: no bound)")(
-      "seed,s", defaulted(&o->settings.seed), "random seed: the same seed gives the same search")(
+      "batch,b", bounded(&o->search.batch, 1, 1u << 20), "candidates per iteration (the GP population)")(
+      "budget", at_least(&o->search.budget.candidates, 0), "most candidates to evaluate (0: no bound)")(
+      "iterations", at_least(&o->search.budget.iterations, 0), "most iterations (0: no bound)")(
+      "seconds", bounded(&o->search.budget.seconds, 0, 1e9), "most wall-clock seconds (0: no bound)")(
+      "seed,s", at_least(&o->settings.seed, 0), "random seed: the same seed gives the same search")(
       "no-simplify", po::bool_switch()->notifier([o](bool off) { o->search.simplify = !off; }),
       "keep the first solution as found")("device,d", defaulted(&o->device),
                                           "cpu, cuda or auto (CUDA when a GPU is present)")(
-      "threads", po::value(&o->pipeline.threads)->default_value(0),
+      "threads", bounded(&o->pipeline.threads, 0, max_threads()),
       "CPU worker threads (0: every CPU this process may use: its affinity, e.g. taskset or Slurm)")(
       "config", po::value(&o->config_path),
       "ini file of these options (key = value); the command line overrides it")(
@@ -70,28 +70,12 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = "--case-scores must be error or pass, not '" + o.case_scores + "'";
     return false;
   }
-  if (!(o.settings.gp.downsample > 0 && o.settings.gp.downsample <= 1)) {
-    *error = "--downsample must be in (0, 1]";
-    return false;
-  }
-  if (!(o.settings.gp.p_crossover >= 0 && o.settings.gp.p_crossover <= 1)) {
-    *error = "--crossover must be in [0, 1]";
-    return false;
-  }
   if ((*kind == search::GeneratorKind::External) != !o.candidates_path.empty()) {
     *error = "--candidates FILE goes with --generator external, and only with it";
     return false;
   }
   if (!o.candidates_path.empty() && !std::ifstream(o.candidates_path)) {
     *error = o.candidates_path + ": cannot read file";
-    return false;
-  }
-  if (o.settings.enumerate.max_size == 0) {
-    *error = "--max-size must be at least 1";
-    return false;
-  }
-  if (o.search.batch == 0) {
-    *error = "--batch must be at least 1";
     return false;
   }
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;

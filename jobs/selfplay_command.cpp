@@ -51,24 +51,24 @@ int selfplay_command(const std::vector<std::string>& args) {
       "from", po::value(&o.from), "the checkpoint to start from (train-compiler's or selfplay's)")(
       "out,o", po::value(&o.out_dir)->required(), "directory for checkpoint.pt and progress.tsv")(
       "resume", po::bool_switch(&o.resume), "continue from OUT/checkpoint.pt (weights, Adam, step)")(
-      "steps", defaulted(&o.steps), "total optimizer steps (a resumed run continues to it)")(
-      "batch", defaulted(&o.batch), "programs per rank per step")("samples,k", defaulted(&o.samples),
-                                                                  "bytecode samples per program (>= 2)")(
-      "temperature", defaulted(&o.temperature), "sampling temperature")(
-      "lambda", defaulted(&o.lambda),
+      "steps", bounded(&o.steps, 1, 1000000000), "total optimizer steps (a resumed run continues to it)")(
+      "batch", bounded(&o.batch, 1, 1u << 16), "programs per rank per step")(
+      "samples,k", bounded(&o.samples, 1, 4096), "bytecode samples per program (>= 2)")(
+      "temperature", bounded(&o.temperature, 0, 100), "sampling temperature")(
+      "lambda", bounded(&o.lambda, 0, 1e6),
       "weight of the cost (executed instructions / the traditional compiler's) in the reward")(
-      "lr", defaulted(&o.learning_rate), "Adam learning rate")("clip", defaulted(&o.clip),
-                                                               "gradient norm clip (0: none)")(
-      "levels", defaulted(&o.levels), "programs of curriculum levels 0 .. N-1 (1..4)")(
-      "seed", defaulted(&o.seed), "seed of the programs, samples and inputs")(
-      "device,d", defaulted(&o.device), "cpu or cuda")("threads", defaulted(&o.threads),
+      "lr", bounded(&o.learning_rate, 0, 10), "Adam learning rate")("clip", bounded(&o.clip, 0, 1e6),
+                                                                    "gradient norm clip (0: none)")(
+      "levels", bounded(&o.levels, 1, 4), "programs of curriculum levels 0 .. N-1 (1..4)")(
+      "seed", at_least(&o.seed, 0), "seed of the programs, samples and inputs")(
+      "device,d", defaulted(&o.device), "cpu or cuda")("threads", bounded(&o.threads, 0, max_threads()),
                                                        "torch threads per rank (0: torch's default)")(
       "collective", defaulted(&collective), "auto, local, mpi or nccl: how ranks sum their gradients")(
-      "log-every", defaulted(&o.log_every), "a progress line every N steps")(
-      "eval-every", defaulted(&o.eval_every),
+      "log-every", at_least(&o.log_every, 1), "a progress line every N steps")(
+      "eval-every", at_least(&o.eval_every, 0),
       "held-out evaluation every N steps (0: at the start and the end only)")(
-      "eval-programs", defaulted(&o.eval_programs), "held-out programs (0: no evaluation)")(
-      "checkpoint-every", defaulted(&o.checkpoint_every),
+      "eval-programs", bounded(&o.eval_programs, 0, 1u << 20), "held-out programs (0: no evaluation)")(
+      "checkpoint-every", at_least(&o.checkpoint_every, 0),
       "save OUT/checkpoint.pt every N steps (and at the end)");
   po::variables_map vm;
   bool help;

@@ -19,33 +19,33 @@ int train_compiler_command(const std::vector<std::string>& args) {
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("out,o", po::value(&o.out_dir)->required(),
                                                     "directory for checkpoint.pt and progress.tsv")(
-      "steps", defaulted(&o.steps), "total optimizer steps (a resumed run continues to it)")(
-      "batch", defaulted(&o.batch), "examples per step")("seed", defaulted(&o.seed),
-                                                         "seed of the data and the initial weights")(
-      "lr", defaulted(&o.learning_rate), "Adam learning rate (after warm-up)")(
-      "warmup", defaulted(&o.warmup), "steps of linear learning-rate warm-up")(
-      "clip", defaulted(&o.clip), "gradient norm clip (0: none)")(
+      "steps", bounded(&o.steps, 1, 1000000000), "total optimizer steps (a resumed run continues to it)")(
+      "batch", bounded(&o.batch, 1, 1u << 16), "examples per step")(
+      "seed", at_least(&o.seed, 0), "seed of the data and the initial weights")(
+      "lr", bounded(&o.learning_rate, 0, 10), "Adam learning rate (after warm-up)")(
+      "warmup", at_least(&o.warmup, 0), "steps of linear learning-rate warm-up")(
+      "clip", bounded(&o.clip, 0, 1e6), "gradient norm clip (0: none)")(
       "resume", po::value(&resume)->implicit_value("-"),
       "continue from a checkpoint (default: OUT/checkpoint.pt); its model sizes and seed are used")(
-      "device,d", defaulted(&o.device), "cpu or cuda")("threads", defaulted(&o.threads),
+      "device,d", defaulted(&o.device), "cpu or cuda")("threads", bounded(&o.threads, 0, max_threads()),
                                                        "torch threads (0: torch's default)")(
-      "levels", defaulted(&o.levels), "curriculum levels used, small programs first (1..4)")(
-      "log-every", defaulted(&o.log_every), "a progress line every N steps")(
-      "eval-every", defaulted(&o.eval_every),
+      "levels", bounded(&o.levels, 1, 4), "curriculum levels used, small programs first (1..4)")(
+      "log-every", at_least(&o.log_every, 1), "a progress line every N steps")(
+      "eval-every", at_least(&o.eval_every, 0),
       "held-out exact match and verifier pass rate every N steps (0: none)")(
-      "eval-programs", defaulted(&o.eval_programs), "size of the held-out set")(
-      "checkpoint-every", defaulted(&o.checkpoint_every),
+      "eval-programs", bounded(&o.eval_programs, 0, 1u << 20), "size of the held-out set")(
+      "checkpoint-every", at_least(&o.checkpoint_every, 0),
       "save OUT/checkpoint.pt every N steps (and at the end)");
   po::options_description model("Model (a fresh run; a resumed one takes the checkpoint's)");
-  model.add_options()("d-model", defaulted(&m.d_model), "width of the transformer")(
-      "heads", defaulted(&m.heads), "attention heads (must divide d-model)")(
+  model.add_options()("d-model", bounded(&m.d_model, 8, 8192), "width of the transformer")(
+      "heads", bounded(&m.heads, 1, 64), "attention heads (must divide d-model)")(
       "layers", po::value(&layers), "encoder and decoder layers both")(
-      "encoder-layers", defaulted(&m.encoder_layers), "encoder layers")(
-      "decoder-layers", defaulted(&m.decoder_layers), "decoder layers")(
-      "ff", defaulted(&m.ff), "feed-forward width")("max-source", defaulted(&m.max_source),
-                                                    "longest source, in tokens")(
-      "max-bytecode", defaulted(&m.max_bytecode), "longest bytecode, in tokens")(
-      "dropout", defaulted(&m.dropout), "dropout rate");
+      "encoder-layers", bounded(&m.encoder_layers, 1, 64), "encoder layers")(
+      "decoder-layers", bounded(&m.decoder_layers, 1, 64), "decoder layers")(
+      "ff", bounded(&m.ff, 8, 1u << 16), "feed-forward width")(
+      "max-source", bounded(&m.max_source, 16, 1u << 16), "longest source, in tokens")(
+      "max-bytecode", bounded(&m.max_bytecode, 16, 1u << 16), "longest bytecode, in tokens")(
+      "dropout", bounded(&m.dropout, 0, 0.9), "dropout rate");
   visible.add(model);
   po::variables_map vm;
   bool help;

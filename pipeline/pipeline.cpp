@@ -59,6 +59,7 @@ void register_neural_pipeline(NeuralPipelineFactory make) { neural_factory = mak
 bool has_neural_pipeline() { return neural_factory != nullptr; }
 
 std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) {
+  if (const char* problem = vm::limits_problem(config.limits)) throw std::runtime_error(problem);
   if (config.limits.fuel >= (u64(1) << 32))
     throw std::runtime_error("fuel must be below 2^32 in a batch (got " + std::to_string(config.limits.fuel) +
                              ")");

@@ -5,11 +5,28 @@
 
 namespace gs::vm {
 
+// The range of each limit (the options of every command, docs/cli.md): within them one execution's
+// memory stays under ~264 MiB and no size computation overflows.
+inline constexpr u64 kMaxFuel = 1'000'000'000'000;
+inline constexpr u32 kMinStackSlots = 16, kMaxStackSlots = 1u << 20;  // 8 MiB
+inline constexpr u32 kMaxCallDepth = 4096;
+inline constexpr u32 kMinHeapBytes = 64, kMaxHeapBytes = 1u << 28;  // 256 MiB
+
 struct Limits {
   u64 fuel = 1'000'000;       // instructions, plus one per element a sequence builtin touches
   u32 stack_slots = 4096;     // 8-byte value slots shared by all frames
   u32 call_depth = 64;        // the entry call counts as one
   u32 heap_bytes = 1u << 20;  // arrays, strings and the program's string literals
 };
+
+// Null when every limit of l is within its range above, else which one is not.
+inline const char* limits_problem(const Limits& l) {
+  if (l.fuel < 1 || l.fuel > kMaxFuel) return "fuel must be in [1, 10^12]";
+  if (l.stack_slots < kMinStackSlots || l.stack_slots > kMaxStackSlots)
+    return "stack must be in [16, 2^20] slots";
+  if (l.call_depth < 1 || l.call_depth > kMaxCallDepth) return "call depth must be in [1, 4096]";
+  if (l.heap_bytes < kMinHeapBytes || l.heap_bytes > kMaxHeapBytes) return "heap must be in [64, 2^28] bytes";
+  return nullptr;
+}
 
 }  // namespace gs::vm

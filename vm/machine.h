@@ -4,6 +4,7 @@
 // Limits into a Machine.
 #pragma once
 
+#include <stdexcept>
 #include <vector>
 
 #include "vm/heap.h"
@@ -33,13 +34,18 @@ GS_HD inline Machine machine_over(u8* memory, const Limits& l) {
 // A machine with its memory on the host heap (a CPU worker, a Runner).
 class OwnedMachine {
  public:
+  // Throws std::invalid_argument for limits outside their ranges (vm/limits.h).
   explicit OwnedMachine(const Limits& l)
-      : memory_(machine_bytes(l) / 8), machine_(machine_over(reinterpret_cast<u8*>(memory_.data()), l)) {}
+      : memory_(checked_bytes(l) / 8), machine_(machine_over(reinterpret_cast<u8*>(memory_.data()), l)) {}
   OwnedMachine(const OwnedMachine&) = delete;
   OwnedMachine& operator=(const OwnedMachine&) = delete;
   Machine& get() { return machine_; }
 
  private:
+  static u64 checked_bytes(const Limits& l) {
+    if (const char* problem = limits_problem(l)) throw std::invalid_argument(problem);
+    return machine_bytes(l);
+  }
   std::vector<u64> memory_;
   Machine machine_;
 };

@@ -85,7 +85,8 @@ TEST(EvalCommand, BadInputIsAUsageError) {
       {{"-p", bad_problem, "-c", samples}, bad_problem + ":"},
       {{"-p", kProblem, "-c", samples, "--device", "gpu"}, "--device must be cpu, cuda or auto"},
       {{"-p", kProblem, "-c", samples, "--split", "dev"}, "--split must be"},
-      {{"-p", kProblem, "-c", samples, "--batch", "0"}, "--batch must be at least 1"},
+      {{"-p", kProblem, "-c", samples, "--batch", "0"},
+       "the option '--batch' takes a number in [1, 1048576], not '0'"},
       {{"-p", kProblem, "-c", samples, "--fuel", "5000000000"}, "fuel must be below 2^32"},
       {{"-p", kProblem, "-c", samples, "-o", "/nonexistent-dir/x"}, "cannot write"},
   };

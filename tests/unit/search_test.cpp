@@ -253,7 +253,7 @@ TEST(SearchCommand, BadOptionsAreUsageErrors) {
            {{"-p", kProblem, "-g", "external"}, "--candidates FILE goes with"},
            {{"-p", kProblem, "-c", candidates}, "--candidates FILE goes with"},
            {{"-p", kProblem, "--budget", "0"}, "give a budget"},
-           {{"-p", kProblem, "--batch", "0"}, "--batch must be"},
+           {{"-p", kProblem, "--batch", "0"}, "the option '--batch' takes a number in [1, 1048576], not '0'"},
            {{"-p", kProblem, "--device", "tpu"}, "--device must be"},
            {{"-p", kProblem, "--case-scores", "close"}, "--case-scores must be error or pass"},
            {{"-p", "/nonexistent/p.json"}, "/nonexistent/p.json"},

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 #include <sched.h>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
 
 #include "base/host.h"
 
@@ -46,6 +51,35 @@ TEST(ThreadPool, ZeroThreadsMeansTheCpusTheProcessMayUse) {
   }
   EXPECT_EQ(usable_cpus(), all);
   EXPECT_EQ(ThreadPool(3).size(), 3u);  // an explicit count is taken as given
+}
+
+// A pool the system cannot start is an error, not a deadlock: in a child process whose address
+// space is capped near what it uses, so that thread stacks cannot be mapped (this works for root
+// too, whom RLIMIT_NPROC does not bind).
+TEST(ThreadPool, ThreadsTheSystemCannotStartAreAnError) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: RLIMIT_AS cannot be capped";
+#else
+  EXPECT_EXIT(
+      {
+        rlimit cap{};
+        getrlimit(RLIMIT_AS, &cap);
+        FILE* status = std::fopen("/proc/self/statm", "r");
+        unsigned long pages = 0;
+        if (status == nullptr || std::fscanf(status, "%lu", &pages) != 1) std::exit(3);
+        std::fclose(status);
+        cap.rlim_cur = pages * 4096 + (64ul << 20);  // 64 MiB more: a handful of 8 MiB stacks
+        if (setrlimit(RLIMIT_AS, &cap) != 0) std::exit(4);
+        try {
+          ThreadPool pool(1000);
+        } catch (const std::runtime_error& e) {
+          std::fprintf(stderr, "%s\n", e.what());
+          std::exit(0);
+        }
+        std::exit(5);
+      },
+      testing::ExitedWithCode(0), "cannot start 1000 threads \\(started [0-9]+\\)");
+#endif
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // Interpreter, runner and container basics.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "compiler/compiler.h"
 #include "vm/runner.h"
 
@@ -14,6 +16,23 @@ vm::Program build(const std::string& source) {
   auto p = vm::Program::load(out.bytecode, &r);
   EXPECT_TRUE(p.has_value()) << vm::describe(r);
   return *p;
+}
+
+// Limits outside their ranges (vm/limits.h) are refused before any memory is sized from them:
+// call_depth + 1 frames, a heap near 2^32 bytes or a stack of 2^32 slots would wrap or exhaust it.
+TEST(Vm, LimitsOutsideTheirRangesAreRefused) {
+  for (vm::Limits l : {vm::Limits{.call_depth = 0xFFFFFFFFu}, vm::Limits{.call_depth = 0},
+                       vm::Limits{.heap_bytes = 4294967290u}, vm::Limits{.stack_slots = 0xFFFFFFFFu},
+                       vm::Limits{.fuel = 0}, vm::Limits{.fuel = vm::kMaxFuel + 1}}) {
+    EXPECT_NE(vm::limits_problem(l), nullptr);
+    EXPECT_THROW(vm::Runner runner(l), std::invalid_argument);
+  }
+  vm::Limits widest{.fuel = vm::kMaxFuel,
+                    .stack_slots = vm::kMaxStackSlots,
+                    .call_depth = vm::kMaxCallDepth,
+                    .heap_bytes = vm::kMaxHeapBytes};
+  EXPECT_EQ(vm::limits_problem(widest), nullptr);
+  EXPECT_EQ(vm::limits_problem(vm::Limits{}), nullptr);
 }
 
 TEST(Vm, RunsTheDesignExample) {

@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The option sweep: every numeric option of every command (read from `gpusynth CMD --help`:
+the options whose default is a number) given values no range admits — negative, past 64 bits,
+nan, inf, trailing junk, empty — must be a usage error (exit status 2) whose one line names the
+option, from the command line and from a --config file; never a crash, a hang or a run.
+
+    option_sweep.py GPUSYNTH [--neural]
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+COMMANDS = ["compile", "run", "eval", "search", "campaign", "import-psb"]
+NEURAL = ["train-compiler", "selfplay", "eval-compiler"]
+CONFIG = {"search", "campaign"}  # the commands that read --config
+BAD = ["-1", "18446744073709551616", "nan", "inf", "1x", "", "0x10", "1e400"]
+# A numeric option as --help shows it: "--heap 64..268435456 (=1048576)" or "--budget N>=0 (=300000)".
+OPTION = re.compile(r"^\s+(?:-\w \[ --|--)([\w-]+)(?: \])? (N>=[0-9.e+-]+|[0-9.e+-]+\.\.[0-9.e+-]+) \(=", re.M)
+
+
+def run(gpusynth, args):
+    try:
+        return subprocess.run([gpusynth] + args, capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def main():
+    gpusynth = sys.argv[1]
+    commands = COMMANDS + (NEURAL if "--neural" in sys.argv[2:] else [])
+    failures, checked = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for command in commands:
+            help_text = run(gpusynth, [command, "--help"])
+            options = OPTION.findall(help_text.stdout if help_text else "")
+            if not options:
+                failures.append(f"{command}: no numeric options found in --help")
+            for option, _default in options:
+                for value in BAD if command not in NEURAL else BAD[::3]:  # each neural call loads libtorch
+                    checked += 1
+                    given = [f"--{option}={value}"] if value else [f"--{option}", ""]
+                    tries = [("command line", [command] + given)]
+                    if command in CONFIG:
+                        path = os.path.join(tmp, f"{command}-{option}.ini")
+                        with open(path, "w") as f:
+                            f.write(f"{option} = {value}\n")
+                        tries.append(("config file", [command, "--config", path]))
+                    for where, args in tries:
+                        r = run(gpusynth, args)
+                        what = f"{command} --{option}={value!r} ({where})"
+                        if r is None:
+                            failures.append(f"{what}: hung (30 s)")
+                        elif r.returncode != 2:
+                            failures.append(f"{what}: exit status {r.returncode}: {r.stderr.strip()[:200]}")
+                        elif option not in r.stderr or "takes a number in [" not in r.stderr:
+                            failures.append(f"{what}: the error does not name the option's range: {r.stderr.strip()[:200]}")
+                        elif r.stderr.count("\n") != 1:
+                            failures.append(f"{what}: the error is not one line: {r.stderr!r}")
+    for f in failures:
+        print(f)
+    print(f"option_sweep: {checked} option values over {len(commands)} commands, {len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
