@@ -26,7 +26,7 @@ int compile_command(const std::vector<std::string>& args) {
   if (!parse_command_line(args, visible, &input, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
 
-  auto source = read_file(input);
+  auto source = read_file(input, kMaxProgramBytes);
   if (!source) return kExitUsage;
   compiler::Output out = compiler::compile(*source, limits);
   if (!out.ok()) {

@@ -105,12 +105,18 @@ int eval_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth eval: " << error << "\n";
     return kExitUsage;
   }
+  if (out_path.empty()) out_path = candidates_path + ".passing";
+  if (output_overwrites_input(out_path, {{"problem", problem_path}, {"candidates", candidates_path}},
+                              &error)) {
+    std::cerr << "gpusynth eval: " << error << "\n";
+    return kExitUsage;
+  }
   auto problem = suites::load_problem(problem_path, &error);
   if (!problem) {
     std::cerr << error << "\n";
     return kExitUsage;
   }
-  auto text = read_file(candidates_path);
+  auto text = read_file(candidates_path, kMaxCandidateBytes);
   if (!text) return kExitUsage;
   suites::CandidateFile file = suites::parse_candidates(*text, candidates_path);
   for (const std::string& e : file.errors) std::cerr << e << "\n";
@@ -154,7 +160,6 @@ int eval_command(const std::vector<std::string>& args) {
                   << passing.size() << " passing\n";
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (out_path.empty()) out_path = candidates_path + ".passing";
     std::ofstream out(out_path, std::ios::binary);
     out << suites::candidates_text(passing, file.json_lines);
     out.close();

@@ -48,10 +48,16 @@ int import_psb_command(const std::vector<std::string>& args) {
   if (help) return kExitOk;
 
   auto load = [](const std::string& path) -> std::optional<suites::PsbFile> {
-    auto text = read_file(path);  // prints "PATH: cannot read file"
+    auto text = read_file(path, kMaxProblemBytes);  // prints "PATH: why"
     if (!text) return std::nullopt;
     return suites::PsbFile{path, std::move(*text)};
   };
+  std::string clash;
+  if (output_overwrites_input(out_path, {{"train", train_path}, {"test", test_path}, {"edge", edge_path}},
+                              &clash)) {
+    std::cerr << "gpusynth import-psb: " << clash << "\n";
+    return kExitUsage;
+  }
   auto train = load(train_path);
   if (!train) return kExitUsage;
   in.train = std::move(*train);

@@ -1,9 +1,12 @@
 #include "jobs/options.h"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+
+#include "base/input_file.h"
 
 namespace gs::jobs {
 
@@ -89,11 +92,13 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
   }
   if (with_config && vm->count("config")) {
     const std::string path = (*vm)["config"].as<std::string>();
-    std::ifstream in(path);
-    if (!in) {
-      std::cerr << "gpusynth " << command << ": " << path << ": cannot read the config file\n";
+    std::string error;
+    const auto bytes = read_input_file(path, kMaxConfigBytes, &error);
+    if (!bytes) {
+      std::cerr << "gpusynth " << command << ": " << error << "\n";
       return false;
     }
+    std::istringstream in(*bytes);
     std::istringstream text(lines_for(in, command));
     try {
       po::store(po::parse_config_file(text, visible), *vm);  // values already stored win
@@ -154,15 +159,26 @@ std::string effective_config(const po::variables_map& vm) {
   return out;
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << path << ": cannot read file\n";
-    return std::nullopt;
+bool output_overwrites_input(const std::string& output,
+                             const std::vector<std::pair<std::string, std::string>>& inputs,
+                             std::string* error) {
+  std::error_code ec;
+  for (const auto& [what, path] : inputs) {
+    if (output.empty() || path.empty()) continue;
+    if (std::filesystem::equivalent(output, path, ec) ||
+        std::filesystem::weakly_canonical(output, ec) == std::filesystem::weakly_canonical(path, ec)) {
+      *error = output + ": the output would overwrite the " + what + " file " + path;
+      return true;
+    }
   }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return false;
+}
+
+std::optional<std::string> read_file(const std::string& path, u64 max_bytes) {
+  std::string error;
+  auto bytes = read_input_file(path, max_bytes, &error);
+  if (!bytes) std::cerr << error << "\n";
+  return bytes;
 }
 
 }  // namespace gs::jobs

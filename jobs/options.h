@@ -8,9 +8,11 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "base/host.h"
+#include "base/input_file.h"
 #include "compiler/limits.h"
 #include "vm/limits.h"
 
@@ -110,7 +112,14 @@ bool parse_command_line_and_config(const std::vector<std::string>& args,
 // records as its configuration; --config itself and --help left out).
 std::string effective_config(const po::variables_map& vm);
 
-// The whole file, or nullopt after printing "PATH: cannot read file" to stderr.
-std::optional<std::string> read_file(const std::string& path);
+// When output names the same file as one of inputs (the same path, a link, a hard link):
+// "OUTPUT: -o would overwrite the INPUT file" in *error and true. Empty names are skipped.
+bool output_overwrites_input(const std::string& output,
+                             const std::vector<std::pair<std::string, std::string>>& inputs,
+                             std::string* error);
+
+// The whole regular file, if it holds at most max_bytes (base/input_file.h's caps), or nullopt
+// after printing "PATH: why" to stderr.
+std::optional<std::string> read_file(const std::string& path, u64 max_bytes);
 
 }  // namespace gs::jobs

@@ -15,7 +15,7 @@ namespace gs::jobs {
 static std::optional<vm::Program> load_program(const std::string& path, const compiler::CompileLimits& limits,
                                                int* status) {
   *status = kExitUsage;
-  auto text = read_file(path);
+  auto text = read_file(path, kMaxProgramBytes);
   if (!text) return std::nullopt;
   if (text->size() >= 4 && vm::magic_of(reinterpret_cast<const u8*>(text->data())) == vm::kMagic) {
     vm::VerifyResult verdict;

@@ -102,7 +102,7 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   c.settings.gp.selection = *search::parse_selection(o.selection);
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
   if (c.kind == search::GeneratorKind::External) {
-    auto text = read_file(o.candidates_path);
+    auto text = read_file(o.candidates_path, kMaxCandidateBytes);
     if (!text) {
       *error = o.candidates_path + ": cannot read file";
       return std::nullopt;

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/input_file.h"
 #include "compiler/compiler.h"
 #include "compiler/parser.h"
 #include "suites/json_detail.h"
@@ -241,6 +242,18 @@ struct Reader {
   }
 };
 
+// Why a problem's name cannot name its records group and summary line, or null.
+const char* bad_name(const std::string& name) {
+  if (name.empty()) return "must not be empty";
+  if (name.size() > 255) return "must have at most 255 bytes";
+  if (name == "." || name == "..") return "must not be . or ..";
+  for (unsigned char c : name) {
+    if (c == '/') return "must not hold '/' (it names an HDF5 group)";
+    if (c < 0x20 || c == 0x7f) return "must not hold control characters";
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::optional<Problem> parse_problem(std::string_view text, const std::string& path, std::string* error) {
@@ -286,6 +299,10 @@ std::optional<Problem> parse_problem(std::string_view text, const std::string& p
   Problem p;
   p.path = path;
   p.name = doc["name"];
+  if (const char* why = bad_name(p.name)) {
+    r.fail_at({{"name", 0}}, std::string("\"name\" ") + why);
+    return std::nullopt;
+  }
   p.description = doc.value("description", "");
   p.source = doc.value("source", "");
   std::string why;
@@ -324,14 +341,9 @@ bool parse_constants(std::string_view json_text, std::vector<vm::Value>* out, st
 }
 
 std::optional<Problem> load_problem(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = path + ": cannot read file";
-    return std::nullopt;
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_problem(s.str(), path, error);
+  const auto text = read_input_file(path, kMaxProblemBytes, error);
+  if (!text) return std::nullopt;
+  return parse_problem(*text, path, error);
 }
 
 // One field per line and one case per line: readable, and a changed case is a one-line diff.

@@ -9,8 +9,10 @@
 
 namespace gs::suites {
 
-// The problem files of a suite, in name order. Every bad file is reported on err (a bad file
-// stops a campaign before it starts); false then, or when the folder has no problem files.
+// The problem files of a suite (every *.json entry of the folder), in name order. The suite is
+// checked whole before anything runs: every file must load (a directory or a dangling symlink
+// named *.json is a bad file too) and every problem name must be unique. Every bad file is
+// reported on err; false then, or when the folder has no problem files.
 bool load_suite(const std::string& dir, std::vector<Problem>* problems, std::ostream& err);
 
 // What every rank of a distributed campaign must agree on: the problems, in order, with their

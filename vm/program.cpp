@@ -3,6 +3,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/input_file.h"
+
 namespace gs::vm {
 
 std::optional<Program> Program::load(std::span<const u8> bytes, VerifyResult* error) {
@@ -36,12 +38,9 @@ Program& Program::operator=(const Program& other) {
 }
 
 std::optional<Program> Program::read_file(const std::string& path, std::string* message) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *message = path + ": cannot open file";
-    return std::nullopt;
-  }
-  std::vector<u8> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto text = read_input_file(path, kMaxProgramBytes, message);
+  if (!text) return std::nullopt;
+  const std::vector<u8> bytes(text->begin(), text->end());
   VerifyResult r;
   auto p = load(bytes, &r);
   if (!p) *message = path + ": invalid bytecode: " + describe(r);

@@ -89,6 +89,11 @@ TEST(EvalCommand, BadInputIsAUsageError) {
        "the option '--batch' takes a number in [1, 1048576], not '0'"},
       {{"-p", kProblem, "-c", samples, "--fuel", "5000000000"}, "fuel must be below 2^32"},
       {{"-p", kProblem, "-c", samples, "-o", "/nonexistent-dir/x"}, "cannot write"},
+      {{"-p", kProblem, "-c", samples, "-o", samples},
+       samples + ": the output would overwrite the candidates file"},
+      {{"-p", kProblem, "-c", samples, "-o", kProblem}, "the output would overwrite the problem file"},
+      {{"-p", kProblem, "-c", "/dev/zero"},
+       "/dev/zero: a character device, not a file that can be read as input"},
   };
   for (const Case& c : cases) {
     Outcome r = eval(c.args);

@@ -2,6 +2,16 @@
 #include "suites/problem.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "base/input_file.h"
+#include "suites/suite.h"
 
 namespace gs {
 namespace {
@@ -161,7 +171,69 @@ TEST(ProblemErrors, RejectBadSignaturesFieldsAndShapes) {
   EXPECT_NE(load_error("[1, 2]").find("one JSON object"), std::string::npos);
   std::string error;
   EXPECT_FALSE(suites::load_problem("/nonexistent/p.json", &error));
-  EXPECT_EQ(error, "/nonexistent/p.json: cannot read file");
+  EXPECT_EQ(error, "/nonexistent/p.json: cannot read file: No such file or directory");
+}
+
+// Inputs are regular files within a cap, checked before reading: a directory, a device that
+// never ends and a FIFO with no writer are refused by their kind, at once.
+TEST(ProblemFile, OnlyRegularFilesAreRead) {
+  std::string error;
+  EXPECT_FALSE(suites::load_problem("/dev/zero", &error));
+  EXPECT_EQ(error, "/dev/zero: a character device, not a file that can be read as input");
+  EXPECT_FALSE(suites::load_problem("/tmp", &error));
+  EXPECT_EQ(error, "/tmp: a directory, not a file that can be read as input");
+  const std::string fifo = ::testing::TempDir() + "problem_fifo.json";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_FALSE(suites::load_problem(fifo, &error));
+  EXPECT_EQ(error, fifo + ": a FIFO, not a file that can be read as input");
+  std::remove(fifo.c_str());
+  // Past the cap: refused from its size alone (a sparse file: nothing is read or written).
+  const std::string big = ::testing::TempDir() + "problem_big.json";
+  { std::ofstream(big) << ""; }
+  ASSERT_EQ(truncate(big.c_str(), off_t(kMaxProblemBytes) + 1), 0);
+  EXPECT_FALSE(suites::load_problem(big, &error));
+  EXPECT_NE(error.find("268435457 bytes, more than the 268435456"), std::string::npos) << error;
+  std::remove(big.c_str());
+}
+
+// A suite is checked whole before anything runs: two files naming the same problem, a directory
+// and a dangling symlink named *.json are each reported, with the file.
+TEST(Suite, IsCheckedWholeBeforeAnythingRuns) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "suite_checked_whole";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "folder.json");
+  std::ofstream(dir / "a.json") << kCountOdds;
+  std::ofstream(dir / "b.json") << kCountOdds;  // the same name, count-odds
+  fs::create_symlink(dir / "nowhere", dir / "dangling.json");
+  std::vector<suites::Problem> problems;
+  std::ostringstream err;
+  EXPECT_FALSE(suites::load_suite(dir.string(), &problems, err));
+  const std::string e = err.str();
+  EXPECT_NE(e.find((dir / "b.json").string() + ": problem name 'count-odds' is also the name in " +
+                   (dir / "a.json").string()),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find((dir / "folder.json").string() + ": a directory"), std::string::npos) << e;
+  EXPECT_NE(e.find((dir / "dangling.json").string() + ": cannot read file"), std::string::npos) << e;
+  fs::remove(dir / "b.json");
+  fs::remove(dir / "dangling.json");
+  fs::remove(dir / "folder.json");
+  problems.clear();
+  EXPECT_TRUE(suites::load_suite(dir.string(), &problems, err));
+  EXPECT_EQ(problems.size(), 1u);
+}
+
+// A problem's name names its records group and its summary line: not empty, no '/', not . or ..
+TEST(ProblemFile, NamesAreValidGroupNames) {
+  for (const char* name : {"", "z/z", ".", "..", "tab\\there"})
+    EXPECT_NE(load_error(
+                  std::string(R"({"name": ")") + name +
+                  R"(", "signature": "fn solve(x: int) -> int", "train": [{"inputs": [1], "outputs": [1]}]})")
+                  .find("\"name\""),
+              std::string::npos)
+        << name;
 }
 
 TEST(ProblemErrors, NameTheLineOfABadValueInOutputsAndInTheTestSplit) {
