@@ -38,7 +38,7 @@ std::optional<std::string> read_input_file(const std::string& path, u64 max_byte
     *error = path + ": cannot read file: " + std::strerror(errno);
     return std::nullopt;
   }
-  struct stat st{};
+  struct stat st {};
   if (fstat(f.fd, &st) != 0) {
     *error = path + ": cannot read file: " + std::strerror(errno);
     return std::nullopt;
