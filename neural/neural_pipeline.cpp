@@ -51,7 +51,7 @@ class NeuralPipeline final : public pipeline::CpuPipeline {
  public:
   NeuralPipeline(const pipeline::PipelineConfig& c, std::unique_ptr<neural::NeuralCompiler> model,
                  neural::Router router)
-      : pipeline::CpuPipeline(c), model_(std::move(model)), router_(std::move(router)), verifier_(c.limits) {}
+      : pipeline::CpuPipeline(c), model_(std::move(model)), router_(router), verifier_(c.limits) {}
 
   const char* name() const override {
     return config_.neural.mode == pipeline::CompileMode::Neural ? "cpu, neural compiler"
@@ -236,7 +236,7 @@ std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::Pipelin
     if (!loaded) throw std::runtime_error(error);
     router = *loaded;
   }
-  return make_neural_pipeline(config, std::move(model), std::move(router));
+  return make_neural_pipeline(config, std::move(model), router);
 }
 
 std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::PipelineConfig& config,
@@ -244,7 +244,7 @@ std::unique_ptr<pipeline::Pipeline> make_neural_pipeline(const pipeline::Pipelin
                                                          neural::Router router) {
   if (config.neural.mode == pipeline::CompileMode::Traditional)
     throw std::invalid_argument("make_neural_pipeline: the compile mode is traditional");
-  return std::make_unique<NeuralPipeline>(config, std::move(model), std::move(router));
+  return std::make_unique<NeuralPipeline>(config, std::move(model), router);
 }
 
 void register_pipeline() {

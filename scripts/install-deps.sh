@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 git
-  clang-format                   # the formatting check (scripts/check_format.sh; version 14 on Debian 12)
+  clang-format clang-tidy        # the formatting and clang-tidy checks (scripts/check_format.sh, check_tidy.sh; version 14)
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # problem files, --args
   libgtest-dev                   # tests

@@ -161,8 +161,13 @@ void Goals::assemble() {
       trees::Expr term = writer_.expr_of(bank_.entry(b.term).node, &h);
       std::vector<trees::Expr> args;
       args.push_back(writer_.expr_of(bank_.entry(b.predicate).node, &h));
-      args.push_back(b.when ? std::move(term) : std::move(e));
-      args.push_back(b.when ? std::move(e) : std::move(term));
+      if (b.when) {  // predicate ? term : the rest
+        args.push_back(std::move(term));
+        args.push_back(std::move(e));
+      } else {  // predicate ? the rest : term
+        args.push_back(std::move(e));
+        args.push_back(std::move(term));
+      }
       e = Writer::choose_call(std::move(args), &h);
     }
     if (goal.convert) e = trees::Expr::call(goal.convert, Type::Str, {std::move(e)});
