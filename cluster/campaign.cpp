@@ -10,6 +10,7 @@
 #include "base/host.h"
 #include "base/rng.h"
 #include "cluster/rank_output.h"
+#include "cluster/run_lock.h"
 #include "records/join.h"
 #include "records/search_records.h"
 #include "suites/suite.h"
@@ -44,6 +45,7 @@ class CampaignObserver final : public search::SearchObserver {
 
 // What a rank holds once it is ready to search.
 struct Prepared {
+  std::optional<RunLock> lock;  // rank 0: the run directory's, for the whole campaign
   std::vector<suites::Problem> problems;
   std::map<std::string, ProblemSummary> finished;  // rank 0: the ledger read
   std::unique_ptr<pipeline::Pipeline> pipeline;
@@ -64,6 +66,13 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     return false;
   }
   if (queue.coordinates()) {
+    std::string error, warning;
+    p->lock = RunLock::acquire(c.run_dir, &error, &warning);
+    if (!p->lock) {
+      messages << error << "\n";
+      return false;
+    }
+    if (!warning.empty()) say(std::string(kCommand) + ": warning: " + warning + "\n");
     p->finished = read_ledger(ledger_path(c));
     if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages)) return false;
   }

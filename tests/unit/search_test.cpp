@@ -1,12 +1,14 @@
 // The search loop (search/search_loop.h) and `gpusynth search`: budgets, the first solution's id and
 // iteration, shrinking, generalisation, determinism for a seed, and bad options.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cluster/run_lock.h"
 #include "jobs/command.h"
 #include "records/records.h"
 #include "search/generator.h"
@@ -392,6 +394,35 @@ TEST(CampaignCommand, BadSuitesAreUsageErrors) {
   o = campaign_cli({"--suite", suite, "--out", out});
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("broken.json:2"), std::string::npos) << o.err;
+}
+
+// One campaign at a time per run directory, whatever HDF5's own locking: a second one is refused
+// with the holder's host and pid, and the lock goes with its holder.
+TEST(CampaignCommand, ASecondCampaignOnARunDirectoryIsRefused) {
+  const std::string out = ::testing::TempDir() + "campaign_locked";
+  const std::string suite = small_suite("campaign_locked_suite");
+  std::filesystem::remove_all(out);
+  std::filesystem::create_directories(out);
+  std::string error, warning;
+  {
+    std::optional<cluster::RunLock> held = cluster::RunLock::acquire(out, &error, &warning);
+    ASSERT_TRUE(held) << error;
+    const Outcome o = campaign_cli({"--suite", suite, "--out", out, "--budget", "200", "-q"});
+    EXPECT_EQ(o.code, 2);
+    EXPECT_NE(o.err.find(out + ": another campaign holds this run directory (host "), std::string::npos)
+        << o.err;
+    EXPECT_NE(o.err.find("pid " + std::to_string(getpid())), std::string::npos) << o.err;
+    EXPECT_FALSE(std::filesystem::exists(out + "/campaign.jsonl"));
+  }
+  const Outcome o = campaign_cli({"--suite", suite, "--out", out, "--budget", "200", "-q"});
+  EXPECT_TRUE(o.code == 0) << o.err;
+  // A symlink planted as the lock is refused, not followed.
+  const std::string planted = ::testing::TempDir() + "campaign_planted";
+  std::filesystem::remove_all(planted);
+  std::filesystem::create_directories(planted);
+  std::filesystem::create_symlink(::testing::TempDir() + "elsewhere.lock", planted + "/.lock");
+  EXPECT_FALSE(cluster::RunLock::acquire(planted, &error, &warning));
+  EXPECT_NE(error.find("it is a symlink"), std::string::npos) << error;
 }
 
 // The distributed options are checked on one process too: a bad value is a usage error naming it.
