@@ -25,7 +25,6 @@ one problem T_p and of one batch t_b, rank 0's share of wall time and the queue'
 import argparse
 import json
 import os
-import platform
 import re
 import shutil
 import statistics
@@ -33,6 +32,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from machine_info import machine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COORDINATOR = re.compile(
@@ -43,20 +44,6 @@ COORDINATOR = re.compile(
 def fail(message):
     print(f"cluster_scaling: {message}", file=sys.stderr)
     sys.exit(2)
-
-
-def machine():
-    model = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
-    except OSError:
-        pass
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    mpirun_version = subprocess.run(["mpirun", "--version"], capture_output=True, text=True).stdout.splitlines()
-    return {"cpu": model, "hardware_threads": os.cpu_count(), "load_at_start": os.getloadavg()[0],
-            "host": platform.node(), "git_commit": commit, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-            "mpi": mpirun_version[0] if mpirun_version else ""}
 
 
 def make_suite(directory, problem, copies, train=None, test=None):
@@ -189,7 +176,7 @@ def main():
         fail(f"{args.mpirun}: not found (apt-get install openmpi-bin)")
     ranks = [int(r) for r in args.ranks.split(",")]
     message_ranks = [int(r) for r in args.message_ranks.split(",")]
-    result = {"machine": machine(), "options": vars(args)}
+    result = {"machine": machine(mpi=True), "options": vars(args)}
 
     with tempfile.TemporaryDirectory(prefix="cluster_scaling.") as work:
         print(f"strong scaling: {args.strong_problems} problems, budget {args.budget}", file=sys.stderr)

@@ -10,26 +10,14 @@ run so that the ratio is taken under the same load. Prints a table; writes JSON 
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
 
+from machine_info import machine
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def machine():
-    model = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
-    except OSError:
-        pass
-    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip()
-    return {"cpu": model, "hardware_threads": os.cpu_count(), "load_at_start": os.getloadavg()[0],
-            "host": platform.node(), "git_commit": commit, "date": time.strftime("%Y-%m-%d %H:%M:%S")}
 
 
 def shared_libraries(binary):
