@@ -74,7 +74,10 @@ po::typed_value<T>* bounded(T* field, std::type_identity_t<T> lo, std::type_iden
 template <class T>
 po::typed_value<T>* defaulted(T* field) {
   static_assert(!std::is_arithmetic_v<T> || std::is_same_v<T, bool>, "numbers are bounded()");
-  return po::value(field)->default_value(*field);
+  if constexpr (std::is_same_v<T, bool>)
+    return po::value(field)->default_value(*field, *field ? "true" : "false");
+  else
+    return po::value(field)->default_value(*field);
 }
 
 // A numeric option bounded below only (above by its type's largest value).
