@@ -656,7 +656,7 @@ TEST(Verifier, ReadFileNamesTheFile) {
   fs::create_directories(dir);
   std::string message;
   EXPECT_FALSE(vm::Program::read_file((dir / "missing.gsbc").string(), &message));
-  EXPECT_NE(message.find("missing.gsbc: cannot open file"), std::string::npos) << message;
+  EXPECT_NE(message.find("missing.gsbc: cannot read file"), std::string::npos) << message;
   std::vector<u8> bytes = valid_bytes();
   bytes[bytes.size() / 2] ^= 1;
   std::ofstream((dir / "bad.gsbc").string(), std::ios::binary)
