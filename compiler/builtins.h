@@ -8,20 +8,7 @@
 
 namespace gs::compiler {
 
-enum class Pattern : u8 {
-  _,
-  ARRAY,
-  ELEM,
-  ORD_ARRAY,
-  SCALAR,
-  INT,
-  FLOAT,
-  BOOL,
-  STR,
-  INT_ARRAY,
-  FLOAT_ARRAY,
-  STR_ARRAY
-};
+enum class Pattern : u8 { _, ARRAY, ELEM, SCALAR, INT, FLOAT, BOOL, STR, INT_ARRAY, FLOAT_ARRAY, STR_ARRAY };
 enum class ResultRule : u8 { INT, FLOAT, BOOL, STR, STR_ARRAY, ARG0, ARRAY_T };
 enum class OperandRule : u8 { NONE, T };
 
@@ -45,7 +32,7 @@ struct Overload {
 };
 
 inline constexpr u32 kOverloadCount = 0
-#define BUILTIN(name, n, p0, p1, p2, result, opcode, operand) +1
+#define BUILTIN(id, name, n, p0, p1, p2, result, opcode, operand) +1
 #include "compiler/builtins.def"
 #undef BUILTIN
     ;
@@ -53,12 +40,12 @@ inline constexpr u32 kOverloadCount = 0
 GS_HD inline const Overload& overload(u32 i) {
   // Copied into a function-local constant so device code can read it.
   static constexpr Overload table[] = {
-#define BUILTIN(name, n, p0, p1, p2, result, opcode, operand) \
-  {#name,                                                     \
-   n,                                                         \
-   {Pattern::p0, Pattern::p1, Pattern::p2},                   \
-   ResultRule::result,                                        \
-   BuiltinOps::opcode,                                        \
+#define BUILTIN(id, name, n, p0, p1, p2, result, opcode, operand) \
+  {#name,                                                         \
+   n,                                                             \
+   {Pattern::p0, Pattern::p1, Pattern::p2},                       \
+   ResultRule::result,                                            \
+   BuiltinOps::opcode,                                            \
    OperandRule::operand},
 #include "compiler/builtins.def"
 #undef BUILTIN
@@ -93,7 +80,7 @@ struct BuiltinIndex {
   }
   constexpr BuiltinIndex() : first() {
     const char* names[] = {
-#define BUILTIN(name, n, p0, p1, p2, result, opcode, operand) #name,
+#define BUILTIN(id, name, n, p0, p1, p2, result, opcode, operand) #name,
 #include "compiler/builtins.def"
 #undef BUILTIN
     };
@@ -124,11 +111,6 @@ GS_HD inline bool fits(Pattern p, Type t, Type* T) {
     case Pattern::_: return false;
     case Pattern::ARRAY:
       if (!is_array(t)) return false;
-      *T = element_of(t);
-      return true;
-    case Pattern::ORD_ARRAY:
-      if (t != Type::IntArray && t != Type::FloatArray && t != Type::StrArray && t != Type::EmptyArray)
-        return false;
       *T = element_of(t);
       return true;
     case Pattern::ELEM:

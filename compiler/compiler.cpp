@@ -32,6 +32,7 @@ Output Compiler::compile(std::string_view source) {
   u32 size = 0;
   if (compile_in_place(source, &size) == CompileStatus::OK) {
     out.bytecode.assign(bytes(), bytes() + size);
+    out.syntax_nodes = workspace_.node_count - 1;  // less node 0, the "none" sentinel
   } else {
     out.diagnostics.assign(diagnostics(), diagnostics() + diagnostic_count());
   }

@@ -14,6 +14,7 @@ namespace gs::compiler {
 struct Output {
   std::vector<u8> bytecode;  // the container; empty when there are errors
   std::vector<Diagnostic> diagnostics;
+  u32 syntax_nodes = 0;  // the program's size: its syntax tree's nodes (0 when there are errors)
   bool ok() const { return diagnostics.empty(); }
 };
 

@@ -57,7 +57,6 @@ int campaign_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth campaign: " << e.what() << "\n";
     return kExitUsage;
   }
-  const bool distributed = queue->ranks() > 1;
   const bool coordinator = queue->coordinates();
 
   SearchOptions o;
@@ -115,6 +114,7 @@ int campaign_command(const std::vector<std::string>& args) {
   config.search = o.search;
   config.device = *pipeline::parse_device(o.device);
   config.pipeline = pipeline_config(o);
+  config.pipeline.grade = true;  // the records hold each candidate's per-case errors
   config.sampling = sampling;
   config.run.config_text = effective_config(vm);
   config.run.command_line = "gpusynth campaign";

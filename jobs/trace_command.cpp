@@ -4,6 +4,7 @@
 // records.h5, or the records.rank-K.h5 files of a distributed campaign that has not joined them
 // yet) or one records file. Warnings about a
 // record cut short by a crash go to stderr; what could be read is still shown.
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -159,6 +160,17 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
+// Per-case errors as numbers separated by spaces ("0 2.5 inf nan"): inf and nan, which JSON
+// numbers cannot hold, read back with Python's float() and numpy.
+std::string errors_text(const std::vector<float>& errors) {
+  std::string out;
+  for (float e : errors) {
+    if (!out.empty()) out += ' ';
+    out += number(e);
+  }
+  return out;
+}
+
 void write_candidate(std::ostream& out, bool csv, const std::string& problem,
                      const records::CandidateRecord& c) {
   const char* generator = search::generator_name(c.generator);
@@ -168,7 +180,8 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem,
     out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator
         << "," << path << "," << status << "," << trap_text(c.trap) << "," << c.train_passed << ","
         << number(c.reward) << "," << c.bytecode_bytes << "," << hex(c.bytecode_hash) << "," << c.parents[0]
-        << "," << c.parents[1] << "," << csv_field(c.source) << "\n";
+        << "," << c.parents[1] << "," << c.syntax_nodes << "," << errors_text(c.case_errors) << ","
+        << csv_field(c.source) << "\n";
     return;
   }
   // The reward as the shortest decimal that reads back to the same float (0.26, not 0.2599999904...).
@@ -185,6 +198,8 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem,
                               {"bytecode_bytes", c.bytecode_bytes},
                               {"bytecode_hash", hex(c.bytecode_hash)},
                               {"parents", {c.parents[0], c.parents[1]}},
+                              {"syntax_nodes", c.syntax_nodes},
+                              {"case_errors", errors_text(c.case_errors)},
                               {"source", c.source}};
   // Bytes that are not UTF-8 become U+FFFD: JSON text is Unicode.
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -216,14 +231,16 @@ int export_rows(const std::vector<records::Reader>& readers, const std::string& 
   bool several = readers.size() > 1;
   if (csv)
     out << "problem,id,iteration,index,generator,compile_path,status,trap,train_passed,reward,bytecode_bytes,"
-           "bytecode_hash,parent0,parent1,source\n";
+           "bytecode_hash,parent0,parent1,syntax_nodes,case_errors,source\n";
   u64 rows = 0;
-  constexpr u64 kBatch = 65536;  // rows read at a time, so a large record streams
   for (const records::Reader& r : readers)
     for (const records::ProblemInfo& p : r.problems()) {
       if (!problem.empty() && p.name != problem) continue;
       std::string name = qualified(r, p.name, several);
       u64 total = r.candidate_count(p.name);
+      // Rows read at a time, so a large record streams: up to 65536, fewer when each row holds
+      // many per-case errors (about 64 MiB of them at a time).
+      const u64 kBatch = std::clamp<u64>((u64(64) << 20) / (4 * u64(std::max(p.train_cases, 1u))), 1, 65536);
       for (u64 first = 0; first < total; first += kBatch)
         for (const records::CandidateRecord& c : r.candidates(p.name, first, kBatch)) {
           write_candidate(out, csv, name, c);

@@ -32,6 +32,7 @@ enum class PerWhat : u8 {
   X(bytecode_bytes, u32, Program)                /* container bytes in the slot (0: none) */              \
   X(diagnostic_count, u32, Program)              /* all of a program's compile errors, kept or not */     \
   X(diagnostics, compiler::Diagnostic, Diagnostic) /* the first kBatchDiagnostics of them */              \
+  X(syntax_nodes, u32, Program)                  /* its syntax tree's nodes, the program's size (0: none) */ \
   X(cases_passed, u32, Program)                                                                             \
   X(instructions, u64, Program)                  /* over all its cases */                                 \
   X(reward, float, Program)                                                                                 \

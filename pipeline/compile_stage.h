@@ -22,6 +22,9 @@ struct SourceBatch {
 struct CompileResults {
   compiler::Diagnostic* diagnostics = nullptr;  // count × kBatchDiagnostics
   u32* diagnostic_count = nullptr;              // all of a program's diagnostics, kept or not
+  // The program's size: its syntax tree's nodes when it compiled (its bytecode may still be
+  // too large for the slot), else 0.
+  u32* syntax_nodes = nullptr;
 };
 
 // Workspace bytes that can compile any source of the batch (longest is its longest source).
@@ -66,6 +69,7 @@ GS_HD inline void compile_stage_from(const SourceBatch& s, u32 i, const LexedPro
   b.sizes[i] = 0;
   b.entry[i] = 0;
   r.diagnostic_count[i] = 0;
+  r.syntax_nodes[i] = 0;
   if (len > l.max_source_bytes) {  // (the workspace only holds sources up to the limit)
     kept[0] = {compiler::Code::SOURCE_TOO_LARGE, 0, 0, u32(len > 0xffffffffu ? 0xffffffffu : len),
                l.max_source_bytes};
@@ -86,6 +90,7 @@ GS_HD inline void compile_stage_from(const SourceBatch& s, u32 i, const LexedPro
   } else {
     status = compiler::compile_core(w, slot, out_cap, &size);
   }
+  if (status != compiler::CompileStatus::ERRORS) r.syntax_nodes[i] = w.node_count - 1;  // less the sentinel
   if (status == compiler::CompileStatus::OK) {
     b.sizes[i] = size;
     b.status[i] = u8(ProgramStatus::OK);

@@ -26,7 +26,7 @@ BytecodeBatch CpuPipeline::prepare(const Sources& sources, const CaseSetView& t,
 
 void CpuPipeline::compile(const Sources& sources, BytecodeBatch& b, BatchResults* out) {
   auto t0 = std::chrono::steady_clock::now();
-  CompileResults cr{out->diagnostics.data(), out->diagnostic_count.data()};
+  CompileResults cr{out->diagnostics.data(), out->diagnostic_count.data(), out->syntax_nodes.data()};
   const SourceBatch s = sources.view();
   if (config_.batch_lexer && s.count > 0) {
     lexed_.resize(s);

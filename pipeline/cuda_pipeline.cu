@@ -185,7 +185,7 @@ class CudaPipeline final : public Pipeline {
                      at<compiler::Diagnostic>(d_res, dev.lex_diagnostics),
                      at<u32>(d_res, dev.lex_diagnostic_count), at<u8>(d_res, dev.lex_fallback)};
     CompileResults diagnostics{at<compiler::Diagnostic>(d_res, res.diagnostics),
-                               at<u32>(d_res, res.diagnostic_count)};
+                               at<u32>(d_res, res.diagnostic_count), at<u32>(d_res, res.syntax_nodes)};
     PairResults pair_results = res.pair_views(d_res);
     ProgramResults program_results = res.program_views(d_res);
     CaseSetView t = host_tests;

@@ -179,7 +179,7 @@ std::optional<u64> read_integer_attribute(hid_t object, const std::string& name)
 }
 
 void create_column(hid_t group, const std::string& name, hid_t file_type, u32 width, u32 chunk_rows,
-                   const std::string& path) {
+                   const std::string& path, std::optional<double> fill) {
   int rank = width > 1 ? 2 : 1;
   hsize_t dims[2] = {0, width}, max_dims[2] = {H5S_UNLIMITED, width}, chunk[2] = {chunk_rows, width};
   Handle space(check(H5Screate_simple(rank, dims, max_dims), path, "cannot make a dataspace"));
@@ -191,6 +191,9 @@ void create_column(hid_t group, const std::string& name, hid_t file_type, u32 wi
     if (H5Tget_class(file_type) != H5T_STRING) H5Pset_shuffle(plist.get());
     H5Pset_deflate(plist.get(), 4);
   }
+  if (fill)
+    check(H5Pset_fill_value(plist.get(), H5T_NATIVE_DOUBLE, &*fill), path,
+          "cannot set the fill value of " + name);
   Handle d(
       check(H5Dcreate2(group, name.c_str(), file_type, space.get(), H5P_DEFAULT, plist.get(), H5P_DEFAULT),
             path, "cannot create dataset " + name));
@@ -229,6 +232,7 @@ std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, 
 }  // namespace
 
 u64 rows(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[0]; }
+u64 width(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[1]; }
 
 void append(hid_t dataset, hid_t mem_type, const void* data, u64 count, const std::string& path) {
   if (count == 0) return;

@@ -68,11 +68,13 @@ std::optional<double> read_f64_attribute(hid_t object, const std::string& name);
 std::optional<u64> read_integer_attribute(hid_t object, const std::string& name);
 
 // A dataset of shape (0[, width]) growing without bound along its first axis, `chunk_rows` rows
-// per chunk, deflate-compressed (numbers shuffled first, which compresses them better).
+// per chunk, deflate-compressed (numbers shuffled first, which compresses them better). Rows
+// made by growing it hold `fill` (HDF5's default, zero, when none).
 void create_column(hid_t group, const std::string& name, hid_t file_type, u32 width, u32 chunk_rows,
-                   const std::string& path);
-// Rows along the first axis.
+                   const std::string& path, std::optional<double> fill = std::nullopt);
+// Rows along the first axis, and values per row (1 for a one-dimensional dataset).
 u64 rows(hid_t dataset, const std::string& path);
+u64 width(hid_t dataset, const std::string& path);
 // Grows the column by `count` rows taken from `data` (count * width values of mem_type).
 void append(hid_t dataset, hid_t mem_type, const void* data, u64 count, const std::string& path);
 // Reads rows [first, first + count) into `out` (count * width values of mem_type).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "vm/trap.h"
@@ -12,27 +13,36 @@ namespace gs::records::layout {
 namespace {
 
 // A column of a numeric or enumerated field, stored as T.
-#define GS_FIELD(Record, field, kind, T)                                                   \
-  Column<Record> {                                                                         \
-#field, Kind::kind, [](const Record& r, void* out) {                                     \
-      T v = T(r.field);                                                                      \
-      std::memcpy(out, &v, sizeof v);                                                        \
-    },                                                                                       \
-        [](Record& r, const void* in) {                                                      \
-          T v;                                                                               \
-          std::memcpy(&v, in, sizeof v);                                                     \
-          r.field = decltype(r.field)(v);                                                    \
+#define GS_FIELD(Record, field, kind, T)                    \
+  Column<Record> {                                          \
+#field, Kind::kind, [](const Record& r, void* out, u32) { \
+      T v = T(r.field);                                    \
+      std::memcpy(out, &v, sizeof v);                      \
+    },                                                     \
+        [](Record& r, const void* in, u32) {               \
+          T v;                                             \
+          std::memcpy(&v, in, sizeof v);                   \
+          r.field = decltype(r.field)(v);                  \
         } \
   }
-#define GS_STRING_FIELD(Record, field)                                                                         \
-  Column<Record> {                                                                                             \
-#field, Kind::STRING, [](const Record& r, void* out) { *static_cast<const char**>(out) = r.field.c_str(); }, \
-        [](Record& r, const void* in) { r.field = *static_cast<const char* const*>(in); } \
+#define GS_STRING_FIELD(Record, field)                              \
+  Column<Record> {                                                  \
+#field, Kind::STRING,                                             \
+        [](const Record& r, void* out, u32) {                     \
+          *static_cast<const char**>(out) = r.field.c_str();      \
+        },                                                        \
+        [](Record& r, const void* in, u32) { r.field = *static_cast<const char* const*>(in); } \
   }
 
 template <class Record>
 constexpr Column<Record> renamed(Column<Record> c, const char* legacy) {
   c.legacy = legacy;
+  return c;
+}
+
+template <class Record>
+constexpr Column<Record> added(Column<Record> c) {
+  c.added = true;
   return c;
 }
 
@@ -58,8 +68,22 @@ const Column<C> kCandidateColumns[] = {
     GS_FIELD(C, trap, TRAP, u8),
     renamed(GS_FIELD(C, train_passed, U32, u32), "tests_passed"),
     GS_FIELD(C, reward, F32, float),
-    {"parents", Kind::I64_PAIR, [](const C& r, void* out) { std::memcpy(out, r.parents, sizeof r.parents); },
-     [](C& r, const void* in) { std::memcpy(r.parents, in, sizeof r.parents); }},
+    {"parents", Kind::I64_PAIR,
+     [](const C& r, void* out, u32) { std::memcpy(out, r.parents, sizeof r.parents); },
+     [](C& r, const void* in, u32) { std::memcpy(r.parents, in, sizeof r.parents); }},
+    added(GS_FIELD(C, syntax_nodes, U32, u32)),
+    added(Column<C>{"case_errors", Kind::F32_CASES,
+                    [](const C& r, void* out, u32 width) {
+                      // NaN (not judged) for the cases the record has no value for.
+                      float* values = static_cast<float*>(out);
+                      for (u32 k = 0; k < width; ++k)
+                        values[k] = k < r.case_errors.size() ? r.case_errors[k]
+                                                             : std::numeric_limits<float>::quiet_NaN();
+                    },
+                    [](C& r, const void* in, u32 width) {
+                      const float* values = static_cast<const float*>(in);
+                      r.case_errors.assign(values, values + width);
+                    }}),
 };
 
 using I = IterationRecord;
@@ -95,11 +119,26 @@ bool is_enum(Kind k) {
   return k == Kind::GENERATOR || k == Kind::COMPILE_PATH || k == Kind::STATUS || k == Kind::TRAP;
 }
 
-u32 width(Kind k) { return k == Kind::I64_PAIR ? 2 : 1; }
+// The most train cases an F32_CASES column may have per row (far above any problem's).
+constexpr u64 kMaxCases = u64(1) << 20;
 
-// Bytes of one value in memory.
-size_t value_bytes(Kind k) {
+// Values per row: a problem's train cases for F32_CASES.
+u32 width(Kind k, u32 cases) {
+  if (k == Kind::F32_CASES) return std::max(cases, 1u);
+  return k == Kind::I64_PAIR ? 2 : 1;
+}
+
+// Rows per chunk of a column: the table's, fewer for wide rows so that a chunk stays within
+// HDF5's default chunk cache (1 MiB).
+u32 chunk_rows_of(Kind k, u32 table_rows, u32 cases) {
+  if (k != Kind::F32_CASES) return table_rows;
+  return std::clamp<u32>(u32((256u << 10) / (4 * u64(width(k, cases)))), 1u, table_rows);
+}
+
+// Bytes of one row's values in memory.
+size_t value_bytes(Kind k, u32 width) {
   switch (k) {
+    case Kind::F32_CASES: return 4 * size_t(width);
     case Kind::U32:
     case Kind::F32: return 4;
     case Kind::U64:
@@ -148,7 +187,8 @@ h5::Handle file_type(Kind k) {
     case Kind::U64: return h5::Handle(H5Tcopy(H5T_STD_U64LE));
     case Kind::I64:
     case Kind::I64_PAIR: return h5::Handle(H5Tcopy(H5T_STD_I64LE));
-    case Kind::F32: return h5::Handle(H5Tcopy(H5T_IEEE_F32LE));
+    case Kind::F32:
+    case Kind::F32_CASES: return h5::Handle(H5Tcopy(H5T_IEEE_F32LE));
     case Kind::F64: return h5::Handle(H5Tcopy(H5T_IEEE_F64LE));
     case Kind::STRING: return h5::string_type();
     default: return enum_type(k);
@@ -162,7 +202,8 @@ h5::Handle memory_type(Kind k) {
     case Kind::U64: return h5::Handle(H5Tcopy(H5T_NATIVE_UINT64));
     case Kind::I64:
     case Kind::I64_PAIR: return h5::Handle(H5Tcopy(H5T_NATIVE_INT64));
-    case Kind::F32: return h5::Handle(H5Tcopy(H5T_NATIVE_FLOAT));
+    case Kind::F32:
+    case Kind::F32_CASES: return h5::Handle(H5Tcopy(H5T_NATIVE_FLOAT));
     case Kind::F64: return h5::Handle(H5Tcopy(H5T_NATIVE_DOUBLE));
     case Kind::STRING: return h5::string_type();
     default: return enum_type(k);
@@ -199,13 +240,32 @@ std::span<const Column<CandidateRecord>> candidate_columns() { return kCandidate
 std::span<const Column<IterationRecord>> iteration_columns() { return kIterationColumns; }
 std::span<const Column<SolutionRecord>> solution_columns() { return kSolutionColumns; }
 
+// Creates column c in a table group.
+template <class Record>
+void create_column(hid_t table_group, const Column<Record>& c, u32 chunk_rows, u32 cases,
+                   const std::string& path) {
+  h5::Handle type = file_type(c.kind);
+  std::optional<double> fill;
+  if (c.kind == Kind::F32_CASES) fill = std::numeric_limits<double>::quiet_NaN();  // not judged
+  h5::create_column(table_group, c.name, type.get(), width(c.kind, cases),
+                    chunk_rows_of(c.kind, chunk_rows, cases), path, fill);
+}
+
 template <class Record>
 void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns,
-                  u32 chunk_rows, const std::string& path) {
+                  u32 chunk_rows, u32 cases, const std::string& path) {
   h5::Handle g = h5::create_group(problem_group, table, path);
+  for (const Column<Record>& c : columns) create_column(g.get(), c, chunk_rows, cases, path);
+}
+
+template <class Record>
+void add_missing_columns(hid_t table_group, std::span<const Column<Record>> columns, u32 chunk_rows,
+                         u32 cases, u64 rows, const std::string& path) {
   for (const Column<Record>& c : columns) {
-    h5::Handle type = file_type(c.kind);
-    h5::create_column(g.get(), c.name, type.get(), width(c.kind), chunk_rows, path);
+    if (!c.added || h5::exists(table_group, c.name)) continue;
+    create_column(table_group, c, chunk_rows, cases, path);
+    h5::Handle d = open_column(table_group, c.name, path);
+    h5::resize(d.get(), rows, path);
   }
 }
 
@@ -215,10 +275,11 @@ void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std
   if (rows.empty()) return;
   std::vector<unsigned char> buffer;
   for (const Column<Record>& c : columns) {
-    size_t bytes = value_bytes(c.kind);
-    buffer.resize(rows.size() * bytes);
-    for (size_t i = 0; i < rows.size(); ++i) c.get(rows[i], buffer.data() + i * bytes);
     h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
+    const u32 w = u32(h5::width(d.get(), path));
+    size_t bytes = value_bytes(c.kind, w);
+    buffer.resize(rows.size() * bytes);
+    for (size_t i = 0; i < rows.size(); ++i) c.get(rows[i], buffer.data() + i * bytes, w);
     h5::Handle type = memory_type(c.kind);
     h5::append(d.get(), type.get(), buffer.data(), rows.size(), path);
   }
@@ -231,20 +292,25 @@ std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>>
   if (count == 0) return rows;
   std::vector<unsigned char> buffer;
   for (const Column<Record>& c : columns) {
-    h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
+    const char* name = stored_name(table_group, c);
+    if (c.added && !h5::exists(table_group, name)) continue;  // an older file: the defaults
+    h5::Handle d = open_column(table_group, name, path);
     if (c.kind == Kind::STRING) {
       std::vector<std::string> texts = h5::read_strings(d.get(), first, count, path);
       for (u64 i = 0; i < count; ++i) {
         const char* p = texts[i].c_str();
-        c.set(rows[i], &p);
+        c.set(rows[i], &p, 1);
       }
       continue;
     }
-    size_t bytes = value_bytes(c.kind);
+    const u64 w = h5::width(d.get(), path);
+    if (w != width(c.kind, u32(std::min<u64>(w, kMaxCases))))
+      throw std::runtime_error(path + ": column " + c.name + " has " + std::to_string(w) + " values per row");
+    size_t bytes = value_bytes(c.kind, u32(w));
     buffer.resize(count * bytes);
     h5::Handle type = read_type(d.get(), c.kind, path, c.name);
     h5::read(d.get(), type.get(), first, count, buffer.data(), path);
-    for (u64 i = 0; i < count; ++i) c.set(rows[i], buffer.data() + i * bytes);
+    for (u64 i = 0; i < count; ++i) c.set(rows[i], buffer.data() + i * bytes, u32(w));
   }
   return rows;
 }
@@ -256,6 +322,7 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
   for (const Column<Record>& c : columns) {
     u64 n = 0;
     const char* name = stored_name(table_group, c);
+    if (c.added && !h5::exists(table_group, name)) continue;  // an older file
     if (!h5::exists(table_group, name)) {
       problems->push_back(std::string("column ") + c.name + " is missing");
     } else {
@@ -277,7 +344,9 @@ template <class Record>
 void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, u64 count,
                     const std::string& path) {
   for (const Column<Record>& c : columns) {
-    h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
+    const char* name = stored_name(table_group, c);
+    if (c.added && !h5::exists(table_group, name)) continue;
+    h5::Handle d = open_column(table_group, name, path);
     if (h5::rows(d.get(), path) != count) h5::resize(d.get(), count, path);
   }
 }
@@ -293,8 +362,10 @@ std::vector<i64> read_i64_column(hid_t table_group, const char* name, u64 count,
 }
 
 #define GS_INSTANTIATE(Record)                                                                       \
-  template void create_table<Record>(hid_t, const char*, std::span<const Column<Record>>, u32,       \
+  template void create_table<Record>(hid_t, const char*, std::span<const Column<Record>>, u32, u32,  \
                                      const std::string&);                                            \
+  template void add_missing_columns<Record>(hid_t, std::span<const Column<Record>>, u32, u32, u64,   \
+                                            const std::string&);                                     \
   template void append_rows<Record>(hid_t, std::span<const Column<Record>>, std::span<const Record>, \
                                     const std::string&);                                             \
   template std::vector<Record> read_rows<Record>(hid_t, std::span<const Column<Record>>, u64, u64,   \

@@ -14,20 +14,38 @@
 namespace gs::records::layout {
 
 // Value kinds of columns. Enumerations are stored as HDF5 enum types (one byte), so the names
-// of the codes travel with the file.
-enum class Kind : u8 { U8, U32, U64, I64, F32, F64, STRING, GENERATOR, COMPILE_PATH, STATUS, TRAP, I64_PAIR };
+// of the codes travel with the file. F32_CASES is one f32 per train case of the problem.
+enum class Kind : u8 {
+  U8,
+  U32,
+  U64,
+  I64,
+  F32,
+  F64,
+  STRING,
+  GENERATOR,
+  COMPILE_PATH,
+  STATUS,
+  TRAP,
+  I64_PAIR,
+  F32_CASES
+};
 
 template <class Record>
 struct Column {
   const char* name;
   Kind kind;
-  // One value of the column's memory type (a const char* for STRING, two i64 for I64_PAIR)
-  // from the record, and back.
-  void (*get)(const Record&, void* out);
-  void (*set)(Record&, const void* in);
+  // One row's values of the column's memory type (a const char* for STRING, two i64 for
+  // I64_PAIR, `width` floats for F32_CASES) from the record, and back.
+  void (*get)(const Record&, void* out, u32 width);
+  void (*set)(Record&, const void* in, u32 width);
   // The name files written before the column was renamed hold it under (docs/trace-format.md
   // "Renamed columns"); readers accept either, writers use `name`.
   const char* legacy = nullptr;
+  // A column added after the format's first files (docs/trace-format.md "Added columns"): a
+  // file may lack it. Readers then leave the record's default; a writer resuming the file adds
+  // it (add_missing_columns).
+  bool added = false;
 };
 
 std::span<const Column<CandidateRecord>> candidate_columns();
@@ -40,10 +58,16 @@ inline constexpr const char* kIterations = "iterations";
 inline constexpr const char* kSolutions = "solutions";
 inline constexpr u32 kCandidateChunkRows = 1024, kIterationChunkRows = 64, kSolutionChunkRows = 64;
 
-// Creates the table's group and its empty columns.
+// Creates the table's group and its empty columns; `cases` (the problem's train cases) sizes the
+// F32_CASES columns.
 template <class Record>
 void create_table(hid_t problem_group, const char* table, std::span<const Column<Record>> columns,
-                  u32 chunk_rows, const std::string& path);
+                  u32 chunk_rows, u32 cases, const std::string& path);
+// Creates the added columns an older file's table lacks, filled with their defaults up to the
+// table's `rows`.
+template <class Record>
+void add_missing_columns(hid_t table_group, std::span<const Column<Record>> columns, u32 chunk_rows,
+                         u32 cases, u64 rows, const std::string& path);
 // Appends rows to every column of an existing table.
 template <class Record>
 void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std::span<const Record> rows,
@@ -55,7 +79,7 @@ std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>>
 
 // The rows every column of a table has, and how many each has: a crash while appending can
 // leave columns of different lengths. A missing or unreadable column counts as 0 rows and is
-// named in *problems.
+// named in *problems (a missing added column is no problem and does not count).
 struct TableRows {
   u64 common = 0, longest = 0;
 };

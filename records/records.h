@@ -42,6 +42,11 @@ struct CandidateRecord {
   u32 train_passed = 0;
   float reward = 0;
   i64 parents[2] = {kNoParent, kNoParent};
+  u32 syntax_nodes = 0;  // the program's size: its syntax tree's nodes (0 when it did not compile)
+  // Per train case, in order: the graded error of its outputs (0 on a pass, +inf on a trap or
+  // when it did not run, pipeline/output_error.h), NaN when not judged (a probe, or a run that
+  // did not grade). Empty reads as all NaN; the file holds one value per train case.
+  std::vector<float> case_errors;
 };
 
 struct IterationRecord {
@@ -135,7 +140,8 @@ class Writer {
   std::optional<u32> last_iteration() const;
 
   // The candidates of an iteration (all of them, in any number of calls before its
-  // add_iteration); the sampling policy picks those that are written.
+  // add_iteration); the sampling policy picks those that are written. A candidate's
+  // case_errors must be empty or hold one value per train case (else std::invalid_argument).
   void add_candidates(std::span<const CandidateRecord> candidates);
   void add_iteration(const IterationRecord& iteration);  // ends the iteration
   void add_solution(const SolutionRecord& solution);

@@ -32,6 +32,12 @@ void SearchRecords::on_batch(const search::IterationReport& report,
     row.reward = report.probes ? 0.f : results.reward[i];
     row.parents[0] = proposals[i].parents[0];
     row.parents[1] = proposals[i].parents[1];
+    row.syntax_nodes = results.syntax_nodes[i];
+    if (report.probes || results.error.empty())
+      row.case_errors.clear();  // not judged
+    else
+      row.case_errors.assign(results.error.begin() + i64(u64(i) * tests),
+                             results.error.begin() + i64(u64(i + 1) * tests));
   }
   writer_.add_candidates(rows_);
   records::IterationRecord it;

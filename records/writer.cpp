@@ -215,6 +215,8 @@ void Writer::Impl::load_problem(hid_t problems_group, const std::string& name) {
   }
   layout::truncate_table(it.get(), layout::iteration_columns(), it_rows.common, path);
   layout::truncate_table(ca.get(), layout::candidate_columns(), keep_candidates, path);
+  layout::add_missing_columns(ca.get(), layout::candidate_columns(), layout::kCandidateChunkRows,
+                              p.info.train_cases, keep_candidates, path);
   layout::truncate_table(so.get(), layout::solution_columns(), keep_solutions, path);
   problems[p.info.name] = std::move(p);
 }
@@ -227,12 +229,13 @@ void Writer::Impl::create_problem(ProblemState& p) {
   h5::write_attribute(g.get(), "train_cases", u64(p.info.train_cases), path);
   h5::write_attribute(g.get(), "test_cases", u64(p.info.test_cases), path);
   h5::write_attribute(g.get(), "source_file", p.info.source_file, path);
+  const u32 cases = p.info.train_cases;
   layout::create_table(g.get(), layout::kCandidates, layout::candidate_columns(), layout::kCandidateChunkRows,
-                       path);
+                       cases, path);
   layout::create_table(g.get(), layout::kIterations, layout::iteration_columns(), layout::kIterationChunkRows,
-                       path);
+                       cases, path);
   layout::create_table(g.get(), layout::kSolutions, layout::solution_columns(), layout::kSolutionChunkRows,
-                       path);
+                       cases, path);
   p.in_file = true;
 }
 
@@ -351,6 +354,11 @@ void Writer::add_candidates(std::span<const CandidateRecord> candidates) {
   ProblemState& p = w.current_problem();
   const SamplingPolicy& policy = w.policy;
   for (const CandidateRecord& c : candidates) {
+    if (!c.case_errors.empty() && c.case_errors.size() != p.info.train_cases)
+      throw std::invalid_argument(w.path + ": candidate " + std::to_string(c.id) + " has " +
+                                  std::to_string(c.case_errors.size()) +
+                                  " per-case errors, not one for each of the " +
+                                  std::to_string(p.info.train_cases) + " train cases of " + p.info.name);
     if (p.last_iteration && c.iteration <= *p.last_iteration) continue;  // recorded before a resume
     bool improves = c.reward > p.best_reward;
     if (improves) p.best_reward = c.reward;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "compiler/builtins.h"
+
 namespace gs::trees {
 
 // ---- operators --------------------------------------------------------------------------------
@@ -221,109 +223,60 @@ const Function* Tree::find(std::string_view name) const {
 
 // ---- builtins --------------------------------------------------------------------------------
 
-const char* builtin_name(Builtin b) {
-  static const char* const kNames[] = {
-#define GS_X(id, name, signature) name,
-      GS_SYN_BUILTINS(GS_X)
-#undef GS_X
-  };
-  return kNames[u32(b)];
-}
-
-const char* builtin_signature(Builtin b) {
-  static const char* const kSignatures[] = {
-#define GS_X(id, name, signature) signature,
-      GS_SYN_BUILTINS(GS_X)
-#undef GS_X
-  };
-  return kSignatures[u32(b)];
-}
-
-bool is_builtin_name(std::string_view name) {
-  for (u32 b = 0; b < kBuiltinCount; ++b)
-    if (name == builtin_name(Builtin(b))) return true;
-  return false;
-}
+const char* builtin_name(Builtin b) { return compiler::overload(u32(b)).name; }
 
 namespace {
 
-bool is_number(Type t) { return t == Type::Int || t == Type::Float; }
-bool is_sequence(Type t) { return t == Type::Str || is_array(t); }
-
-// Overloads of a one-argument builtin; result is set when one fits.
-std::optional<Builtin> resolve_unary(std::string_view n, Type a, Type* r) {
-  auto fit = [&](Builtin b, Type result) {
-    *r = result;
-    return std::optional<Builtin>(b);
-  };
-  if (n == "len" && is_sequence(a))
-    return fit(a == Type::Str ? Builtin::LenStr : Builtin::LenArray, Type::Int);
-  if (n == "abs" && is_number(a)) return fit(a == Type::Int ? Builtin::AbsInt : Builtin::AbsFloat, a);
-  if ((n == "min" || n == "max") && (a == Type::IntArray || a == Type::FloatArray)) {
-    bool ints = a == Type::IntArray;
-    if (n == "min") return fit(ints ? Builtin::MinIntArray : Builtin::MinFloatArray, element_of(a));
-    return fit(ints ? Builtin::MaxIntArray : Builtin::MaxFloatArray, element_of(a));
+const char* pattern_text(compiler::Pattern p) {
+  using compiler::Pattern;
+  switch (p) {
+    case Pattern::ARRAY: return "[T]";
+    case Pattern::ELEM:
+    case Pattern::SCALAR: return "T";
+    case Pattern::INT: return "int";
+    case Pattern::FLOAT: return "float";
+    case Pattern::BOOL: return "bool";
+    case Pattern::STR: return "str";
+    case Pattern::INT_ARRAY: return "[int]";
+    case Pattern::FLOAT_ARRAY: return "[float]";
+    case Pattern::STR_ARRAY: return "[str]";
+    case Pattern::_: break;
   }
-  if (n == "pop" && is_array(a)) return fit(Builtin::Pop, a);
-  if (n == "sum" && a == Type::IntArray) return fit(Builtin::SumInt, Type::Int);
-  if (n == "sum" && a == Type::FloatArray) return fit(Builtin::SumFloat, Type::Float);
-  if (n == "sort" && a == Type::IntArray) return fit(Builtin::SortInt, a);
-  if (n == "sort" && a == Type::FloatArray) return fit(Builtin::SortFloat, a);
-  if (n == "sort" && a == Type::StrArray) return fit(Builtin::SortStr, a);
-  if (n == "reverse" && is_sequence(a))
-    return fit(a == Type::Str ? Builtin::ReverseStr : Builtin::ReverseArray, a);
-  if (n == "int" && a == Type::Float) return fit(Builtin::IntOfFloat, Type::Int);
-  if (n == "int" && a == Type::Bool) return fit(Builtin::IntOfBool, Type::Int);
-  if (n == "int" && a == Type::Int) return fit(Builtin::IntOfInt, Type::Int);
-  if (n == "float" && a == Type::Int) return fit(Builtin::FloatOfInt, Type::Float);
-  if (n == "float" && a == Type::Float) return fit(Builtin::FloatOfFloat, Type::Float);
-  if (n == "str" && a == Type::Int) return fit(Builtin::StrOfInt, Type::Str);
-  if (n == "str" && a == Type::Float) return fit(Builtin::StrOfFloat, Type::Str);
-  if (n == "str" && a == Type::Bool) return fit(Builtin::StrOfBool, Type::Str);
-  if (n == "str" && a == Type::Str) return fit(Builtin::StrOfStr, Type::Str);
-  if (a == Type::Float) {
-    if (n == "sqrt") return fit(Builtin::Sqrt, a);
-    if (n == "floor") return fit(Builtin::Floor, a);
-    if (n == "ceil") return fit(Builtin::Ceil, a);
-    if (n == "round") return fit(Builtin::Round, a);
-  }
-  if (n == "chr" && a == Type::Int) return fit(Builtin::Chr, Type::Str);
-  if (n == "parse_int" && a == Type::Str) return fit(Builtin::ParseInt, Type::Int);
-  return std::nullopt;
+  return "?";
 }
 
-std::optional<Builtin> resolve_binary(std::string_view n, Type a, Type b, Type* r) {
-  auto fit = [&](Builtin id, Type result) {
-    *r = result;
-    return std::optional<Builtin>(id);
-  };
-  bool numbers = a == b && is_number(a);
-  if (n == "min" && numbers) return fit(a == Type::Int ? Builtin::MinInt : Builtin::MinFloat, a);
-  if (n == "max" && numbers) return fit(a == Type::Int ? Builtin::MaxInt : Builtin::MaxFloat, a);
-  bool element = is_array(a) && b == element_of(a);
-  if (n == "push" && element) return fit(Builtin::Push, a);
-  if (n == "contains" && element) return fit(Builtin::ContainsArray, Type::Bool);
-  if (n == "index_of" && element) return fit(Builtin::IndexOfArray, Type::Int);
-  bool strings = a == Type::Str && b == Type::Str;
-  if (n == "contains" && strings) return fit(Builtin::ContainsStr, Type::Bool);
-  if (n == "index_of" && strings) return fit(Builtin::IndexOfStr, Type::Int);
-  if (n == "split" && strings) return fit(Builtin::Split, Type::StrArray);
-  if (n == "join" && a == Type::StrArray && b == Type::Str) return fit(Builtin::Join, Type::Str);
-  if (n == "array" && a == Type::Int && is_scalar(b)) return fit(Builtin::ArrayFill, array_of(b));
-  return std::nullopt;
+// "min([int])": the row's name and its patterns.
+std::string render_signature(const compiler::Overload& o) {
+  std::string out = std::string(o.name) + "(";
+  for (u32 k = 0; k < o.arity; ++k) {
+    if (k > 0) out += ',';
+    out += pattern_text(o.params[k]);
+  }
+  return out + ")";
 }
 
 }  // namespace
 
+const char* builtin_signature(Builtin b) {
+  static const std::vector<std::string> signatures = [] {
+    std::vector<std::string> all;
+    for (u32 i = 0; i < kBuiltinCount; ++i) all.push_back(render_signature(compiler::overload(i)));
+    return all;
+  }();
+  return signatures[u32(b)].c_str();
+}
+
+bool is_builtin_name(std::string_view name) {
+  return compiler::find_builtin(name.data(), u32(name.size())) >= 0;
+}
+
 std::optional<Builtin> resolve_builtin(std::string_view name, std::span<const Type> args, Type* result) {
-  if (args.size() == 1) return resolve_unary(name, args[0], result);
-  if (args.size() == 2) return resolve_binary(name, args[0], args[1], result);
-  if (args.size() == 3 && name == "slice" && is_sequence(args[0]) && args[1] == Type::Int &&
-      args[2] == Type::Int) {
-    *result = args[0];
-    return args[0] == Type::Str ? Builtin::SliceStr : Builtin::SliceArray;
-  }
-  return std::nullopt;
+  i32 first = compiler::find_builtin(name.data(), u32(name.size()));
+  if (first < 0) return std::nullopt;
+  u32 instruction = 0;
+  i32 row = compiler::resolve_builtin(u32(first), args.data(), u32(args.size()), result, &instruction);
+  if (row < 0) return std::nullopt;
+  return Builtin(row);
 }
 
 // ---- literals --------------------------------------------------------------------------------

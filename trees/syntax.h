@@ -130,45 +130,23 @@ struct Tree {
 
 // ---- builtins --------------------------------------------------------------------------------
 
-// Every overload of every builtin in docs/language.md "Builtins" (sort split by element type).
-// clang-format off
-#define GS_SYN_BUILTINS(X)                                                                        \
-  X(LenArray, "len", "len([T])") X(LenStr, "len", "len(str)") X(AbsInt, "abs", "abs(int)")        \
-  X(AbsFloat, "abs", "abs(float)") X(MinInt, "min", "min(int,int)") X(MinFloat, "min", "min(float,float)") \
-  X(MinIntArray, "min", "min([int])") X(MinFloatArray, "min", "min([float])")                     \
-  X(MaxInt, "max", "max(int,int)") X(MaxFloat, "max", "max(float,float)")                         \
-  X(MaxIntArray, "max", "max([int])") X(MaxFloatArray, "max", "max([float])")                     \
-  X(Push, "push", "push([T],T)") X(Pop, "pop", "pop([T])") X(SliceArray, "slice", "slice([T],int,int)") \
-  X(SliceStr, "slice", "slice(str,int,int)") X(SumInt, "sum", "sum([int])")                       \
-  X(SumFloat, "sum", "sum([float])") X(SortInt, "sort", "sort([int])")                            \
-  X(SortFloat, "sort", "sort([float])") X(SortStr, "sort", "sort([str])")                         \
-  X(ReverseArray, "reverse", "reverse([T])") X(ReverseStr, "reverse", "reverse(str)")             \
-  X(ContainsArray, "contains", "contains([T],T)") X(ContainsStr, "contains", "contains(str,str)") \
-  X(IndexOfArray, "index_of", "index_of([T],T)") X(IndexOfStr, "index_of", "index_of(str,str)")   \
-  X(ArrayFill, "array", "array(int,T)") X(IntOfFloat, "int", "int(float)")                        \
-  X(IntOfBool, "int", "int(bool)") X(IntOfInt, "int", "int(int)") X(FloatOfInt, "float", "float(int)") \
-  X(FloatOfFloat, "float", "float(float)") X(StrOfInt, "str", "str(int)")                         \
-  X(StrOfFloat, "str", "str(float)") X(StrOfBool, "str", "str(bool)") X(StrOfStr, "str", "str(str)") \
-  X(Sqrt, "sqrt", "sqrt(float)") X(Floor, "floor", "floor(float)") X(Ceil, "ceil", "ceil(float)")  \
-  X(Round, "round", "round(float)") X(Chr, "chr", "chr(int)") X(Split, "split", "split(str,str)")  \
-  X(Join, "join", "join([str],str)") X(ParseInt, "parse_int", "parse_int(str)")
-// clang-format on
-
+// Every overload of every builtin: the rows of compiler/builtins.def, by their ids.
 enum class Builtin : u8 {
-#define GS_X(id, name, signature) id,
-  GS_SYN_BUILTINS(GS_X)
-#undef GS_X
+#define BUILTIN(id, name, n, p0, p1, p2, result, opcode, operand) id,
+#include "compiler/builtins.def"
+#undef BUILTIN
 };
 inline constexpr u32 kBuiltinCount = 0
-#define GS_X(id, name, signature) +1
-    GS_SYN_BUILTINS(GS_X)
-#undef GS_X
+#define BUILTIN(id, name, n, p0, p1, p2, result, opcode, operand) +1
+#include "compiler/builtins.def"
+#undef BUILTIN
     ;
 const char* builtin_name(Builtin b);       // "min"
 const char* builtin_signature(Builtin b);  // "min([int])"
 bool is_builtin_name(std::string_view name);
 // The overload of `name` that takes arguments of these types, and its result type; nullopt
-// when none does. Arguments have concrete types (an empty literal has its array type).
+// when none does: the checker's own resolution (compiler/builtins.h). Arguments have concrete
+// types (an empty literal has its array type).
 std::optional<Builtin> resolve_builtin(std::string_view name, std::span<const Type> args, Type* result);
 
 // ---- printing and traversal ------------------------------------------------------------------

@@ -45,6 +45,7 @@ void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchRe
   expect_same(cpu.status, gpu.status, "status", 1);
   expect_same(cpu.bytecode_bytes, gpu.bytecode_bytes, "bytecode_bytes", 1);
   expect_same(cpu.diagnostic_count, gpu.diagnostic_count, "diagnostic_count", 1);
+  expect_same(cpu.syntax_nodes, gpu.syntax_nodes, "syntax_nodes", 1);
   ASSERT_EQ(cpu.diagnostics.size(), gpu.diagnostics.size());
   for (size_t k = 0; k < cpu.diagnostics.size(); ++k) {
     const compiler::Diagnostic &c = cpu.diagnostics[k], &g = gpu.diagnostics[k];

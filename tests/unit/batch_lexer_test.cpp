@@ -569,7 +569,7 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
       pipeline::batch_workspace_bytes(u32(std::min<u64>(longest, limits.max_source_bytes)), limits) / 8);
   struct Run {
     std::vector<u8> bytes;
-    std::vector<u32> sizes, entry, diagnostic_count;
+    std::vector<u32> sizes, entry, diagnostic_count, syntax_nodes;
     std::vector<u8> status;
     std::vector<Diagnostic> diagnostics;
   } run[2];
@@ -580,10 +580,11 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
     r.entry.assign(s.count, 0);
     r.status.assign(s.count, 0);
     r.diagnostic_count.assign(s.count, 0);
+    r.syntax_nodes.assign(s.count, 0);
     r.diagnostics.assign(u64(s.count) * pipeline::kBatchDiagnostics, Diagnostic{});
     pipeline::BytecodeBatch bb{s.count,        r.bytes.data(),  slot_offsets.data(),
                                r.sizes.data(), r.status.data(), r.entry.data()};
-    pipeline::CompileResults cr{r.diagnostics.data(), r.diagnostic_count.data()};
+    pipeline::CompileResults cr{r.diagnostics.data(), r.diagnostic_count.data(), r.syntax_nodes.data()};
     for (u32 i = 0; i < s.count; ++i) {
       u8* ws = reinterpret_cast<u8*>(workspace.data());
       if (pass == 0)
@@ -597,6 +598,7 @@ TEST(BatchLexer, CompileProgramLexedEqualsCompileProgram) {
     SCOPED_TRACE("program " + std::to_string(i) + ": " + printable(b.source(i)));
     ASSERT_EQ(run[0].status[i], run[1].status[i]);
     ASSERT_EQ(run[0].sizes[i], run[1].sizes[i]);
+    ASSERT_EQ(run[0].syntax_nodes[i], run[1].syntax_nodes[i]);
     ASSERT_EQ(0, std::memcmp(run[0].bytes.data() + slot_offsets[i], run[1].bytes.data() + slot_offsets[i],
                              run[0].sizes[i]));
     ASSERT_EQ(run[0].diagnostic_count[i], run[1].diagnostic_count[i]);

@@ -49,6 +49,7 @@ void expect_matches_reference(const RandomBatch& b, const pipeline::BatchResults
                                                : pipeline::ProgramStatus::OK;
     ASSERT_EQ(pipeline::status_name(want), pipeline::status_name(r.program_status(i)));
     EXPECT_EQ(r.diagnostic_count[i], c.diagnostics.size());
+    EXPECT_EQ(r.syntax_nodes[i], c.syntax_nodes);
     EXPECT_EQ(r.bytecode_hash[i],
               c.ok() ? pipeline::bytecode_hash(c.bytecode.data(), u32(c.bytecode.size())) : 0);
     auto kept = r.kept_diagnostics(i);
@@ -181,6 +182,27 @@ TEST(CpuPipeline, TheBatchLexerPathGivesIdenticalResults) {
   EXPECT_GT(compile_errors, 0u);  // the lexical and syntax errors of the adversarial batch
   std::printf("[batch lexer] %llu programs, %llu with compile errors: identical on both paths\n",
               (unsigned long long)programs, (unsigned long long)compile_errors);
+}
+
+// A program's size is its syntax tree's nodes: `+ 2` adds two (the addition and the literal);
+// a program with errors has none.
+TEST(CpuPipeline, SyntaxNodesCountTheTree) {
+  pipeline::PipelineConfig config;
+  auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
+  pipeline::Sources sources;
+  sources.add("fn solve(x: int) -> int { return x + 1; }");
+  sources.add("fn solve(x: int) -> int { return x + 1 + 2; }");
+  sources.add("fn solve(x: int) -> int { return x + \"a\"; }");
+  std::vector<vm::Value> in = {vm::Value::of_int(1)}, out = {vm::Value::of_int(2)};
+  pipeline::CaseSet::Case c{in, out};
+  Type params[] = {Type::Int}, results[] = {Type::Int};
+  pipeline::CaseSet cases("solve", params, results, std::span(&c, 1), 0);
+  pipeline::BatchResults r;
+  pipeline->run(sources, cases, &r);
+  EXPECT_GT(r.syntax_nodes[0], 4u);
+  EXPECT_EQ(r.syntax_nodes[1], r.syntax_nodes[0] + 2);
+  EXPECT_EQ(r.syntax_nodes[2], 0u);
+  EXPECT_EQ(r.syntax_nodes[0], compiler::compile("fn solve(x: int) -> int { return x + 1; }").syntax_nodes);
 }
 
 TEST(CpuPipeline, TrapsStayWithTheirProgram) {

@@ -3,6 +3,7 @@
 // files, `gpusynth trace`, and the file read by h5py and scripts/plot_trace.py without project
 // code (skipped, with the reason, where python3 has no h5py or matplotlib).
 #include <gtest/gtest.h>
+#include <hdf5.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "base/rng.h"
@@ -130,6 +132,14 @@ TEST(Trace, EveryFieldRoundTrips) {
     c.bytecode_hash = ~u64(k);  // all 64 bits
     c.parents[0] = k == 0 ? records::kNoParent : i64(1000 + k - 1);
     c.parents[1] = k < 2 ? records::kNoParent : i64(1000 + k - 2);
+    c.syntax_nodes = 7 * k;
+    if (k > 0)  // k == 0: none given, read back as NaN (not judged)
+      c.case_errors = {0.f,
+                       float(k),
+                       0.5f,
+                       std::numeric_limits<float>::infinity(),
+                       std::numeric_limits<float>::quiet_NaN(),
+                       1e30f};
     in.push_back(c);
   }
   in[1].source = "";                                                       // empty
@@ -195,6 +205,15 @@ TEST(Trace, EveryFieldRoundTrips) {
     EXPECT_EQ(out[i].reward, in[i].reward);
     EXPECT_EQ(out[i].parents[0], in[i].parents[0]);
     EXPECT_EQ(out[i].parents[1], in[i].parents[1]);
+    EXPECT_EQ(out[i].syntax_nodes, in[i].syntax_nodes);
+    ASSERT_EQ(out[i].case_errors.size(), kProblem.train_cases);
+    for (u32 k = 0; k < kProblem.train_cases; ++k) {
+      const float want = i == 0 ? std::numeric_limits<float>::quiet_NaN() : in[i].case_errors[k];
+      if (std::isnan(want))
+        EXPECT_TRUE(std::isnan(out[i].case_errors[k])) << k;
+      else
+        EXPECT_EQ(out[i].case_errors[k], want) << k;
+    }
   }
   std::vector<records::CandidateRecord> part = r.candidates(kProblem.name, 10, 100);  // clipped to the rows
   ASSERT_EQ(part.size(), 2u);
@@ -465,6 +484,70 @@ void expect_open_fails(const std::string& path, const std::string& why) {
   }
 }
 
+// Files written before syntax_nodes and case_errors existed lack them: they read as 0 and NaN,
+// and a resumed file gains them (filled so for the rows already there), then goes on.
+TEST(Trace, AddedColumnsAreOptional) {
+  std::string path = fresh_dir("added") + "/" + records::records_file_name();
+  {
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
+    write_run(w, 0, 2, 10);
+  }
+  {
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    EXPECT_GE(H5Ldelete(f, "/problems/count-odds/candidates/syntax_nodes", H5P_DEFAULT), 0);
+    EXPECT_GE(H5Ldelete(f, "/problems/count-odds/candidates/case_errors", H5P_DEFAULT), 0);
+    H5Fclose(f);
+  }
+  auto expect_defaults = [](const std::vector<records::CandidateRecord>& rows, size_t count) {
+    for (size_t i = 0; i < count; ++i) {
+      EXPECT_EQ(rows[i].syntax_nodes, 0u) << i;
+      EXPECT_TRUE(rows[i].case_errors.empty() ||
+                  (rows[i].case_errors.size() == kProblem.train_cases && std::isnan(rows[i].case_errors[0])))
+          << i;
+    }
+  };
+  {
+    records::Reader r = Reader::open(path);
+    EXPECT_TRUE(r.warnings().empty()) << r.warnings()[0];
+    std::vector<records::CandidateRecord> rows = r.candidates(kProblem.name);
+    ASSERT_EQ(rows.size(), 20u);
+    expect_defaults(rows, rows.size());
+  }
+  {
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
+    w.begin_problem(kProblem);
+    records::CandidateRecord c = candidate(20, 2, 0, 0.5f, 1);
+    c.syntax_nodes = 9;
+    c.case_errors.assign(kProblem.train_cases, 2.0f);
+    w.add_candidates(std::span(&c, 1));
+    w.add_iteration(iteration_row(2, 1, 1.0f));
+  }
+  records::Reader r = Reader::open(path);
+  EXPECT_TRUE(r.warnings().empty()) << r.warnings()[0];
+  std::vector<records::CandidateRecord> rows = r.candidates(kProblem.name);
+  ASSERT_EQ(rows.size(), 21u);
+  expect_defaults(rows, 20);
+  EXPECT_EQ(rows[20].syntax_nodes, 9u);
+  EXPECT_EQ(rows[20].case_errors, std::vector<float>(kProblem.train_cases, 2.0f));
+}
+
+TEST(Trace, CaseErrorsMustMatchTheTrainCases) {
+  std::string path = fresh_dir("case_errors") + "/" + records::records_file_name();
+  records::Writer w = Writer::create_or_resume(path, kRun, {});
+  w.begin_problem(kProblem);
+  records::CandidateRecord c = candidate(0, 0, 0, 0.5f);
+  c.case_errors = {1.0f, 2.0f};
+  try {
+    w.add_candidates(std::span(&c, 1));
+    ADD_FAILURE() << "two errors for six train cases were accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("has 2 per-case errors, not one for each of the 6 train cases"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(Trace, DamagedFilesAreClearErrors) {
   std::string dir = fresh_dir("damaged");
   std::string good = dir + "/records.h5";
@@ -518,6 +601,9 @@ std::string example_run(const std::string& name) {
   records::CandidateRecord c = candidate(0, 0, 0, 0.25f);
   c.source = "fn solve(n: int) -> int {\n  let s = \"a,\\\"b\";\n  return n; }";
   c.trap = u8(vm::Trap::OUT_OF_FUEL);
+  c.syntax_nodes = 12;
+  c.case_errors = {0.f, 1.5f, std::numeric_limits<float>::infinity(),
+                   std::numeric_limits<float>::quiet_NaN()};
   w.add_candidates(std::span(&c, 1));
   w.add_iteration(iteration_row(0, 1, 0.25f));
   return dir;
@@ -570,10 +656,11 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
   EXPECT_EQ(
       slurp(csv),
       "problem,id,iteration,index,generator,compile_path,status,trap,train_passed,reward,bytecode_bytes,"
-      "bytecode_hash,parent0,parent1,source\n"
+      "bytecode_hash,parent0,parent1,syntax_nodes,case_errors,source\n"
       "never-solved,0,0,0,random,traditional,ok,out_of_fuel,0,0.25,100," +
           hex16(hash) +
-          ",-1,-1,\"fn solve(n: int) -> int {\n  let s = \"\"a,\\\"\"b\"\";\n  return n; }\"\n");
+          ",-1,-1,12,0 1.5 inf nan,\"fn solve(n: int) -> int {\n  let s = \"\"a,\\\"\"b\"\";\n  return n; "
+          "}\"\n");
   // JSON Lines of every problem on stdout; the source field reads back as `gpusynth eval` input.
   r = trace({"export", run, "--format", "jsonl"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -586,7 +673,8 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
             "\"compile_path\":\"traditional\",\"status\":\"ok\",\"trap\":\"out_of_fuel\",\"train_passed\":0,"
             "\"reward\":0.25,\"bytecode_bytes\":100,\"bytecode_hash\":\"" +
                 hex16(hash) +
-                "\",\"parents\":[-1,-1],\"source\":\"fn solve(n: int) -> int {\\n  let s = "
+                "\",\"parents\":[-1,-1],\"syntax_nodes\":12,\"case_errors\":\"0 1.5 inf "
+                "nan\",\"source\":\"fn solve(n: int) -> int {\\n  let s = "
                 "\\\"a,\\\\\\\"b\\\";\\n  "
                 "return n; }\"}");
   EXPECT_EQ(lines[0].rfind("{\"problem\":\"count-odds\",\"id\":0,", 0), 0u) << lines[0];
