@@ -18,6 +18,7 @@ struct Command {
   const char* name;
   const char* summary;
   int (*run)(const std::vector<std::string>& args);  // args after the command name
+  bool neural = false;  // needs libtorch: only gpusynth-neural runs it (jobs/neural_relay.h)
 };
 
 int compile_command(const std::vector<std::string>& args);

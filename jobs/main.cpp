@@ -16,11 +16,11 @@ namespace gs::jobs {
 namespace {
 
 #if GPUSYNTH_HAVE_TORCH
-#define GS_NEURAL(run) run
+#define GS_NEURAL(run) run, true
 #else
 #define GPUSYNTH_HAVE_TORCH 0
 // Never called: main() hands these commands to gpusynth-neural first.
-#define GS_NEURAL(run) nullptr
+#define GS_NEURAL(run) nullptr, true
 #endif
 
 constexpr Command kCommands[] = {
@@ -39,9 +39,6 @@ constexpr Command kCommands[] = {
      GS_NEURAL(eval_compiler_command)},
 };
 #undef GS_NEURAL
-
-// The commands that only gpusynth-neural runs (those whose entry above is GS_NEURAL).
-const std::string kNeuralCommands[] = {"train-compiler", "selfplay", "eval-compiler"};
 
 void version(std::ostream& out) {
   out << "gpusynth " << GPUSYNTH_VERSION << (GPUSYNTH_HAVE_TORCH ? " (gpusynth-neural)" : "") << "\n"
@@ -89,7 +86,7 @@ int main(int argc, char** argv) {
 #if GPUSYNTH_HAVE_TORCH
   gs::neural::register_pipeline();
 #else
-  if (gs::jobs::needs_neural_binary(std::span(argv + 1, argv + argc), gs::jobs::kNeuralCommands))
+  if (gs::jobs::needs_neural_binary(std::span(argv + 1, argv + argc), gs::jobs::kCommands))
     return gs::jobs::relay_to_neural_binary(argc, argv);
 #endif
   try {

@@ -18,10 +18,10 @@ bool neural_mode(const std::string& mode) { return mode == "neural" || mode == "
 
 }  // namespace
 
-bool needs_neural_binary(std::span<char* const> args, std::span<const std::string> neural_commands) {
+bool needs_neural_binary(std::span<char* const> args, std::span<const Command> commands) {
   if (args.empty()) return false;
-  for (const std::string& c : neural_commands)
-    if (c == args[0]) return true;
+  for (const Command& c : commands)
+    if (c.neural && std::string_view(c.name) == args[0]) return true;
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string a = args[i];
     if (a == "--") break;

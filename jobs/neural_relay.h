@@ -9,11 +9,13 @@
 #include <span>
 #include <string>
 
+#include "jobs/command.h"
+
 namespace gs::jobs {
 
-// Whether a command line (argv after the program name) needs the neural compiler: a command in
-// neural_commands, or `--compile neural|hybrid` / `--compile=neural|hybrid`.
-bool needs_neural_binary(std::span<char* const> args, std::span<const std::string> neural_commands);
+// Whether a command line (argv after the program name) needs the neural compiler: a command
+// marked `neural` among `commands`, or `--compile neural|hybrid` / `--compile=neural|hybrid`.
+bool needs_neural_binary(std::span<char* const> args, std::span<const Command> commands);
 
 // The gpusynth-neural beside this executable (/proc/self/exe's directory), or "" when there is
 // none (a build without libtorch).

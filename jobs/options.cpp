@@ -162,11 +162,12 @@ std::string effective_config(const po::variables_map& vm) {
 bool output_overwrites_input(const std::string& output,
                              const std::vector<std::pair<std::string, std::string>>& inputs,
                              std::string* error) {
-  std::error_code ec;
   for (const auto& [what, path] : inputs) {
     if (output.empty() || path.empty()) continue;
-    if (std::filesystem::equivalent(output, path, ec) ||
-        std::filesystem::weakly_canonical(output, ec) == std::filesystem::weakly_canonical(path, ec)) {
+    // The same file by device and inode, whatever the spelling (links, "./", ".."); an output
+    // that does not exist yet is no input.
+    std::error_code ec;
+    if (std::filesystem::equivalent(output, path, ec)) {
       *error = output + ": the output would overwrite the " + what + " file " + path;
       return true;
     }

@@ -61,12 +61,6 @@ std::optional<std::vector<records::Reader>> open_run(const std::string& run) {
   return readers;
 }
 
-std::string number(float v) {
-  char text[32];
-  auto [end, ec] = std::to_chars(text, text + sizeof text, v);
-  return ec == std::errc() ? std::string(text, end) : "?";
-}
-
 std::string hex(u64 v) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
@@ -121,7 +115,7 @@ int summary(const std::vector<records::Reader>& readers) {
       std::cout << qualified(r, p.name, several) << "\t" << (is_solved ? "yes" : "no") << "\t"
                 << (its.empty() ? 0 : its.back().cumulative_candidates) << "\t" << r.candidate_count(p.name)
                 << "\t" << its.size() << "\t" << train << "\t"
-                << (its.empty() ? "-" : number(its.back().best_reward)) << "\t" << when << "\t" << test
+                << (its.empty() ? "-" : number_text(its.back().best_reward)) << "\t" << when << "\t" << test
                 << "\t"
                 << (best == nullptr     ? "-"
                     : best->generalises ? "yes"
@@ -166,7 +160,7 @@ std::string errors_text(const std::vector<float>& errors) {
   std::string out;
   for (float e : errors) {
     if (!out.empty()) out += ' ';
-    out += number(e);
+    out += number_text(e);
   }
   return out;
 }
@@ -179,9 +173,9 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem,
   if (csv) {
     out << csv_field(problem) << "," << c.id << "," << c.iteration << "," << c.index << "," << generator
         << "," << path << "," << status << "," << trap_text(c.trap) << "," << c.train_passed << ","
-        << number(c.reward) << "," << c.bytecode_bytes << "," << hex(c.bytecode_hash) << "," << c.parents[0]
-        << "," << c.parents[1] << "," << c.syntax_nodes << "," << errors_text(c.case_errors) << ","
-        << csv_field(c.source) << "\n";
+        << number_text(c.reward) << "," << c.bytecode_bytes << "," << hex(c.bytecode_hash) << ","
+        << c.parents[0] << "," << c.parents[1] << "," << c.syntax_nodes << "," << errors_text(c.case_errors)
+        << "," << csv_field(c.source) << "\n";
     return;
   }
   // The reward as the shortest decimal that reads back to the same float (0.26, not 0.2599999904...).
@@ -194,7 +188,7 @@ void write_candidate(std::ostream& out, bool csv, const std::string& problem,
                               {"status", status},
                               {"trap", trap_text(c.trap)},
                               {"train_passed", c.train_passed},
-                              {"reward", std::stod(number(c.reward))},
+                              {"reward", std::stod(number_text(c.reward))},
                               {"bytecode_bytes", c.bytecode_bytes},
                               {"bytecode_hash", hex(c.bytecode_hash)},
                               {"parents", {c.parents[0], c.parents[1]}},

@@ -7,17 +7,18 @@ option, from the command line and from a --config file; never a crash, a hang or
     option_sweep.py GPUSYNTH [--neural]
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
-COMMANDS = ["compile", "run", "eval", "search", "campaign", "import-psb"]
-NEURAL = ["train-compiler", "selfplay", "eval-compiler"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "scripts"))
+# The commands, and a numeric option as --help shows it ("--heap 0..268435456 (=1048576)"), as
+# the docs' range tables read them.
+from option_ranges import COMMANDS, NEURAL, OPTION  # noqa: E402
+
 CONFIG = {"search", "campaign"}  # the commands that read --config
 BAD = ["-1", "18446744073709551616", "nan", "inf", "1x", "", "0x10", "1e400"]
-# A numeric option as --help shows it: "--heap 64..268435456 (=1048576)" or "--budget N>=0 (=300000)".
-OPTION = re.compile(r"^\s+(?:-\w \[ --|--)([\w-]+)(?: \])? (N>=[0-9.e+-]+|[0-9.e+-]+\.\.[0-9.e+-]+) \(=", re.M)
 
 
 def run(gpusynth, args):
@@ -37,7 +38,7 @@ def main():
             options = OPTION.findall(help_text.stdout if help_text else "")
             if not options:
                 failures.append(f"{command}: no numeric options found in --help")
-            for option, _default in options:
+            for option, _range, _default in options:
                 for value in BAD if command not in NEURAL else BAD[::3]:  # each neural call loads libtorch
                     checked += 1
                     given = [f"--{option}={value}"] if value else [f"--{option}", ""]
