@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "suites/json_detail.h"
+#include "suites/json_text.h"
 
 namespace gs::suites {
 
@@ -25,8 +26,10 @@ void parse_json_line(std::string_view line, u32 number, const std::string& path,
   auto fail = [&](const std::string& why) {
     out->errors.push_back(path + ":" + std::to_string(number) + ": " + why);
   };
-  nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
-  if (j.is_discarded()) return fail("not valid JSON");
+  detail::JsonError bad;
+  std::optional<nlohmann::json> parsed = detail::parse_json(line, &bad);
+  if (!parsed) return fail(bad.message + " (column " + std::to_string(bad.offset + 1) + ")");
+  const nlohmann::json& j = *parsed;
   const nlohmann::json* source = &j;
   if (j.is_object()) {
     auto it = j.find("source");

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "suites/json_detail.h"
+#include "suites/json_text.h"
 
 namespace gs::suites {
 
@@ -45,7 +46,13 @@ const char* describe(const json& j) {
     case json::value_t::string: return "a string";
     case json::value_t::array: return "an array";
     case json::value_t::object: return "an object";
-    case json::value_t::number_float: return "a float";
+    case json::value_t::number_float:
+      return std::trunc(j.get<double>()) == j.get<double>() &&
+                     std::fabs(j.get<double>()) >= 9223372036854775808.0
+                 ? "a number beyond the 64-bit integer range"
+                 : "a float";
+    case json::value_t::number_unsigned:
+      return j.get<u64>() > u64(INT64_MAX) ? "an integer beyond the 64-bit range" : "an integer";
     default: return "an integer";
   }
 }
@@ -57,6 +64,7 @@ bool value_from_json(const json& j, Type t, vm::Value* out, std::string* error) 
   };
   switch (t) {
     case Type::Int:
+      if (j.is_number_unsigned() && j.get<u64>() > u64(INT64_MAX)) return fail();
       if (j.is_number_integer()) {
         *out = vm::Value::of_int(j.is_number_unsigned() ? i64(j.get<u64>()) : j.get<i64>());
         return true;
@@ -120,11 +128,13 @@ using nlohmann::json;
 
 bool parse_values(std::string_view json_text, std::span<const Type> types, std::vector<vm::Value>* out,
                   std::string* error) {
-  json j = json::parse(json_text.begin(), json_text.end(), nullptr, false);
-  if (j.is_discarded()) {
-    *error = "not valid JSON: " + std::string(json_text.substr(0, 80));
+  detail::JsonError bad;
+  std::optional<json> parsed = detail::parse_json(json_text, &bad);
+  if (!parsed) {
+    *error = bad.message + " (column " + std::to_string(bad.offset + 1) + ")";
     return false;
   }
+  const json& j = *parsed;
   if (!j.is_array()) {
     *error = "expected a JSON array of arguments, found " + std::string(describe(j));
     return false;

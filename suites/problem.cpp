@@ -7,6 +7,7 @@
 #include "compiler/compiler.h"
 #include "compiler/parser.h"
 #include "suites/json_detail.h"
+#include "suites/json_text.h"
 
 namespace gs::suites {
 
@@ -28,7 +29,8 @@ bool parse_signature(std::string_view text, Signature* out, std::string* error) 
   compiler::Parser parser{w};
   u32 program = parser.parse_program();
   if (w.diagnostics.count > 0) {
-    *error = "signature '" + std::string(text) + "': " + compiler::message(w.diagnostics.items[0], source);
+    // Quoted against the signature itself: what the appended body holds reads as its end.
+    *error = "signature '" + std::string(text) + "': " + compiler::message(w.diagnostics.items[0], text);
     return false;
   }
   if (w.function_count != 1) {
@@ -232,6 +234,12 @@ struct Reader {
       std::vector<Locator::Step> where = {{split, 0}, {"", k}};
       if (!c.is_object() || !c.contains("inputs") || !c.contains("outputs"))
         return fail_at(where, context + ": a case is an object with \"inputs\" and \"outputs\"");
+      for (const auto& item : c.items())
+        if (item.key() != "inputs" && item.key() != "outputs") {
+          where.push_back({item.key(), 0});
+          return fail_at(where, context + ": unknown field \"" + item.key() +
+                                    "\" (a case has \"inputs\" and \"outputs\")");
+        }
       where.push_back({"inputs", 0});
       if (!read_values(c["inputs"], sig.params, "inputs", where, context, &(*out)[k].inputs)) return false;
       where.back() = {"outputs", 0};
@@ -258,16 +266,13 @@ const char* bad_name(const std::string& name) {
 
 std::optional<Problem> parse_problem(std::string_view text, const std::string& path, std::string* error) {
   Reader r{text, path, error};
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    size_t cut = what.find("syntax error");
-    r.fail(e.byte == 0 ? 0 : e.byte - 1,
-           "invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut)));
+  detail::JsonError bad;
+  std::optional<json> parsed = detail::parse_json(text, &bad);
+  if (!parsed) {
+    r.fail(bad.offset, bad.message);
     return std::nullopt;
   }
+  const json& doc = *parsed;
   if (!doc.is_object()) {
     r.fail(0, "a problem file holds one JSON object");
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "suites/json_detail.h"
+#include "suites/json_text.h"
 
 namespace gs::suites {
 
@@ -47,15 +48,13 @@ std::string key_range(const Signature& sig) {
 
 // One line into *out; false with *why on the first thing wrong with it.
 bool read_case(std::string_view line, const Signature& sig, Case* out, std::string* why) {
-  json j;
-  try {
-    j = json::parse(line.begin(), line.end());
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    size_t cut = what.find("syntax error");
-    *why = "not valid JSON: " + (cut == std::string::npos ? what : what.substr(cut));
+  detail::JsonError bad;
+  std::optional<json> parsed = detail::parse_json(line, &bad);
+  if (!parsed) {
+    *why = bad.message + " (column " + std::to_string(bad.offset + 1) + ")";
     return false;
   }
+  const json& j = *parsed;
   if (!j.is_object()) {
     *why = std::string("a case is a JSON object {\"input1\": ..., \"output1\": ...}, found ") +
            detail::describe(j);

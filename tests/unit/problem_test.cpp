@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "base/input_file.h"
+#include "suites/json_text.h"
 #include "suites/suite.h"
 
 namespace gs {
@@ -124,7 +125,36 @@ TEST(ProblemErrors, RejectConstantsOfUnknownTypesAndWrongValues) {
 TEST(ProblemErrors, NameTheLineOfAJsonSyntaxError) {
   std::string e = load_error("{\n  \"name\": \"x\",\n  \"signature\" \"fn f() -> int\"\n}");
   EXPECT_EQ(e.rfind("p.json:3:", 0), 0u) << e;  // the line of the missing colon
-  EXPECT_NE(e.find("invalid JSON: syntax error"), std::string::npos) << e;
+  EXPECT_NE(e.find("not valid JSON: syntax error"), std::string::npos) << e;
+}
+
+// What the JSON library accepts silently or reports without a place: a key given twice, a
+// number no double holds, an int beyond 64 bits, a case's unknown field, a signature cut short.
+TEST(ProblemErrors, JsonTheLibraryLetsPassIsAnErrorAtItsPlace) {
+  const std::string head = R"J({"name": "x", "signature": "fn f(a: int) -> int",)J";
+  std::string e = load_error(head + "\n \"name\": \"y\", \"train\": [{\"inputs\": [1], \"outputs\": [1]}]}");
+  EXPECT_EQ(e, "p.json:2:2: duplicate key \"name\"");
+  e = load_error(head + "\"train\": [{\"inputs\": [1], \"outputs\": [1], \"outputs\": [2]}]}");
+  EXPECT_EQ(e, "p.json:1:92: duplicate key \"outputs\"");
+  e = load_error(head + "\"train\": [{\"inputs\": [1],\n \"outputs\": [1e400]}]}");
+  EXPECT_EQ(e, "p.json:2:14: number out of range: 1e400");
+  e = load_error(head + "\"train\": [{\"inputs\": [1], \"outputs\": [9223372036854775808]}]}");
+  EXPECT_NE(e.find("outputs[0]: expected int, found an integer beyond the 64-bit range"), std::string::npos)
+      << e;
+  e = load_error(head + "\"train\": [{\"inputs\": [1], \"outputs\": [1e19]}]}");
+  EXPECT_NE(e.find("expected int, found a number beyond the 64-bit integer range"), std::string::npos) << e;
+  e = load_error(head + "\"train\": [{\"inputs\": [1], \"outputs\": [1], \"output\": [1]}]}");
+  EXPECT_NE(e.find("train case 0: unknown field \"output\""), std::string::npos) << e;
+  e = load_error(R"J({"name": "x", "signature": "fn f(a: int) ->", "train": []})J");
+  EXPECT_NE(
+      e.find(
+          "signature 'fn f(a: int) ->': expected a type (int, float, bool, str or [T]), found end of input"),
+      std::string::npos)
+      << e;
+  // Keys repeated in different objects are fine, and so is any depth of nesting.
+  EXPECT_FALSE(suites::detail::find_json_issue(R"({"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]})"));
+  EXPECT_FALSE(suites::detail::find_json_issue(std::string(1 << 20, '[') + std::string(1 << 20, ']')));
+  EXPECT_EQ(suites::detail::find_json_issue(R"({"a": 1, "b": {"c": "a", "c": 2}})")->offset, 25u);
 }
 
 TEST(ProblemErrors, NameTheLineOfAValueOfTheWrongType) {
