@@ -10,6 +10,7 @@
 #include "base/host.h"
 #include "base/rng.h"
 #include "cluster/rank_output.h"
+#include "cluster/run_files.h"
 #include "cluster/run_lock.h"
 #include "records/join.h"
 #include "records/search_records.h"
@@ -65,6 +66,12 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     messages << c.run_dir << ": cannot create the run directory: " << ec.message() << "\n";
     return false;
   }
+  const std::string records_name =
+      queue.ranks() > 1 ? records::records_file_name(queue.rank()) : records::records_file_name();
+  if (std::string error; !run_files_are_regular(c.run_dir, records_name, &error)) {
+    messages << kCommand << ": " << error << "\n";
+    return false;
+  }
   if (queue.coordinates()) {
     std::string error, warning;
     p->lock = RunLock::acquire(c.run_dir, &error, &warning);
@@ -76,8 +83,6 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     p->finished = read_ledger(ledger_path(c));
     if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages)) return false;
   }
-  const std::string records_name =
-      queue.ranks() > 1 ? records::records_file_name(queue.rank()) : records::records_file_name();
   try {
     pipeline::PipelineConfig config = c.pipeline;
     config.gpu = queue.node_rank();  // the ranks of a node spread over its GPUs

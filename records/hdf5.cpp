@@ -65,7 +65,21 @@ bool exists(hid_t parent, const std::string& name) {
   return r > 0;
 }
 
+void require_hard_link(hid_t parent, const std::string& name, const std::string& path) {
+  H5L_info_t info;  // H5Lget_info: H5Lget_info2 under HDF5 >= 1.12's default API
+  if (H5Lget_info(parent, name.c_str(), &info, H5P_DEFAULT) < 0) {
+    last_error();  // (clears the stack) the open that follows says why
+    return;
+  }
+  if (info.type == H5L_TYPE_HARD) return;
+  throw std::runtime_error(path + ": " + name + " is " +
+                           (info.type == H5L_TYPE_EXTERNAL ? "an external link" : "a soft link") +
+                           ", not an object of the file: a records file holds its groups and columns "
+                           "itself, and links are not followed");
+}
+
 Handle open_group(hid_t parent, const std::string& name, const std::string& path) {
+  require_hard_link(parent, name, path);
   return Handle(check(H5Gopen2(parent, name.c_str(), H5P_DEFAULT), path, "cannot open group " + name));
 }
 

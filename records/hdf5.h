@@ -53,6 +53,9 @@ htri_t is_hdf5(const std::string& file);
 Handle string_type();
 
 bool exists(hid_t parent, const std::string& name);
+// Throws when `name` in `parent` is a soft or external link rather than an object of its own: a
+// reader never follows a link out of the file (to /etc/passwd, say) or round a loop.
+void require_hard_link(hid_t parent, const std::string& name, const std::string& path);
 Handle open_group(hid_t parent, const std::string& name, const std::string& path);
 Handle create_group(hid_t parent, const std::string& name, const std::string& path);
 // The group's direct members, in name order.

@@ -211,6 +211,7 @@ h5::Handle memory_type(Kind k) {
 }
 
 h5::Handle open_column(hid_t table_group, const char* name, const std::string& path) {
+  h5::require_hard_link(table_group, name, path);
   return h5::Handle(
       h5::check(H5Dopen2(table_group, name, H5P_DEFAULT), path, std::string("cannot open column ") + name));
 }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cluster/run_files.h"
 #include "cluster/run_lock.h"
 #include "jobs/command.h"
 #include "records/records.h"
@@ -423,6 +424,33 @@ TEST(CampaignCommand, ASecondCampaignOnARunDirectoryIsRefused) {
   std::filesystem::create_symlink(::testing::TempDir() + "elsewhere.lock", planted + "/.lock");
   EXPECT_FALSE(cluster::RunLock::acquire(planted, &error, &warning));
   EXPECT_NE(error.find("it is a symlink"), std::string::npos) << error;
+}
+
+// Every file a campaign writes in its run directory must be a regular file: a symlink planted
+// under one of their names is refused before anything is opened, and nothing outside is touched.
+TEST(CampaignCommand, SymlinksInTheRunDirectoryAreRefused) {
+  const std::string suite = small_suite("campaign_links_suite");
+  const std::string root = ::testing::TempDir() + "campaign_links";
+  for (const std::string name : {"campaign.jsonl", "records.h5", "records.h5.joining", "records.rank-1.h5"}) {
+    std::filesystem::remove_all(root);
+    std::filesystem::create_directories(root + "/run");
+    std::filesystem::create_symlink(root + "/outside", root + "/run/" + name);
+    const Outcome o = campaign_cli({"--suite", suite, "--out", root + "/run", "--budget", "200", "-q"});
+    EXPECT_EQ(o.code, 2) << name;
+    EXPECT_NE(
+        o.err.find(root + "/run/" + name + ": is a symbolic link; a campaign writes only regular files"),
+        std::string::npos)
+        << o.err;
+    EXPECT_FALSE(std::filesystem::exists(root + "/outside")) << name;
+  }
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root + "/run/records.h5");  // a directory is refused too
+  const Outcome o = campaign_cli({"--suite", suite, "--out", root + "/run", "--budget", "200", "-q"});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("records.h5: is a directory"), std::string::npos) << o.err;
+  EXPECT_TRUE(cluster::is_run_file("records.rank-12.h5"));
+  EXPECT_FALSE(cluster::is_run_file("records.rank-.h5"));
+  EXPECT_FALSE(cluster::is_run_file("notes.txt"));
 }
 
 // The distributed options are checked on one process too: a bad value is a usage error naming it.

@@ -548,6 +548,35 @@ TEST(Trace, CaseErrorsMustMatchTheTrainCases) {
   }
 }
 
+// A records file's groups and columns are its own: a soft or external link planted in one (to
+// /etc/passwd, say, or round a loop) is refused by name, never followed.
+TEST(Trace, LinksInAFileAreRefused) {
+  for (const bool external : {true, false}) {
+    std::string path =
+        fresh_dir(external ? "external_link" : "soft_link") + "/" + records::records_file_name();
+    {
+      records::Writer w = Writer::create_or_resume(path, kRun, {});
+      write_run(w, 0, 1, 4);
+    }
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    if (external)
+      ASSERT_GE(H5Lcreate_external("/etc/passwd", "/", f, "/problems/planted", H5P_DEFAULT, H5P_DEFAULT), 0);
+    else
+      ASSERT_GE(H5Lcreate_soft("/problems/planted", f, "/problems/planted", H5P_DEFAULT, H5P_DEFAULT), 0);
+    H5Fclose(f);
+    // The problem behind the link is skipped with a warning naming it; the others read.
+    records::Reader r = Reader::open(path);
+    ASSERT_EQ(r.warnings().size(), 1u);
+    EXPECT_NE(
+        r.warnings()[0].find(std::string("planted is ") + (external ? "an external link" : "a soft link")),
+        std::string::npos)
+        << r.warnings()[0];
+    ASSERT_EQ(r.problems().size(), 1u);
+    EXPECT_EQ(r.problems()[0].name, kProblem.name);
+  }
+}
+
 TEST(Trace, DamagedFilesAreClearErrors) {
   std::string dir = fresh_dir("damaged");
   std::string good = dir + "/records.h5";
