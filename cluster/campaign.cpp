@@ -14,6 +14,7 @@
 #include "cluster/run_lock.h"
 #include "records/join.h"
 #include "records/search_records.h"
+#include "records/shards.h"
 #include "suites/suite.h"
 
 namespace gs::cluster {
@@ -50,8 +51,7 @@ struct Prepared {
   std::vector<suites::Problem> problems;
   std::map<std::string, ProblemSummary> finished;  // rank 0: the ledger read
   std::unique_ptr<pipeline::Pipeline> pipeline;
-  std::optional<records::Writer> writer;
-  records::RunInfo info;
+  records::RunInfo info;  // of every records shard this rank writes
 };
 
 std::string ledger_path(const CampaignConfig& c) { return (fs::path(c.run_dir) / "campaign.jsonl").string(); }
@@ -66,9 +66,7 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     messages << c.run_dir << ": cannot create the run directory: " << ec.message() << "\n";
     return false;
   }
-  const std::string records_name =
-      queue.ranks() > 1 ? records::records_file_name(queue.rank()) : records::records_file_name();
-  if (std::string error; !run_files_are_regular(c.run_dir, records_name, &error)) {
+  if (std::string error; !run_files_are_regular(c.run_dir, &error)) {
     messages << kCommand << ": " << error << "\n";
     return false;
   }
@@ -82,6 +80,12 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     if (!warning.empty()) say(std::string(kCommand) + ": warning: " + warning + "\n");
     p->finished = read_ledger(ledger_path(c));
     if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages)) return false;
+    try {
+      records::require_seed(c.run_dir, c.generator.settings.seed);
+    } catch (const std::exception& e) {
+      messages << kCommand << ": " << e.what() << "\n";
+      return false;
+    }
   }
   try {
     pipeline::PipelineConfig config = c.pipeline;
@@ -91,8 +95,6 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     p->info.seed = c.generator.settings.seed;
     p->info.hosts = host_name();
     p->info.devices = p->pipeline->name();
-    p->writer =
-        records::Writer::create_or_resume((fs::path(c.run_dir) / records_name).string(), p->info, c.sampling);
   } catch (const std::exception& e) {
     messages << kCommand << ": " << e.what() << "\n";
     return false;
@@ -100,19 +102,22 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
   return true;
 }
 
-// Searches the problems the queue hands this rank until it runs dry or a stop is asked for.
+// Searches the problems the queue hands this rank until it runs dry or a stop is asked for. Each
+// problem records into its own shard, committed before the ledger hears of the problem; a
+// problem stopped or failed midway leaves no shard, and a re-run searches it from the start.
 void search_problems(const CampaignConfig& c, WorkQueue& queue, Prepared& p) {
   while (std::optional<u32> index = queue.next()) {
     const suites::Problem& problem = p.problems[*index];
     search::GeneratorChoice choice = c.generator;
     choice.settings.seed = problem_seed(c.generator.settings.seed, problem.name);
     std::unique_ptr<search::Generator> generator = search::make_generator(choice, problem);
-    CampaignObserver observer(*p.writer, problem, generator->kind(), queue);
+    records::Shard shard = records::Shard::begin(c.run_dir, problem.name, p.info, c.sampling);
+    CampaignObserver observer(shard.writer(), problem, generator->kind(), queue);
     const search::SearchOutcome r = search::run_search(problem, *generator, *p.pipeline, c.search, &observer);
-    if (r.stopped)
-      break;  // unfinished: its records are flushed up to the last batch, and a re-run resumes it
+    if (r.stopped) break;  // unfinished: the shard is discarded
+    shard.commit();
     const ProblemSummary s{problem.name, r.solved,      r.generalises, r.candidates,
-                           r.seconds,    r.test_passed, r.test_cases};
+                           r.seconds,    r.test_passed, r.test_cases,  queue.rank()};
     queue.finished({*index, queue.rank(), summary_line(s)});
   }
 }
@@ -159,7 +164,6 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
       queue.start(ledger->unfinished(), [&](const ProblemResult& r) { ledger->record(r); });
     }
     search_problems(c, queue, p);
-    p.writer->close();
     const Ending ending = queue.finish();
     if (!result.coordinator) {
       result.status = ending.stopped ? CampaignResult::Status::Interrupted : CampaignResult::Status::Finished;
@@ -175,18 +179,15 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
       result.status = CampaignResult::Status::Interrupted;
       return result;
     }
-    // The ranks' records become one RUN/records.h5: after a distributed run, and after a
-    // one-process run that finished what a distributed one left.
-    if (distributed || !records::rank_records_files(c.run_dir).empty()) {
-      records::JoinReport join = records::join_records(c.run_dir, p.info);
-      for (const std::string& w : join.warnings) say(std::string(kCommand) + ": warning: " + w + "\n");
-      result.joined_files = join.sources;
-    }
+    // The shards become one RUN/records.h5 (and are removed once it is committed).
+    records::JoinReport join = records::join_records(c.run_dir, p.info);
+    for (const std::string& w : join.warnings) say(std::string(kCommand) + ": warning: " + w + "\n");
+    result.joined_files = join.sources;
     result.status = CampaignResult::Status::Finished;
   } catch (const std::exception& e) {
     if (distributed) {
-      // The other ranks may be waiting for this one: end the job (every rank's records are
-      // flushed up to its last batch, so the run directory resumes).
+      // The other ranks may be waiting for this one: end the job (every finished problem's
+      // shard is committed, so the run directory resumes).
       say(std::string(kCommand) + " (" + queue.where() + "): " + e.what() + "\n");
       queue.abort(c.failed_exit_code);
     }

@@ -3,13 +3,16 @@
 // RUN/campaign.jsonl (cluster/ledger.h). Re-running with the same RUN/ skips the problems the
 // ledger lists.
 //
-// Started by mpirun or srun with several processes, the problems are shared among the ranks
-// through a WorkQueue: rank 0 hands them out on request, searches too, and alone keeps the
-// ledger and the progress lines; each rank records into RUN/records.rank-K.h5, which rank 0 joins
-// into RUN/records.h5 at the end. One process runs the problems in order itself.
+// Each problem records into its own shard, RUN/shards/NAME.h5, committed (synced, renamed into
+// place) before the ledger lists the problem (records/shards.h); when every problem is done,
+// rank 0 joins the shards into RUN/records.h5. Started by mpirun or srun with several processes,
+// the problems are shared among the ranks through a WorkQueue: rank 0 hands them out on request,
+// searches too, and alone keeps the ledger and the progress lines. One process runs the problems
+// in order itself.
 //
-// SIGTERM stops every rank at its next batch boundary: finished problems are in the ledger,
-// every rank's records are flushed, and the campaign ends Interrupted; the same command resumes.
+// SIGTERM stops every rank at its next batch boundary: finished problems are in the ledger and
+// their shards committed, the problems in progress are dropped, and the campaign ends
+// Interrupted; the same command resumes, searching those again from their start.
 #pragma once
 
 #include <string>
@@ -47,7 +50,7 @@ struct CampaignResult {
   Status status = Status::NotStarted;
   bool coordinator = false;          // this process is rank 0: the fields below are filled
   std::vector<ProblemSummary> rows;  // the finished problems, in suite order
-  u32 joined_files = 0;              // rank files joined into records.h5 (0: none)
+  u32 joined_files = 0;              // files joined into records.h5 (shards, and a records.h5 there before)
   QueueStats queue;                  // distributed: what coordinating cost rank 0
   double seconds = 0;                // wall time of the campaign on rank 0
 };

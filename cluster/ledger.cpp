@@ -1,6 +1,7 @@
 #include "cluster/ledger.h"
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -11,10 +12,14 @@
 namespace gs::cluster {
 
 std::string summary_line(const ProblemSummary& s) {
-  nlohmann::json j{
-      {"problem", s.name},           {"solved", s.solved},           {"candidates", s.candidates},
-      {"seconds", s.seconds},        {"test_passed", s.test_passed}, {"test_cases", s.test_cases},
-      {"generalises", s.generalises}};
+  nlohmann::json j{{"problem", s.name},
+                   {"solved", s.solved},
+                   {"candidates", s.candidates},
+                   {"seconds", s.seconds},
+                   {"test_passed", s.test_passed},
+                   {"test_cases", s.test_cases},
+                   {"generalises", s.generalises},
+                   {"rank", s.rank}};
   return j.dump() + "\n";
 }
 
@@ -31,6 +36,7 @@ std::optional<ProblemSummary> parse_summary(const std::string& line) {
     s.seconds = j.value("seconds", 0.0);
     s.test_passed = j.value("test_passed", 0u);
     s.test_cases = j.value("test_cases", 0u);
+    s.rank = j.value("rank", 0u);
     return s;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;  // a field of the wrong type
@@ -69,7 +75,11 @@ bool same_suite(const std::map<std::string, ProblemSummary>& finished,
 
 Ledger::Ledger(const std::vector<suites::Problem>& problems,
                const std::map<std::string, ProblemSummary>& finished, const std::string& path, bool quiet)
-    : problems_(problems), rows_(problems.size()), quiet_(quiet), start_(std::chrono::steady_clock::now()) {
+    : problems_(problems),
+      rows_(problems.size()),
+      quiet_(quiet),
+      start_(std::chrono::steady_clock::now()),
+      file_(path) {
   for (size_t i = 0; i < problems.size(); ++i)
     if (auto f = finished.find(problems[i].name); f != finished.end()) {
       rows_[i] = f->second;
@@ -80,9 +90,7 @@ Ledger::Ledger(const std::vector<suites::Problem>& problems,
   std::ifstream last(path, std::ios::binary | std::ios::ate);
   const bool needs_newline = last && last.tellg() > 0 && (last.seekg(-1, std::ios::end), last.get() != '\n');
   last.close();
-  file_.open(path, std::ios::app);
-  if (!file_) throw std::runtime_error(path + ": cannot write");
-  if (needs_newline) file_ << "\n" << std::flush;
+  if (needs_newline) file_.append("\n");
 }
 
 std::vector<u32> Ledger::unfinished() const {
@@ -111,7 +119,7 @@ void Ledger::record(const ProblemResult& result) {
   }
   if (rows_[result.problem]) return;  // already counted: never twice in the ledger
   const ProblemSummary& s = *parsed;
-  file_ << summary_line(s) << std::flush;
+  file_.append(summary_line(s));  // synced: the problem's records shard was committed before
   rows_[result.problem] = s;
   ++done_;
   ++ran_;

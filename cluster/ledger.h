@@ -1,16 +1,17 @@
 // A campaign's ledger, RUN/campaign.jsonl: one JSON line per finished problem, appended and
-// flushed when the problem ends, so that a re-run of the same command knows what is done and
+// synced when the problem ends (after its records shard is committed: the ledger is the
+// campaign's commit log, docs/trace-format.md), so that a re-run of the same command knows what is done and
 // resumes the rest. Rank 0 alone keeps it, with the progress lines and the final table's rows.
 #pragma once
 
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "base/durable_file.h"
 #include "cluster/work_queue.h"
 #include "suites/problem.h"
 
@@ -23,6 +24,7 @@ struct ProblemSummary {
   u64 candidates = 0;
   double seconds = 0;
   u32 test_passed = 0, test_cases = 0;
+  u32 rank = 0;  // the rank that searched it (0 in a ledger of an earlier version)
 };
 
 std::string summary_line(const ProblemSummary& s);  // one JSON line with its newline
@@ -60,7 +62,7 @@ class Ledger {
   std::vector<std::optional<ProblemSummary>> rows_;  // by problem index
   bool quiet_;
   std::chrono::steady_clock::time_point start_;
-  std::ofstream file_;
+  AppendLog file_;
   u32 done_ = 0, ran_ = 0, solved_ = 0;
   u64 candidates_ = 0;
 };

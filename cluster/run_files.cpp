@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "records/records.h"
+#include "records/shards.h"
 
 namespace gs::cluster {
 
@@ -30,15 +31,20 @@ std::string not_regular(const fs::path& p) {
 
 }  // namespace
 
-bool run_files_are_regular(const std::string& run_dir, const std::string& own, std::string* error) {
+bool run_files_are_regular(const std::string& run_dir, std::string* error) {
   auto refuse = [&](const fs::path& p, const std::string& why) {
-    *error = p.string() + ": " + why +
-             "; a campaign writes only regular files in its run directory (remove it, or give another --out)";
+    *error =
+        p.string() + ": " + why +
+        "; a campaign writes only regular files and its shards directory in its run directory (remove it, or "
+        "give another --out)";
     return false;
   };
-  const fs::path mine = fs::path(run_dir) / own;
-  if (std::string why = not_regular(mine); !why.empty()) return refuse(mine, why);
   std::error_code ec;
+  const fs::path shards = records::shards_directory(run_dir);
+  const fs::file_type type = fs::symlink_status(shards, ec).type();
+  if (type == fs::file_type::symlink) return refuse(shards, "is a symbolic link");
+  if (type != fs::file_type::not_found && type != fs::file_type::directory && type != fs::file_type::none)
+    return refuse(shards, "is not a directory");
   for (fs::directory_iterator it(run_dir, ec), end; !ec && it != end; it.increment(ec)) {
     if (!is_run_file(it->path().filename().string())) continue;
     if (std::string why = not_regular(it->path()); !why.empty()) return refuse(it->path(), why);

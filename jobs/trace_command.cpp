@@ -1,8 +1,8 @@
 // gpusynth trace summary|solutions|export RUN
 //
 // Offline look at a run's records (docs/trace-format.md): RUN is a run directory (its
-// records.h5, or the records.rank-K.h5 files of a distributed campaign that has not joined them
-// yet) or one records file. Warnings about a
+// records.h5, and the committed shards of a campaign that has not joined them yet) or one
+// records file. Warnings about a
 // record cut short by a crash go to stderr; what could be read is still shown.
 #include <algorithm>
 #include <charconv>
@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "jobs/command.h"
 #include "jobs/options.h"
@@ -25,8 +26,8 @@ const char* const kUsage =
     "usage: gpusynth trace summary RUN\n"
     "       gpusynth trace solutions RUN\n"
     "       gpusynth trace export RUN --format csv|jsonl [--problem NAME] [-o FILE]\n"
-    "RUN is a run directory (its records.h5, or its ranks' records.rank-K.h5 before they are joined)\n"
-    "or one records file.\n"
+    "RUN is a run directory (its records.h5, and the shards/ of a campaign not yet finished) or one\n"
+    "records file.\n"
     "summary: per problem whether it was solved, the candidates evaluated and recorded, iterations,\n"
     "the best train cases passed, the best reward, the first solution, its test cases and whether it\n"
     "generalises. solutions: each solution's source. export: the\n"
@@ -40,7 +41,7 @@ std::optional<std::vector<records::Reader>> open_run(const std::string& run) {
     files = records::records_files(run);
     if (files.empty()) {
       std::cerr << "gpusynth trace: " << run
-                << ": no records file (records.h5 or records.rank-K.h5) in this directory\n";
+                << ": no records file (records.h5 or shards/*.h5) in this directory\n";
       return std::nullopt;
     }
   } else if (std::filesystem::exists(run, ec)) {
@@ -73,15 +74,27 @@ std::string trap_text(u8 trap) {
   return vm::trap_name(vm::Trap(trap));
 }
 
-// The file a problem came from, when a run has several.
-std::string qualified(const records::Reader& r, const std::string& problem, bool several) {
-  return several ? std::filesystem::path(r.path()).filename().string() + ":" + problem : problem;
+// The problems found in more than one of the files (an earlier version's file held a problem
+// interrupted, and a shard holds it searched again).
+std::set<std::string> repeated_problems(const std::vector<records::Reader>& readers) {
+  std::set<std::string> seen, repeated;
+  for (const records::Reader& r : readers)
+    for (const records::ProblemInfo& p : r.problems())
+      if (!seen.insert(p.name).second) repeated.insert(p.name);
+  return repeated;
+}
+
+// A problem's name, with the file it came from (FILE:NAME) when several files hold it.
+std::string qualified(const records::Reader& r, const std::string& problem,
+                      const std::set<std::string>& repeated) {
+  return repeated.count(problem) ? std::filesystem::path(r.path()).filename().string() + ":" + problem
+                                 : problem;
 }
 
 // One row per problem, tab-separated, named as the campaign's table names them: candidates are
 // those evaluated (recorded: those the sampling kept), train and test cases are best passed / held.
 int summary(const std::vector<records::Reader>& readers) {
-  bool several = readers.size() > 1;
+  const std::set<std::string> several = repeated_problems(readers);
   u64 problems = 0, solved = 0;
   std::cout << "problem\tsolved\tcandidates\trecorded\titerations\ttrain_cases\tbest_reward\tfirst_solution"
                "\ttest_cases\tgeneralises\n";
@@ -127,7 +140,7 @@ int summary(const std::vector<records::Reader>& readers) {
 }
 
 int solutions(const std::vector<records::Reader>& readers) {
-  bool several = readers.size() > 1;
+  const std::set<std::string> several = repeated_problems(readers);
   u64 count = 0;
   for (const records::Reader& r : readers)
     for (const records::ProblemInfo& p : r.problems())
@@ -222,7 +235,7 @@ int export_rows(const std::vector<records::Reader>& readers, const std::string& 
   }
   std::ostream& out = out_path.empty() ? std::cout : file;
   bool csv = format == "csv";
-  bool several = readers.size() > 1;
+  const std::set<std::string> several = repeated_problems(readers);
   if (csv)
     out << "problem,id,iteration,index,generator,compile_path,status,trap,train_passed,reward,bytecode_bytes,"
            "bytecode_hash,parent0,parent1,syntax_nodes,case_errors,source\n";

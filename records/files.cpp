@@ -1,9 +1,11 @@
 // The small helpers of trace.h: names of compile paths, file names, hashes, traps.
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 #include <string_view>
 
 #include "records/records.h"
+#include "records/shards.h"
 #include "vm/trap.h"
 
 namespace gs::records {
@@ -53,8 +55,22 @@ std::vector<std::string> rank_records_files(const std::string& run_dir) {
 std::vector<std::string> records_files(const std::string& run_dir) {
   std::error_code ec;
   const std::filesystem::path joined = std::filesystem::path(run_dir) / records_file_name();
-  if (std::filesystem::is_regular_file(joined, ec)) return {joined.string()};
-  return rank_records_files(run_dir);
+  std::vector<std::string> files;
+  if (std::filesystem::is_regular_file(joined, ec))
+    files.push_back(joined.string());
+  else
+    files = rank_records_files(run_dir);
+  for (std::string& shard : committed_shards(run_dir)) files.push_back(std::move(shard));
+  return files;
+}
+
+void require_seed(const std::string& run_dir, u64 seed) {
+  const std::vector<std::string> files = records_files(run_dir);
+  if (files.empty()) return;
+  const u64 found = Reader::open(files.front()).attributes().run.seed;
+  if (found != seed)
+    throw std::runtime_error(files.front() + ": was written with seed " + std::to_string(found) + ", not " +
+                             std::to_string(seed) + "; a resumed run must use the same seed");
 }
 
 u8 dominant_trap(std::span<const u8> traps) {

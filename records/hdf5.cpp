@@ -1,6 +1,8 @@
 #include "records/hdf5.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace gs::records::h5 {
 
@@ -19,8 +21,11 @@ void Handle::reset() {
   id_ = H5I_INVALID_HID;
 }
 
-void silence_library_errors() {
-  static const bool done = [] { return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0; }();
+void initialize() {
+  static const bool done = [] {
+    H5dont_atexit();
+    return H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr) >= 0;
+  }();
   (void)done;
 }
 
@@ -35,6 +40,16 @@ std::string last_error() {
       },
       &innermost);
   H5Eclear2(H5E_DEFAULT);
+  // The file driver's failures carry the system's reason inside a long dump ("file write failed:
+  // time = ..., errno = 28, error message = 'No space left on device', buf = ..."): keep the
+  // start and the reason.
+  const std::string marker = "error message = '";
+  if (const size_t at = innermost.find(marker); at != std::string::npos) {
+    const size_t end = innermost.find('\'', at + marker.size());
+    const std::string reason =
+        innermost.substr(at + marker.size(), end == std::string::npos ? end : end - at - marker.size());
+    innermost = innermost.substr(0, innermost.find(':')) + ": " + reason;
+  }
   return innermost;
 }
 
@@ -205,6 +220,11 @@ void create_column(hid_t group, const std::string& name, hid_t file_type, u32 wi
     if (H5Tget_class(file_type) != H5T_STRING) H5Pset_shuffle(plist.get());
     H5Pset_deflate(plist.get(), 4);
   }
+  // Last, so that it sums the bytes as stored: a damaged chunk is an error on reading, never
+  // other numbers. HDF5 takes no checksum on variable-length strings (they live in the global
+  // heap, outside the chunks).
+  if (H5Tget_class(file_type) != H5T_STRING)
+    check(H5Pset_fletcher32(plist.get()), path, "cannot set the checksum of " + name);
   if (fill)
     check(H5Pset_fill_value(plist.get(), H5T_NATIVE_DOUBLE, &*fill), path,
           "cannot set the fill value of " + name);
@@ -243,6 +263,48 @@ std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, 
   return {std::move(file_space), std::move(mem_space)};
 }
 
+void reclaim(hid_t mem_type, hid_t mem_space, void* data) {
+  if (H5Tis_variable_str(mem_type) <= 0) return;
+#if H5_VERSION_GE(1, 12, 0)
+  H5Treclaim(mem_type, mem_space, H5P_DEFAULT, data);
+#else
+  H5Dvlen_reclaim(mem_type, mem_space, H5P_DEFAULT, data);
+#endif
+}
+
+// Throws for rows [first, first + count) that could not be read (`why`): names the column and
+// the first chunk's rows that fail on their own (a damaged chunk: "data error detected by
+// Fletcher32 checksum"), so that a reader can say which rows of a file are lost.
+[[noreturn]] void fail_read(hid_t dataset, hid_t mem_type, const Shape& s, u64 first, u64 count,
+                            const std::string& path, const std::string& why) {
+  char name[256] = "?";
+  H5Iget_name(dataset, name, sizeof name);
+  u64 chunk = count;
+  if (Handle plist(H5Dget_create_plist(dataset));
+      plist.valid() && H5Pget_layout(plist.get()) == H5D_CHUNKED) {
+    hsize_t dims[2] = {0, 0};
+    if (H5Pget_chunk(plist.get(), 2, dims) > 0 && dims[0] > 0) chunk = dims[0];
+  }
+  std::string rows = std::to_string(first) + "-" + std::to_string(first + count - 1);
+  std::string reason = why;
+  const size_t value_bytes = H5Tget_size(mem_type) * s.dims[1];
+  std::vector<unsigned char> scratch;
+  for (u64 at = first - first % chunk; chunk < count && at < first + count; at += chunk) {
+    const u64 from = std::max(at, first), n = std::min(at + chunk, first + count) - from;
+    scratch.assign(n * value_bytes, 0);
+    auto [file_space, mem_space] = select_rows(dataset, s, from, n, path);
+    if (H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, scratch.data()) >= 0) {
+      reclaim(mem_type, mem_space.get(), scratch.data());
+      continue;
+    }
+    rows = std::to_string(from) + "-" + std::to_string(from + n - 1);
+    reason = last_error();
+    break;
+  }
+  throw std::runtime_error(path + ": " + name + ": cannot read rows " + rows +
+                           (reason.empty() ? "" : ": " + reason));
+}
+
 }  // namespace
 
 u64 rows(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[0]; }
@@ -264,8 +326,8 @@ void read(hid_t dataset, hid_t mem_type, u64 first, u64 count, void* out, const 
   Shape s = shape_of(dataset, path);
   if (first + count > s.dims[0]) throw std::runtime_error(path + ": rows beyond the end of a dataset");
   auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
-  check(H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out), path,
-        "cannot read rows");
+  if (H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
+    fail_read(dataset, mem_type, s, first, count, path, last_error());
 }
 
 std::vector<std::string> read_strings(hid_t dataset, u64 first, u64 count, const std::string& path) {
@@ -276,15 +338,11 @@ std::vector<std::string> read_strings(hid_t dataset, u64 first, u64 count, const
   Handle type = string_type();
   std::vector<char*> texts(count, nullptr);
   auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
-  check(H5Dread(dataset, type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT, texts.data()), path,
-        "cannot read rows");
+  if (H5Dread(dataset, type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT, texts.data()) < 0)
+    fail_read(dataset, type.get(), s, first, count, path, last_error());
   out.reserve(count);
   for (char* t : texts) out.emplace_back(t != nullptr ? t : "");
-#if H5_VERSION_GE(1, 12, 0)
-  H5Treclaim(type.get(), mem_space.get(), H5P_DEFAULT, texts.data());
-#else
-  H5Dvlen_reclaim(type.get(), mem_space.get(), H5P_DEFAULT, texts.data());
-#endif
+  reclaim(type.get(), mem_space.get(), texts.data());
   return out;
 }
 

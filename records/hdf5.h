@@ -37,9 +37,11 @@ class Handle {
   hid_t id_ = H5I_INVALID_HID;
 };
 
-// Turns off HDF5's printing of its whole error stack on stderr (process-wide, once): our
-// messages say what failed and where instead.
-void silence_library_errors();
+// Sets the library up, process-wide, once, before any other call: HDF5's printing of its whole
+// error stack on stderr is turned off (our messages say what failed and where instead), and so is
+// its close-everything handler at exit — every file is closed by its owner, and after a failed
+// write (a full disk) that handler would flush the broken file again and crash inside libhdf5.
+void initialize();
 // The most specific message on HDF5's error stack (e.g. "truncated file: eof = 800, ..."), or
 // "" when it is empty; the stack is cleared.
 std::string last_error();

@@ -16,6 +16,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/durable_file.h"
+#include "records/hdf5.h"
+#include "records/shards.h"
+
 namespace gs::records {
 
 namespace fs = std::filesystem;
@@ -93,8 +97,11 @@ struct Choice {
 
 JoinReport join_records(const std::string& run_dir, const records::RunInfo& run) {
   JoinReport report;
+  h5::initialize();
   const std::string joined = (fs::path(run_dir) / records::records_file_name()).string();
-  std::vector<std::string> sources = records::rank_records_files(run_dir);
+  // The shards first: a tie between copies of a problem goes to the first source.
+  std::vector<std::string> sources = committed_shards(run_dir);
+  for (std::string& f : records::rank_records_files(run_dir)) sources.push_back(std::move(f));
   std::error_code ec;
   if (fs::exists(joined, ec)) sources.push_back(joined);
 
@@ -162,8 +169,8 @@ JoinReport join_records(const std::string& run_dir, const records::RunInfo& run)
     write_string_attribute(out.get(), "joined_from", joined_from, partial);
     require(H5Fflush(out.get(), H5F_SCOPE_GLOBAL) >= 0, partial, "cannot flush");
   }
-  fs::rename(partial, joined, ec);
-  require(!ec, joined, "cannot replace it with the joined records: " + ec.message());
+  commit_file(partial, joined);
+  remove_shards(run_dir);  // all in records.h5 now
   return report;
 }
 

@@ -158,7 +158,7 @@ void Reader::Impl::load_problem(hid_t problems_group, const std::string& name) {
 }
 
 Reader Reader::open(const std::string& path) {
-  h5::silence_library_errors();
+  h5::initialize();
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   std::error_code ec;

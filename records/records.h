@@ -108,14 +108,18 @@ struct RunAttributes {
 inline constexpr u32 kTraceFormatVersion = 1;
 
 // "records.h5", the run's records; or "records.rank-3.h5", what rank 3 of a distributed campaign
-// writes until rank 0 joins the ranks' files into records.h5 (records/join.h).
+// wrote before campaigns recorded into per-problem shards (records/shards.h): a run directory of
+// an earlier version may hold them, and the join reads them.
 std::string records_file_name(std::optional<u32> rank = std::nullopt);
 // The rank files (records.rank-K.h5) of a run directory, in rank order; empty when none.
 std::vector<std::string> rank_records_files(const std::string& run_dir);
-// What a reader of a run directory reads: its records.h5 when there is one (a one-process run,
-// or a distributed campaign that finished and joined its ranks' files), otherwise the rank files
-// of a distributed campaign still running or stopped; empty when there is neither.
+// What a reader of a run directory reads: its records.h5 (a finished campaign's, joined) or,
+// when there is none, an earlier version's rank files; then the committed shards of a campaign
+// still running or stopped (records/shards.h). Empty when there is none of these.
 std::vector<std::string> records_files(const std::string& run_dir);
+// Throws std::runtime_error ("FILE: was written with seed S, not T; a resumed run must use the
+// same seed") when the run directory's records (the first of records_files) have another seed.
+void require_seed(const std::string& run_dir, u64 seed);
 
 // The trap that stopped most of a program's tests (the lowest code on a tie), vm::Trap::NONE
 // when none trapped, pipeline::kNotRun when the program never ran; traps is its per-test trap row.
@@ -150,6 +154,9 @@ class Writer {
   // after each iteration.
   void flush();
   void close();  // flush() and close the file; the writer is then empty
+  // Closes the file without writing what waits, ignoring errors: for a file about to be removed
+  // (a shard discarded after a failed write, say, when a flush could only fail again).
+  void abandon() noexcept;
 
   const std::string& path() const;
 

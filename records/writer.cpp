@@ -282,7 +282,7 @@ void Writer::Impl::check_budget() {
 }
 
 Writer Writer::create_or_resume(const std::string& path, const RunInfo& run, const SamplingPolicy& policy) {
-  h5::silence_library_errors();
+  h5::initialize();
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->policy = policy;
@@ -404,6 +404,14 @@ void Writer::close() {
   impl->flush();
   impl->problems.clear();
   h5::check(H5Fclose(impl->file.release()), impl->path, "cannot close");
+}
+
+void Writer::abandon() noexcept {
+  if (!impl_) return;
+  std::unique_ptr<Impl> impl = std::move(impl_);
+  impl->problems.clear();
+  H5Fclose(impl->file.release());
+  h5::last_error();  // (clears what a failed close left)
 }
 
 const std::string& Writer::path() const {

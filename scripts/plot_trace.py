@@ -3,8 +3,8 @@
 
     scripts/plot_trace.py RUN [-o DIR]
 
-RUN is a run directory (its records.h5, or the records.rank-K.h5 files of a distributed campaign
-that has not joined them yet) or one records file.
+RUN is a run directory (its records.h5, and the committed shards/*.h5 of a campaign not yet
+finished) or one records file.
 Writes two PNG files into DIR (default: RUN, or the file's directory):
 
   solve_rate.png   fraction of problems solved against candidates evaluated per problem
@@ -39,15 +39,16 @@ PHASES = ["generate_seconds", "compile_seconds", "execute_seconds", "score_secon
 
 def records_files(run):
     if os.path.isdir(run):
-        # records.h5 when there is one; otherwise the rank files of a distributed campaign that
-        # has not joined them yet, in rank order (as search::records_files).
+        # records.h5 (or, when there is none, an earlier version's rank files, in rank order),
+        # then the committed shards of a campaign not yet finished (as records::records_files).
         files = glob.glob(os.path.join(run, "records.h5"))
         if not files:
             ranks = glob.glob(os.path.join(run, "records.rank-*.h5"))
             files = sorted((f for f in ranks if os.path.basename(f)[13:-3].isdigit()),
                            key=lambda f: int(os.path.basename(f)[13:-3]))
+        files += sorted(f for f in glob.glob(os.path.join(run, "shards", "*.h5")) if os.path.isfile(f) and not os.path.islink(f))
         if not files:
-            fail(f"{run}: no records file (records.h5 or records.rank-K.h5) in this directory")
+            fail(f"{run}: no records file (records.h5 or shards/*.h5) in this directory")
         return files
     if not os.path.exists(run):
         fail(f"{run}: no such run directory or records file")

@@ -10,6 +10,14 @@
 #   sigkill-rank    SIGKILL to one rank (mpirun ends the job), then again
 #   one-sigterm     SIGTERM to a one-process campaign, exit status 3, then again
 #   bad-input       an unreadable suite, a run directory of another suite, another seed
+#   kill-loop       SIGKILL a one-process campaign at random moments, again and again, resuming
+#                   each time, until it finishes; GPUSYNTH_KILLS (default 6) kills at least, in as
+#                   many rounds as that takes; every round must end as an uninterrupted run
+#   full-disk       a campaign on a small tmpfs (in a private mount namespace: skipped, exit 77,
+#                   where none can be made) runs out of space: exit 2, no finished problem lost;
+#                   with space again, the same command finishes as an uninterrupted run
+#   two-campaigns   a second campaign on the same --out, with HDF5's file locking off, is refused
+#                   naming the first; the first finishes as an uninterrupted run
 #
 # "The same results": campaign.jsonl holds each problem once, with the reference's solved,
 # generalises, candidates and test counts (seconds differ), and `gpusynth trace summary RUN/`
@@ -53,6 +61,10 @@ make_suite() {
   for p in "${suite_problems[@]}"; do cp "$problems/$p.json" "$suite/"; done
 }
 
+# The cases that interrupt a one-process campaign run this smaller one, and compare it with an
+# uninterrupted run of it (small_reference).
+quick=(--suite "$suite" --budget 3000 --batch 200 --threads 1 -d cpu --seed 1 --record-every 1 -q)
+
 # campaign RUN [launcher words...]: runs the campaign to the end (status 0 required).
 campaign() {
   local run=$1
@@ -76,12 +88,14 @@ for r in sorted(rows, key=lambda r: r["problem"]):
 EOF
 }
 
-# same_as_reference RUN: campaign.jsonl and `gpusynth trace summary RUN` match the reference's.
+# same_as_reference RUN [REF]: campaign.jsonl and `gpusynth trace summary RUN` match the
+# reference's (REF: another uninterrupted run of the same options).
 same_as_reference() {
-  local run=$1 ref=$base/reference/reference
+  local run=$1 ref=${2:-$base/reference/reference}
   [ -f "$ref/campaign.jsonl" ] || fail "no reference run (the cluster.reference test makes it)"
   diff <(results "$ref") <(results "$run") >&2 || fail "$run/campaign.jsonl differs from the reference"
   timeout 60 "$gpusynth" trace summary "$ref" >"$work/ref.summary" 2>&1 || fail "trace summary of the reference"
+  [ -e "$run/shards" ] && fail "$run: the shards were not removed after the join"
   timeout 60 "$gpusynth" trace summary "$run" >"$run.summary" 2>"$run.summary.err" ||
     { cat "$run.summary.err" >&2; fail "gpusynth trace summary $run"; }
   diff "$work/ref.summary" "$run.summary" >&2 || fail "the joined records of $run differ from the reference's"
@@ -113,6 +127,33 @@ check_interrupted() {
   echo "interrupted with $lines/$count problems finished"
 }
 
+# check_shards RUN: after a stop, a committed shard for each problem in the ledger and no other
+# (a part may remain: the problem in progress when a rank was killed), and no records.h5 yet.
+check_shards() {
+  local run=$1
+  [ -f "$run/records.h5" ] && fail "an interrupted campaign joined its records"
+  diff <(grep -o '"problem":"[^"]*"' "$run/campaign.jsonl" | cut -d'"' -f4 | sort) \
+    <(ls "$run/shards" | grep '\.h5$' | sed 's/\.h5$//' | sort) >&2 ||
+    fail "the committed shards are not the problems of campaign.jsonl"
+  timeout 60 "$gpusynth" trace summary "$run" >"$run.partial-summary" 2>&1 || fail "trace summary of an interrupted run"
+  echo "shards: $(ls "$run/shards" | tr '\n' ' ')"
+}
+
+# small_reference: an uninterrupted run of the quick campaign, in $work/small-reference.
+small_reference() {
+  timeout 300 "$gpusynth" campaign "${quick[@]}" --out "$work/small-reference" >/dev/null 2>"$work/small-reference.err" ||
+    { cat "$work/small-reference.err" >&2; fail "the uninterrupted quick campaign failed"; }
+}
+
+# The full-disk case needs a tmpfs of its own: it runs again in a private mount namespace.
+if [ "$case_name" = full-disk ] && [ -z "${GPUSYNTH_PRIVATE_MOUNTS:-}" ]; then
+  for how in "-m" "-Urm"; do
+    if unshare $how true 2>/dev/null; then GPUSYNTH_PRIVATE_MOUNTS=1 exec unshare $how bash "$0" "$@"; fi
+  done
+  echo "SKIP ($case_name): no private mount namespace can be made here (unshare -m)"
+  exit 77
+fi
+
 rm -rf "$work"
 mkdir -p "$work"
 make_suite
@@ -121,7 +162,7 @@ case $case_name in
   reference)
     campaign "$work/reference"
     [ -f "$work/reference/records.h5" ] || fail "a one-process run must write records.h5"
-    ls "$work/reference" | grep -q 'records.rank-' && fail "a one-process run wrote rank files"
+    [ -e "$work/reference/shards" ] && fail "the shards were not removed after the join"
     grep -q "solved" "$work/reference.out" || fail "no final table"
     results "$work/reference"
     ;;
@@ -130,21 +171,15 @@ case $case_name in
     for n in 2 3; do
       run=$work/np$n
       campaign "$run" "$mpirun" -np "$n"
-      for ((r = 0; r < n; r++)); do [ -f "$run/records.rank-$r.h5" ] || fail "no records.rank-$r.h5 after -np $n"; done
-      grep -q "joined from $n files" "$run.out" || { cat "$run.out"; fail "-np $n: no joined records"; }
+      [ -e "$run/shards" ] && fail "-np $n: the shards were not removed after the join"
+      grep -q "joined from $count files" "$run.out" || { cat "$run.out"; fail "-np $n: no records joined from $count shards"; }
       grep -Eq "^coordinator: [1-9][0-9]* messages in, [1-9][0-9]* out" "$run.out" || fail "-np $n: no coordinator cost line"
       grep -q "solved .*/$count problems" "$run.out" || fail "-np $n: no final table"
       same_as_reference "$run"
-      if [ -n "$python" ]; then
-        # The work was shared: more than one rank searched problems.
-        "$python" - "$run" "$n" <<'EOF' || fail "-np $n: one rank did all the work"
-import h5py, sys
-run, n = sys.argv[1], int(sys.argv[2])
-busy = [r for r in range(n) if len(h5py.File(f"{run}/records.rank-{r}.h5", "r", locking=False)["problems"]) > 0]
-print("ranks that searched:", busy)
-assert len(busy) >= 2
-EOF
-      fi
+      # The work was shared: more than one rank searched problems.
+      busy=$(grep -o '"rank":[0-9]*' "$run/campaign.jsonl" | sort -u | wc -l)
+      echo "ranks that searched: $busy"
+      [ "$busy" -ge 2 ] || fail "-np $n: one rank did all the work"
       echo "-np $n: same results as one process"
     done
     ;;
@@ -177,7 +212,7 @@ EOF
       grep -q "stopped by SIGTERM" "$run.err" || fail "rank 0 did not report the stop"
     fi
     check_interrupted "$run"
-    ls "$run"/records.rank-*.h5 >/dev/null || fail "no rank records files"
+    check_shards "$run"
     # The same command again resumes and finishes.
     campaign "$run" "$mpirun" -np 2
     grep -q "already done" "$run.err" || fail "the re-run did not resume"
@@ -197,7 +232,7 @@ EOF
     [ $status -eq 3 ] || fail "exit status $status, not 3"
     grep -q "stopped by SIGTERM" "$run.err" || fail "no stop message"
     check_interrupted "$run"
-    ls "$run" | grep -q 'records.rank-' && fail "a one-process run wrote rank files"
+    check_shards "$run"
     campaign "$run"
     same_as_reference "$run"
     ;;
@@ -232,12 +267,76 @@ EOF
     # Another seed than the records were written with.
     timeout 120 "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/seeded" "${small[@]}" --seed 1 >/dev/null 2>&1 ||
       fail "a small campaign failed"
-    rm "$work/seeded/campaign.jsonl"
     expect_usage "another seed" "a resumed run must use the same seed" \
       "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/seeded" "${small[@]}" --seed 8
     expect_usage "a bad option" "unrecognised option" \
       "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/r2" --no-such-option
     [ "$(grep -c "unrecognised option" "$work/bad.err")" -eq 1 ] || fail "the usage error was printed more than once"
+    ;;
+
+  kill-loop)
+    small_reference
+    kills=0 rounds=0
+    while [ $kills -lt "${GPUSYNTH_KILLS:-6}" ]; do
+      run=$work/round-$rounds
+      rounds=$((rounds + 1))
+      while :; do
+        "$gpusynth" campaign "${quick[@]}" --out "$run" >>"$run.out" 2>>"$run.err" </dev/null &
+        pid=$!
+        sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.05 + 2.5 * r / 32768 }')"
+        if kill -KILL $pid 2>/dev/null; then
+          wait $pid 2>/dev/null
+          kills=$((kills + 1))
+        else
+          wait $pid || { cat "$run.err" >&2; fail "round $rounds: the campaign failed after $kills kills"; }
+          break
+        fi
+      done
+      grep -q "Segmentation\|Abort" "$run.err" && { cat "$run.err" >&2; fail "round $rounds: a crash"; }
+      same_as_reference "$run" "$work/small-reference"
+      echo "round $rounds: finished after $kills kills in all, the same as an uninterrupted run"
+    done
+    echo "$kills SIGKILLs in $rounds rounds: nothing lost, nothing twice"
+    ;;
+
+  full-disk)
+    small_reference
+    disk=$work/disk
+    mkdir -p "$disk"
+    # Half the space the records need (the shards, then records.h5 joined from them).
+    need=$(du -sk "$work/small-reference" | cut -f1)
+    mount -t tmpfs -o size=$((need / 2))k gpusynth-full-disk "$disk" || fail "cannot mount a tmpfs"
+    run=$disk/run
+    timeout 300 "$gpusynth" campaign "${quick[@]}" --out "$run" >"$work/full.out" 2>"$work/full.err" </dev/null
+    status=$?
+    cat "$work/full.err" >&2
+    [ $status -eq 2 ] || fail "a full disk: exit status $status, not 2"
+    grep -q "No space left on device" "$work/full.err" || fail "a full disk: no message saying so"
+    check_shards "$run"
+    lines=$(grep -c . "$run/campaign.jsonl")
+    mount -o remount,size=$((need * 4))k "$disk" || fail "cannot grow the tmpfs"
+    # The same command, as a user would after freeing space.
+    timeout 300 "$gpusynth" campaign "${quick[@]}" --out "$run" >"$work/again.out" 2>"$work/again.err" </dev/null ||
+      { cat "$work/again.err" >&2; fail "the campaign did not finish with space again"; }
+    same_as_reference "$run" "$work/small-reference"
+    echo "the disk filled after $lines problems; with space again the run finished as an uninterrupted one"
+    ;;
+
+  two-campaigns)
+    small_reference
+    run=$work/run
+    export HDF5_USE_FILE_LOCKING=FALSE
+    "$gpusynth" campaign "${quick[@]}" --out "$run" >"$work/first.out" 2>"$work/first.err" </dev/null &
+    first=$!
+    for _ in $(seq 300); do [ -s "$run/.lock" ] && break; sleep 0.1; done
+    timeout 60 "$gpusynth" campaign "${quick[@]}" --out "$run" >"$work/second.out" 2>"$work/second.err" </dev/null
+    status=$?
+    cat "$work/second.err" >&2
+    kill -0 $first 2>/dev/null || fail "the first campaign ended before the second started: make it longer"
+    [ $status -eq 2 ] || fail "a second campaign on one --out: exit status $status, not 2"
+    grep -q "pid $first" "$work/second.err" || fail "the refusal does not name the first campaign's pid ($first)"
+    wait $first || { cat "$work/first.err" >&2; fail "the first campaign failed"; }
+    same_as_reference "$run" "$work/small-reference"
     ;;
 
   *) fail "unknown case" ;;

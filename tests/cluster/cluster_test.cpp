@@ -1,5 +1,6 @@
-// cluster/ without MPI: the in-process work queue, the stop flag, and joining ranks' records
-// files into RUN/records.h5. The MPI queue is tested by campaign_test.sh with real ranks.
+// cluster/ without MPI: the in-process work queue, the stop flag, per-problem records shards and
+// joining them (and an earlier version's rank files) into RUN/records.h5. The MPI queue is
+// tested by campaign_test.sh with real ranks.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -10,6 +11,7 @@
 #include "cluster/work_queue.h"
 #include "records/join.h"
 #include "records/records.h"
+#include "records/shards.h"
 
 namespace gs::cluster {
 namespace {
@@ -149,6 +151,83 @@ TEST(JoinRecords, LeavesOutAnUnreadableFileWithAWarning) {
   EXPECT_EQ(report.problems, 1u);
   ASSERT_EQ(report.warnings.size(), 1u);
   EXPECT_NE(report.warnings[0].find("records.rank-1.h5"), std::string::npos) << report.warnings[0];
+}
+
+TEST(Shards, CommittedWholeOrNotAtAll) {
+  std::string dir = fresh_dir("shards");
+  EXPECT_EQ(records::shard_file_name("count-odds"), "count-odds.h5");
+  EXPECT_EQ(records::shard_file_name("a b").substr(0, 8), "problem-");
+  EXPECT_EQ(records::shard_file_name(".hidden").substr(0, 8), "problem-");
+  EXPECT_NE(records::shard_file_name("a b"), records::shard_file_name("a  b"));
+  const std::string shards = records::shards_directory(dir);
+  {
+    records::Shard shard = records::Shard::begin(dir, "a", kRun, {});
+    shard.writer().begin_problem(problem("a"));
+    shard.writer().flush();
+    EXPECT_TRUE(fs::exists(shards + "/a.h5.part"));
+    EXPECT_TRUE(records::committed_shards(dir).empty());  // not until committed
+    shard.commit();
+  }
+  EXPECT_FALSE(fs::exists(shards + "/a.h5.part"));
+  ASSERT_EQ(records::committed_shards(dir), std::vector<std::string>{shards + "/a.h5"});
+  EXPECT_EQ(records::Reader::open(shards + "/a.h5").problems().size(), 1u);
+  {
+    // A problem stopped midway (or failed: an exception unwinds through it): no shard.
+    records::Shard shard = records::Shard::begin(dir, "b", kRun, {});
+    shard.writer().begin_problem(problem("b"));
+    shard.writer().flush();
+  }
+  EXPECT_FALSE(fs::exists(shards + "/b.h5.part"));
+  EXPECT_EQ(records::committed_shards(dir).size(), 1u);
+  // A part a killed process left, even a planted link, is removed, not followed nor kept.
+  std::ofstream(dir + "/outside") << "keep me";
+  fs::create_symlink(dir + "/outside", shards + "/c.h5.part");
+  {
+    records::Shard shard = records::Shard::begin(dir, "c", kRun, {});
+    shard.writer().begin_problem(problem("c"));
+    shard.commit();
+  }
+  std::ifstream outside(dir + "/outside");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(outside), {}), "keep me");
+  EXPECT_EQ(records::committed_shards(dir).size(), 2u);
+  // The join takes them in and removes them.
+  records::JoinReport report = join_records(dir, kRun);
+  EXPECT_EQ(report.problems, 2u);
+  EXPECT_FALSE(fs::exists(shards));
+  EXPECT_EQ(records::Reader::open(dir + "/records.h5").problems().size(), 2u);
+}
+
+TEST(Shards, ALinkedShardsDirectoryIsRefused) {
+  std::string dir = fresh_dir("shards_link");
+  fs::create_directories(dir + "/elsewhere");
+  fs::create_directory_symlink(dir + "/elsewhere", records::shards_directory(dir));
+  try {
+    records::Shard::begin(dir, "a", kRun, {});
+    FAIL() << "wrote through a linked shards directory";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("shards: is a symbolic link"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(fs::is_empty(dir + "/elsewhere"));
+}
+
+TEST(Shards, ASeedCheckBeforeAnythingRuns) {
+  std::string dir = fresh_dir("shards_seed");
+  records::require_seed(dir, 7);  // nothing recorded yet: any seed
+  {
+    records::Shard shard = records::Shard::begin(dir, "a", kRun, {});
+    shard.writer().begin_problem(problem("a"));
+    shard.commit();
+  }
+  records::require_seed(dir, 42);
+  try {
+    records::require_seed(dir, 7);
+    FAIL() << "another seed accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "a.h5: was written with seed 42, not 7; a resumed run must use the same seed"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(LocalWorkQueue, HandsOutInOrderAndStopsOnTheSignal) {

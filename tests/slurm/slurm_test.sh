@@ -5,7 +5,7 @@
 #   slurm_test.sh CASE GPUSYNTH WORKDIR
 #
 #   campaign        sbatch, wait: the job completes first time, campaign.jsonl has each problem
-#                   once, records.h5 (joined from 2 rank files) has each problem, every candidate
+#                   once, records.h5 (joined from the problems' shards) has each problem, every candidate
 #                   once (h5py, `gpusynth trace summary RUN/`)
 #   signal-requeue  `scancel --signal=TERM JOB` mid-campaign (what --signal=TERM@120 does at the
 #                   time limit): the ranks exit 3, the script's own `scontrol requeue` runs the job
@@ -151,7 +151,8 @@ check_complete() {
   local job=$1
   [ "$(job_field "$job" ExitCode)" = "0:0" ] || { show_job "$job"; fail "job $job: exit code $(job_field "$job" ExitCode)"; }
   grep -q "campaign finished" "${log_prefix}$job.out" || { show_job "$job"; fail "the script did not report the end"; }
-  grep -q "joined from 2 files" "${log_prefix}$job.out" || { show_job "$job"; fail "the records were not joined from 2 ranks"; }
+  grep -Eq "joined from [1-9][0-9]* files" "${log_prefix}$job.out" || { show_job "$job"; fail "the records were not joined"; }
+  [ -e "$run/shards" ] && fail "the shards were not removed after the join"
   results "$run" >"$work/results.txt"
   cat "$work/results.txt"
   grep -q DUPLICATED "$work/results.txt" && fail "campaign.jsonl lists a problem more than once"

@@ -17,6 +17,7 @@
 #include "base/rng.h"
 #include "jobs/command.h"
 #include "records/records.h"
+#include "records/shards.h"
 #include "tests/unit/command_outcome.h"
 #include "vm/trap.h"
 
@@ -577,6 +578,51 @@ TEST(Trace, LinksInAFileAreRefused) {
   }
 }
 
+// Every column is checksummed (HDF5's Fletcher32 filter): a damaged chunk is an error naming the
+// column and its rows, never other numbers; the rows of the other chunks still read.
+TEST(Trace, ADamagedChunkIsAnErrorNamingItsRows) {
+  std::string path = fresh_dir("checksum") + "/records.h5";
+  {
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
+    write_run(w, 0, 4, 600);  // 2400 candidates: rows 0-1023, 1024-2047, 2048-2399 per chunk
+  }
+  haddr_t address = 0;
+  hsize_t size = 0;
+  {
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    hid_t d = H5Dopen2(f, ("/problems/" + kProblem.name + "/candidates/reward").c_str(), H5P_DEFAULT);
+    ASSERT_GE(d, 0);
+    hsize_t offset[1];
+    unsigned mask = 0;
+    hid_t space = H5Dget_space(d);
+    ASSERT_GE(H5Dget_chunk_info(d, space, 1, offset, &mask, &address, &size), 0);
+    H5Sclose(space);
+    EXPECT_EQ(offset[0], 1024u);
+    H5Dclose(d);
+    H5Fclose(f);
+  }
+  ASSERT_GT(size, 8u);
+  {
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(std::streamoff(address + size / 2));
+    char c = 0;
+    file.get(c);
+    file.seekp(std::streamoff(address + size / 2));
+    file.put(char(c ^ 0x10));
+  }
+  records::Reader r = Reader::open(path);
+  EXPECT_EQ(r.candidates(kProblem.name, 0, 1024).size(), 1024u);  // the chunk before reads
+  try {
+    r.candidates(kProblem.name);
+    FAIL() << "a damaged chunk read as numbers";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("candidates/reward: cannot read rows 1024-2047"), std::string::npos) << what;
+    EXPECT_NE(what.find("Fletcher32"), std::string::npos) << what;
+  }
+}
+
 TEST(Trace, DamagedFilesAreClearErrors) {
   std::string dir = fresh_dir("damaged");
   std::string good = dir + "/records.h5";
@@ -709,23 +755,35 @@ TEST(TraceCommand, ExportCsvAndJsonLines) {
   EXPECT_EQ(lines[0].rfind("{\"problem\":\"count-odds\",\"id\":0,", 0), 0u) << lines[0];
 }
 
-TEST(TraceCommand, SeveralRankFiles) {
+TEST(TraceCommand, RankFilesOfAnEarlierVersionAndShards) {
   std::string dir = fresh_dir("cmd_ranks");
-  for (u32 rank = 0; rank < 2; ++rank) {
-    records::Writer w = Writer::create_or_resume(dir + "/" + records::records_file_name(rank), kRun, {});
+  auto write = [](const std::string& path, const std::string& problem, bool solved) {
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
     records::ProblemInfo p = kProblem;
-    p.name = "p" + std::to_string(rank);
+    p.name = problem;
     w.begin_problem(p);
-    w.add_candidates(std::vector{candidate(0, 0, 0, 1.0f, rank == 1 ? 6 : 0)});
-    w.add_iteration(iteration_row(0, 1, 1.0f, rank == 1));
-  }
+    w.add_candidates(std::vector{candidate(0, 0, 0, 1.0f, solved ? 6 : 0)});
+    w.add_iteration(iteration_row(0, 1, 1.0f, solved));
+  };
+  // An earlier version's distributed campaign, stopped: a file per rank.
+  for (u32 rank = 0; rank < 2; ++rank)
+    write(dir + "/" + records::records_file_name(rank), "p" + std::to_string(rank), rank == 1);
+  // Resumed by this version: p1 again, and p2, in committed shards.
+  std::filesystem::create_directories(records::shards_directory(dir));
+  for (const char* name : {"p1", "p2"})
+    write(records::shards_directory(dir) + "/" + records::shard_file_name(name), name, true);
+  write(records::shards_directory(dir) + "/p3.h5.part", "p3", true);  // in progress: not read
   Outcome r = trace({"summary", dir});
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("records.rank-0.h5:p0\tno\t1\t1\t1\t3/6\t1\t-\t-\t-\n"), std::string::npos) << r.out;
+  // A problem in one file is named plainly; one in several is named by file too.
+  EXPECT_NE(r.out.find("\np0\tno\t1\t1\t1\t3/6\t1\t-\t-\t-\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("records.rank-1.h5:p1\tyes\t1\t1\t1\t6/6\t1\titeration 0 after 1 candidates\t-\t-\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("1/2 problems solved"), std::string::npos);
+  EXPECT_NE(r.out.find("p1.h5:p1\tyes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\np2\tyes"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("p3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3/4 problems solved"), std::string::npos) << r.out;
 }
 
 TEST(TraceCommand, BadInputIsAUsageError) {
