@@ -307,7 +307,20 @@ void reclaim(hid_t mem_type, hid_t mem_space, void* data) {
 
 }  // namespace
 
-u64 rows(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[0]; }
+u64 rows(hid_t dataset, const std::string& path) {
+  const Shape s = shape_of(dataset, path);
+  // Rows past the allocated chunks were never written (the writer allocates every chunk it
+  // fills): a damaged or crafted extent of 10^9 rows over a few chunks is not believed.
+  Handle plist(check(H5Dget_create_plist(dataset), path, "cannot read a dataset's layout"));
+  if (H5Pget_layout(plist.get()) != H5D_CHUNKED) return s.dims[0];
+  hsize_t chunk[2] = {0, 0};
+  if (H5Pget_chunk(plist.get(), 2, chunk) < 1 || chunk[0] == 0)
+    throw std::runtime_error(path + ": a column with no chunk size");
+  Handle space(check(H5Dget_space(dataset), path, "cannot read a dataset's shape"));
+  hsize_t chunks = 0;
+  check(H5Dget_num_chunks(dataset, space.get(), &chunks), path, "cannot count a dataset's chunks");
+  return std::min<u64>(s.dims[0], u64(chunks) * chunk[0]);
+}
 u64 width(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[1]; }
 
 void append(hid_t dataset, hid_t mem_type, const void* data, u64 count, const std::string& path) {

@@ -77,7 +77,9 @@ std::optional<u64> read_integer_attribute(hid_t object, const std::string& name)
 // made by growing it hold `fill` (HDF5's default, zero, when none).
 void create_column(hid_t group, const std::string& name, hid_t file_type, u32 width, u32 chunk_rows,
                    const std::string& path, std::optional<double> fill = std::nullopt);
-// Rows along the first axis, and values per row (1 for a one-dimensional dataset).
+// Rows along the first axis that the file holds (the extent, but no more than its allocated
+// chunks hold: a damaged extent is not believed), and values per row (1 for a one-dimensional
+// dataset).
 u64 rows(hid_t dataset, const std::string& path);
 u64 width(hid_t dataset, const std::string& path);
 // Grows the column by `count` rows taken from `data` (count * width values of mem_type).

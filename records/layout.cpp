@@ -54,6 +54,13 @@ const char* stored_name(hid_t table_group, const Column<Record>& c) {
   return c.name;
 }
 
+// Whether the table is an older file's that lacks the added column c (readers then keep the
+// record's default; a resuming writer adds it).
+template <class Record>
+bool lacks(hid_t table_group, const Column<Record>& c) {
+  return c.added && !h5::exists(table_group, c.name);
+}
+
 using C = CandidateRecord;
 const Column<C> kCandidateColumns[] = {
     GS_FIELD(C, id, I64, i64),
@@ -127,6 +134,10 @@ u32 width(Kind k, u32 cases) {
   if (k == Kind::F32_CASES) return std::max(cases, 1u);
   return k == Kind::I64_PAIR ? 2 : 1;
 }
+
+// Whether a stored column of kind k may have w values per row (any number of cases up to
+// kMaxCases for F32_CASES, else exactly its kind's width).
+bool width_fits(Kind k, u64 w) { return k == Kind::F32_CASES ? w >= 1 && w <= kMaxCases : w == width(k, 0); }
 
 // Rows per chunk of a column: the table's, fewer for wide rows so that a chunk stays within
 // HDF5's default chunk cache (1 MiB).
@@ -263,10 +274,22 @@ template <class Record>
 void add_missing_columns(hid_t table_group, std::span<const Column<Record>> columns, u32 chunk_rows,
                          u32 cases, u64 rows, const std::string& path) {
   for (const Column<Record>& c : columns) {
-    if (!c.added || h5::exists(table_group, c.name)) continue;
+    if (!lacks(table_group, c)) continue;
     create_column(table_group, c, chunk_rows, cases, path);
     h5::Handle d = open_column(table_group, c.name, path);
-    h5::resize(d.get(), rows, path);
+    // Written, not only sized: readers believe no rows past the allocated chunks (h5::rows).
+    const u32 w = u32(h5::width(d.get(), path));
+    const size_t bytes = value_bytes(c.kind, w);
+    const Record defaults{};
+    h5::Handle type = memory_type(c.kind);
+    std::vector<unsigned char> buffer;
+    for (u64 done = 0; done < rows;) {
+      const u64 n = std::min<u64>(rows - done, 4096);
+      buffer.resize(n * bytes);
+      for (u64 i = 0; i < n; ++i) c.get(defaults, buffer.data() + i * bytes, w);
+      h5::append(d.get(), type.get(), buffer.data(), n, path);
+      done += n;
+    }
   }
 }
 
@@ -294,7 +317,7 @@ std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>>
   std::vector<unsigned char> buffer;
   for (const Column<Record>& c : columns) {
     const char* name = stored_name(table_group, c);
-    if (c.added && !h5::exists(table_group, name)) continue;  // an older file: the defaults
+    if (lacks(table_group, c)) continue;  // an older file: the defaults
     h5::Handle d = open_column(table_group, name, path);
     if (c.kind == Kind::STRING) {
       std::vector<std::string> texts = h5::read_strings(d.get(), first, count, path);
@@ -305,7 +328,7 @@ std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>>
       continue;
     }
     const u64 w = h5::width(d.get(), path);
-    if (w != width(c.kind, u32(std::min<u64>(w, kMaxCases))))
+    if (!width_fits(c.kind, w))
       throw std::runtime_error(path + ": column " + c.name + " has " + std::to_string(w) + " values per row");
     size_t bytes = value_bytes(c.kind, u32(w));
     buffer.resize(count * bytes);
@@ -323,7 +346,7 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
   for (const Column<Record>& c : columns) {
     u64 n = 0;
     const char* name = stored_name(table_group, c);
-    if (c.added && !h5::exists(table_group, name)) continue;  // an older file
+    if (lacks(table_group, c)) continue;
     if (!h5::exists(table_group, name)) {
       problems->push_back(std::string("column ") + c.name + " is missing");
     } else {
@@ -346,9 +369,9 @@ void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, 
                     const std::string& path) {
   for (const Column<Record>& c : columns) {
     const char* name = stored_name(table_group, c);
-    if (c.added && !h5::exists(table_group, name)) continue;
+    if (lacks(table_group, c)) continue;
     h5::Handle d = open_column(table_group, name, path);
-    if (h5::rows(d.get(), path) != count) h5::resize(d.get(), count, path);
+    h5::resize(d.get(), count, path);  // also an extent past the allocated rows
   }
 }
 

@@ -203,7 +203,14 @@ void Writer::Impl::load_problem(hid_t problems_group, const std::string& name) {
     p.last_iteration = last.iteration;
     p.cumulative_candidates = last.cumulative_candidates;
     p.best_reward = last.best_reward;
-    std::vector<u32> iteration = layout::read_u32_column(ca.get(), "iteration", ca_rows.common, path);
+    // The candidates of the recorded iterations, and no more than those iterations say they
+    // recorded: rows of zeros past them (a flush cut short, an extent past the written chunks)
+    // are not candidates.
+    u64 recorded = 0;
+    for (u32 n : layout::read_u32_column(it.get(), "candidates_recorded", it_rows.common, path))
+      recorded += n;
+    std::vector<u32> iteration =
+        layout::read_u32_column(ca.get(), "iteration", std::min(ca_rows.common, recorded), path);
     while (keep_candidates < iteration.size() && iteration[keep_candidates] <= last.iteration)
       ++keep_candidates;
     for (float r : layout::read_f32_column(ca.get(), "reward", keep_candidates, path))

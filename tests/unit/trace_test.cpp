@@ -623,6 +623,51 @@ TEST(Trace, ADamagedChunkIsAnErrorNamingItsRows) {
   }
 }
 
+// A column's extent is not believed past its allocated chunks: a file whose columns claim 10^9
+// rows (a few hundred kilobytes, crafted or damaged) reads as the rows it holds, without
+// allocating for the rest; a writer resuming it cuts the extents back.
+TEST(Trace, AnExtentPastTheWrittenRowsIsNotBelieved) {
+  std::string path = fresh_dir("extent") + "/records.h5";
+  {
+    records::Writer w = Writer::create_or_resume(path, kRun, {});
+    write_run(w, 0, 2, 100);  // 200 candidates: one chunk
+  }
+  {
+    hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    const std::string table = "/problems/" + kProblem.name + "/candidates";
+    hid_t g = H5Gopen2(f, table.c_str(), H5P_DEFAULT);
+    H5Literate(
+        g, H5_INDEX_NAME, H5_ITER_NATIVE, nullptr,
+        [](hid_t group, const char* name, const H5L_info_t*, void*) -> herr_t {
+          hid_t d = H5Dopen2(group, name, H5P_DEFAULT);
+          hid_t space = H5Dget_space(d);
+          hsize_t dims[2] = {0, 0};
+          H5Sget_simple_extent_dims(space, dims, nullptr);
+          dims[0] = 1000000000;
+          H5Dset_extent(d, dims);
+          H5Sclose(space);
+          H5Dclose(d);
+          return 0;
+        },
+        nullptr);
+    H5Gclose(g);
+    H5Fclose(f);
+  }
+  {
+    records::Reader r = Reader::open(path);
+    EXPECT_LE(r.candidate_count(kProblem.name), 1024u);
+    EXPECT_GE(r.candidate_count(kProblem.name), 200u);
+  }
+  {
+    records::Writer w = Writer::create_or_resume(path, kRun, {});  // resumes: cut to the 200 rows
+    write_run(w, 2, 1, 100);
+  }
+  records::Reader r = Reader::open(path);
+  EXPECT_TRUE(r.warnings().empty()) << r.warnings()[0];
+  EXPECT_EQ(r.candidate_count(kProblem.name), 300u);
+}
+
 TEST(Trace, DamagedFilesAreClearErrors) {
   std::string dir = fresh_dir("damaged");
   std::string good = dir + "/records.h5";
