@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz/README.md) with clang 14 in build/fuzz and runs each
+# for SECONDS (default 20) from its seed corpus: what CI does on every run. Any crash, sanitizer
+# report, broken property or hang (a single input running over 10 s) fails it, and the input is
+# kept under build/fuzz/crashes/. Options: SECONDS, then libFuzzer flags for every target.
+#
+#   bash scripts/fuzz.sh                 # 20 s per target
+#   bash scripts/fuzz.sh 3600 -jobs=2    # an hour each, two processes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-20}
+shift || true
+build=build/fuzz
+compiler=${GPUSYNTH_FUZZ_CXX:-clang++-14}
+command -v "$compiler" >/dev/null || { echo "fuzz.sh: no $compiler (apt-get install clang-14 libclang-rt-14-dev)"; exit 2; }
+targets=(compiler_fuzzer bytecode_fuzzer input_fuzzer)
+
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$compiler" \
+  -DGPUSYNTH_FUZZ=ON -DGPUSYNTH_CUDA=OFF -DGPUSYNTH_TORCH=OFF -DGPUSYNTH_MPI=OFF -DGPUSYNTH_TESTS=OFF \
+  -DGPUSYNTH_BENCH=OFF >/dev/null
+cmake --build "$build" --target "${targets[@]}" -- -j"${GPUSYNTH_FUZZ_JOBS:-2}"
+
+# Seed corpora: the test programs, their compiled containers, and the bundled problem files
+# with one selector byte in front for each reader.
+corpus=$build/corpus
+mkdir -p "$corpus/compiler_fuzzer" "$corpus/bytecode_fuzzer" "$corpus/input_fuzzer" "$build/crashes"
+find tests/programs docs/examples -name '*.syn' -exec cp {} "$corpus/compiler_fuzzer/" \;
+for f in docs/examples/*.syn; do
+  out=$corpus/bytecode_fuzzer/$(basename "$f" .syn).gsbc
+  [ -f "$out" ] || [ ! -x build/release/jobs/gpusynth ] || build/release/jobs/gpusynth compile "$f" -o "$out" >/dev/null 2>&1 || true
+done
+[ -n "$(ls -A "$corpus/bytecode_fuzzer")" ] || printf 'GSBC' >"$corpus/bytecode_fuzzer/empty"
+i=0
+for f in problems/psb1/*.json problems/listfunctions/c00[0-9].json; do
+  [ -f "$f" ] || continue
+  for selector in 0 1 2 3; do { printf "\\x0$selector"; head -c 4096 "$f"; } >"$corpus/input_fuzzer/seed-$i-$selector"; done
+  i=$((i + 1))
+done
+
+status=0
+for t in "${targets[@]}"; do
+  echo "fuzz.sh: $t for $seconds s"
+  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=8192 \
+    -print_final_stats=1 -artifact_prefix="$build/crashes/$t-" "$@" "$corpus/$t" >"$build/$t.log" 2>&1; then
+    tail -40 "$build/$t.log"
+    echo "fuzz.sh: $t FAILED (input kept in $build/crashes/)"
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov: " "$build/$t.log" | tail -3
+  fi
+done
+[ $status -eq 0 ] && echo "fuzz.sh: every target ran $seconds s with no failure"
+exit $status
