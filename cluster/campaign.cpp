@@ -1,5 +1,6 @@
 #include "cluster/campaign.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -182,6 +183,12 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
     // The shards become one RUN/records.h5 (and are removed once it is committed).
     records::JoinReport join = records::join_records(c.run_dir, p.info);
     for (const std::string& w : join.warnings) say(std::string(kCommand) + ": warning: " + w + "\n");
+    // A problem the ledger lists has a committed shard, unless someone removed it by hand.
+    for (const ProblemSummary& row : ledger->rows())
+      if (!std::binary_search(join.names.begin(), join.names.end(), row.name))
+        say(std::string(kCommand) + ": warning: " + ledger_path(c) + " lists " + row.name +
+            ", but no records of it were found (its shard " + records::shards_directory(c.run_dir) + "/" +
+            records::shard_file_name(row.name) + " is missing)\n");
     result.joined_files = join.sources;
     result.status = CampaignResult::Status::Finished;
   } catch (const std::exception& e) {

@@ -163,12 +163,14 @@ JoinReport join_records(const std::string& run_dir, const records::RunInfo& run)
         require(H5Ocopy(in.get(), object.c_str(), out.get(), object.c_str(), H5P_DEFAULT, H5P_DEFAULT) >= 0,
                 partial, "cannot copy problem " + name + " from " + sources[s]);
         ++report.problems;
+        report.names.push_back(name);
       }
     }
     write_elapsed(out.get(), elapsed, partial);
     write_string_attribute(out.get(), "joined_from", joined_from, partial);
     require(H5Fflush(out.get(), H5F_SCOPE_GLOBAL) >= 0, partial, "cannot flush");
   }
+  std::sort(report.names.begin(), report.names.end());
   commit_file(partial, joined);
   remove_shards(run_dir);  // all in records.h5 now
   return report;

@@ -15,6 +15,7 @@ namespace gs::records {
 struct JoinReport {
   u32 sources = 0;                    // files read (shards, rank files, the records.h5 there before)
   u32 problems = 0;                   // problems in the joined file
+  std::vector<std::string> names;     // their names, in name order
   std::vector<std::string> warnings;  // sources or problems left out, and why
 };
 

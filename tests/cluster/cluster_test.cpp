@@ -193,6 +193,7 @@ TEST(Shards, CommittedWholeOrNotAtAll) {
   // The join takes them in and removes them.
   records::JoinReport report = join_records(dir, kRun);
   EXPECT_EQ(report.problems, 2u);
+  EXPECT_EQ(report.names, (std::vector<std::string>{"a", "c"}));
   EXPECT_FALSE(fs::exists(shards));
   EXPECT_EQ(records::Reader::open(dir + "/records.h5").problems().size(), 2u);
 }

@@ -451,6 +451,30 @@ TEST(CampaignCommand, SymlinksInTheRunDirectoryAreRefused) {
   EXPECT_TRUE(cluster::is_run_file("records.rank-12.h5"));
   EXPECT_FALSE(cluster::is_run_file("records.rank-.h5"));
   EXPECT_FALSE(cluster::is_run_file("notes.txt"));
+  // The shards directory may not be a link out of the run directory.
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root + "/elsewhere");
+  std::filesystem::create_directories(root + "/run");
+  std::filesystem::create_directory_symlink(root + "/elsewhere", root + "/run/shards");
+  const Outcome linked = campaign_cli({"--suite", suite, "--out", root + "/run", "--budget", "200", "-q"});
+  EXPECT_EQ(linked.code, 2);
+  EXPECT_NE(linked.err.find(root + "/run/shards: is a symbolic link"), std::string::npos) << linked.err;
+  EXPECT_TRUE(std::filesystem::is_empty(root + "/elsewhere"));
+}
+
+// The ledger is the commit log of the records: a problem it lists whose records are gone (removed
+// by hand) is named when the records are joined, not silently missing.
+TEST(CampaignCommand, ALedgerProblemWithoutRecordsIsNamed) {
+  const std::string suite = small_suite("campaign_lost_suite");
+  const std::string run = ::testing::TempDir() + "campaign_lost";
+  std::filesystem::remove_all(run);
+  const std::vector<std::string> args{"--suite", suite, "--out", run, "--budget", "200", "-q"};
+  ASSERT_EQ(campaign_cli(args).code, 0);
+  std::filesystem::remove(run + "/records.h5");
+  const Outcome again = campaign_cli(args);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_NE(again.err.find("lists count-odds, but no records of it were found"), std::string::npos)
+      << again.err;
 }
 
 // The distributed options are checked on one process too: a bad value is a usage error naming it.
