@@ -16,12 +16,18 @@ void CpuExecutor::verify(BytecodeBatch& b, const CaseSetView& t) {
   });
 }
 
-void CpuExecutor::execute(const BytecodeBatch& b, const CaseSetView& t, PairResults& out) {
+void CpuExecutor::execute(const BytecodeBatch& b, const CaseSetView& t, PairResults& out,
+                          std::optional<std::chrono::steady_clock::time_point> deadline) {
   // One program's cases on one worker: its bytecode stays in that core's cache.
   pool_.parallel_for(b.count, 16, [&](u64 begin, u64 end, u32 worker) {
     vm::Machine& m = workers_[worker]->machine.get();
     for (u64 i = begin; i < end; ++i)
-      for (u32 k = 0; k < t.case_count; ++k) execute_stage(b, u32(i), t, k, m, limits_.fuel, out);
+      for (u32 k = 0; k < t.case_count; ++k) {
+        if (deadline && std::chrono::steady_clock::now() >= *deadline)
+          skip_stage(u32(i), t, k, out);
+        else
+          execute_stage(b, u32(i), t, k, m, limits_.fuel, out);
+      }
   });
 }
 

@@ -3,7 +3,9 @@
 // scratch. The reference the CUDA executor is compared with.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "base/thread_pool.h"
@@ -20,8 +22,10 @@ class CpuExecutor {
 
   // Verify stage: programs with status OK are verified and their entry found.
   void verify(BytecodeBatch& b, const CaseSetView& t);
-  // Execute stage: every (program, case) pair.
-  void execute(const BytecodeBatch& b, const CaseSetView& t, PairResults& out);
+  // Execute stage: every (program, case) pair; once `deadline` has passed, the pairs not yet
+  // begun are skipped (skip_stage: not run).
+  void execute(const BytecodeBatch& b, const CaseSetView& t, PairResults& out,
+               std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt);
   // Score stage: cases passed, instructions and reward per program.
   void score(const BytecodeBatch& b, const CaseSetView& t, const PairResults& pairs, const RewardWeights& w,
              ProgramResults& out);

@@ -47,7 +47,7 @@ void CpuPipeline::finish(BytecodeBatch& b, const CaseSetView& t, BatchResults* o
   executor_.verify(b, t);
   out->times.verify += seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
-  executor_.execute(b, t, pr);
+  executor_.execute(b, t, pr, deadline_);
   out->times.execute += seconds_since(t0);
   t0 = std::chrono::steady_clock::now();
   executor_.score(b, t, pr, config_.reward, programs);

@@ -4,6 +4,7 @@
 // everything in device memory on one stream and copies back only results (docs/pipeline.md).
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -114,6 +115,16 @@ class Pipeline {
   // Runs the whole batch. Throws std::runtime_error with a clear message when the batch cannot
   // be run at all (does not fit device memory, a CUDA error); bad programs are results.
   virtual void run(const Sources& sources, const CaseSet& tests, BatchResults* out) = 0;
+
+  // A wall-clock time after which the rest of a batch is not run: the (program, case) pairs not
+  // yet begun are marked not run (trap not_run), as those of a program that did not compile, so
+  // that a search's time budget (--seconds) binds within a batch, to about one execution past
+  // it. The CPU backend checks it before each pair; the CUDA backend runs a batch whole (a
+  // search checks the time between batches). None by default.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) { deadline_ = deadline; }
+
+ protected:
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 // The backend for d (Auto: CUDA when cuda_available(), else the CPU); for the neural and hybrid

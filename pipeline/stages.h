@@ -47,17 +47,28 @@ GS_HD inline void verify_stage(BytecodeBatch& b, u32 i, const CaseSetView& t, u3
 
 // Runs program i on case k in machine m (its stack, frames and heap; limits already set) with
 // the given fuel, compares the results, and writes pair (i, k)'s results.
-GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, u32 k, vm::Machine& m,
-                                u64 fuel, PairResults& out) {
+// A pair that is not run — its program did not compile, or the batch's deadline passed before
+// it began (Pipeline::set_deadline): no pass, no output, trap kNotRun.
+GS_HD inline void skip_stage(u32 i, const CaseSetView& t, u32 k, PairResults& out) {
   u64 pair = u64(i) * t.case_count + k;
   out.pass[pair] = 0;
   out.instructions[pair] = 0;
   out.output_hash[pair] = 0;
   if (out.error != nullptr) out.error[pair] = kNoOutputError;
+  out.trap[pair] = kNotRun;
+}
+
+GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, u32 k, vm::Machine& m,
+                                u64 fuel, PairResults& out) {
   if (b.status[i] != u8(ProgramStatus::OK)) {
-    out.trap[pair] = kNotRun;
+    skip_stage(i, t, k, out);
     return;
   }
+  u64 pair = u64(i) * t.case_count + k;
+  out.pass[pair] = 0;
+  out.instructions[pair] = 0;
+  out.output_hash[pair] = 0;
+  if (out.error != nullptr) out.error[pair] = kNoOutputError;
   vm::ProgramView view;
   vm::view_program(b.bytes + b.offsets[i], b.sizes[i], &view);  // verified by verify_stage
   vm::begin_execution(m);
@@ -94,10 +105,13 @@ GS_HD inline void score_stage(const BytecodeBatch& b, u32 i, const CaseSetView& 
                               const RewardWeights& w, u64 fuel, ProgramResults& out) {
   u32 passed = 0;
   u64 instructions = 0;
+  const bool compiled = b.status[i] == u8(ProgramStatus::OK);
   for (u32 k = 0; k < t.case_count; ++k) {
     u64 pair = u64(i) * t.case_count + k;
     passed += pairs.pass[pair];
-    instructions += pairs.instructions[pair];
+    // A compiled program's pair cut by the deadline is charged its whole fuel: never cheaper
+    // than one that ran.
+    instructions += compiled && pairs.trap[pair] == kNotRun ? fuel : pairs.instructions[pair];
   }
   out.cases_passed[i] = passed;
   out.instructions[i] = instructions;

@@ -61,6 +61,16 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
   const pipeline::CaseSet train = suites::problem_cases(problem, suites::Split::Train);
   std::map<Type, pipeline::CaseSet> probes;  // by result type, made when first needed
   const auto start = Clock::now();
+  // The time budget binds within a batch too: pairs not begun by then are not run. Only the
+  // search's batches: the deadline is lifted after them (simplifying and judging the solution
+  // run whole), and on any way out.
+  struct Deadline {
+    pipeline::Pipeline& p;
+    ~Deadline() { p.set_deadline(std::nullopt); }
+  } deadline{pipeline};
+  if (budget.seconds > 0)
+    pipeline.set_deadline(
+        start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget.seconds)));
   SearchOutcome out;
   std::optional<trees::Tree> solution_tree;
   bool have_best = false;
@@ -138,6 +148,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
       break;
     }
   }
+  pipeline.set_deadline(std::nullopt);
 
   if (out.solved) {
     out.simplified = out.solution;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -203,6 +204,36 @@ TEST(CpuPipeline, SyntaxNodesCountTheTree) {
   EXPECT_EQ(r.syntax_nodes[1], r.syntax_nodes[0] + 2);
   EXPECT_EQ(r.syntax_nodes[2], 0u);
   EXPECT_EQ(r.syntax_nodes[0], compiler::compile("fn solve(x: int) -> int { return x + 1; }").syntax_nodes);
+}
+
+// A deadline (what --seconds sets) cuts a batch: pairs not begun are not run, and a compiled
+// program cut so is charged its whole fuel, never rewarded above one that ran. Lifted, the same
+// batch runs whole.
+TEST(CpuPipeline, ADeadlineCutsTheBatchAndChargesWhatItCut) {
+  pipeline::PipelineConfig config;
+  auto pipeline = pipeline::make_pipeline(pipeline::Device::Cpu, config);
+  pipeline::Sources sources;
+  sources.add("fn solve(x: int) -> int { return x + 1; }");
+  sources.add("fn solve(x: int) -> int { return x + \"a\"; }");
+  std::vector<vm::Value> in = {vm::Value::of_int(1)}, out = {vm::Value::of_int(2)};
+  pipeline::CaseSet::Case c{in, out};
+  Type params[] = {Type::Int}, results[] = {Type::Int};
+  pipeline::CaseSet cases("solve", params, results, std::span(&c, 1), 0);
+  pipeline::BatchResults whole, cut;
+  pipeline->run(sources, cases, &whole);
+  pipeline->set_deadline(std::chrono::steady_clock::now());  // passed before any pair begins
+  pipeline->run(sources, cases, &cut);
+  pipeline->set_deadline(std::nullopt);
+  EXPECT_EQ(whole.cases_passed[0], 1u);
+  EXPECT_EQ(cut.cases_passed[0], 0u);
+  EXPECT_EQ(cut.trap[0], pipeline::kNotRun);
+  EXPECT_EQ(cut.program_status(0), pipeline::ProgramStatus::OK);
+  EXPECT_EQ(cut.instructions[0], config.limits.fuel);
+  EXPECT_LT(cut.reward[0], whole.reward[0]);
+  EXPECT_EQ(cut.reward[1], whole.reward[1]);  // one that did not compile is as it was
+  pipeline::BatchResults again;
+  pipeline->run(sources, cases, &again);
+  EXPECT_EQ(again.cases_passed[0], 1u);
 }
 
 TEST(CpuPipeline, TrapsStayWithTheirProgram) {
