@@ -10,7 +10,8 @@
 #   sigkill-rank    SIGKILL to one rank (mpirun ends the job), then again
 #   one-sigterm     SIGTERM to a one-process campaign, exit status 3, then again
 #   bad-input       an unreadable suite, a run directory of another suite, another seed
-#   kill-loop       SIGKILL a one-process campaign at random moments, again and again, resuming
+#   kill-loop       SIGKILL a one-process campaign at random moments (up to half the time an
+#                   uninterrupted run takes), again and again, resuming
 #                   each time, until it finishes; GPUSYNTH_KILLS (default 6) kills at least, in as
 #                   many rounds as that takes; every round must end as an uninterrupted run
 #   full-disk       a campaign on a small tmpfs (in a private mount namespace: skipped, exit 77,
@@ -140,9 +141,12 @@ check_shards() {
 }
 
 # small_reference: an uninterrupted run of the quick campaign, in $work/small-reference.
+# small_seconds: how long it took (whole seconds, at least 1).
 small_reference() {
+  local began=$SECONDS
   timeout 300 "$gpusynth" campaign "${quick[@]}" --out "$work/small-reference" >/dev/null 2>"$work/small-reference.err" ||
     { cat "$work/small-reference.err" >&2; fail "the uninterrupted quick campaign failed"; }
+  small_seconds=$((SECONDS - began > 0 ? SECONDS - began : 1))
 }
 
 # The full-disk case needs a tmpfs of its own: it runs again in a private mount namespace.
@@ -283,7 +287,9 @@ case $case_name in
       while :; do
         "$gpusynth" campaign "${quick[@]}" --out "$run" >>"$run.out" 2>>"$run.err" </dev/null &
         pid=$!
-        sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.05 + 2.5 * r / 32768 }')"
+        # Up to half an uninterrupted run (a few seconds; longer under the sanitizers), so that
+        # problems finish between kills and every round ends.
+        sleep "$(awk -v r=$RANDOM -v t="$small_seconds" 'BEGIN { printf "%.2f", 0.05 + 0.5 * t * r / 32768 }')"
         if kill -KILL $pid 2>/dev/null; then
           wait $pid 2>/dev/null
           kills=$((kills + 1))
