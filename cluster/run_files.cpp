@@ -40,11 +40,8 @@ bool run_files_are_regular(const std::string& run_dir, std::string* error) {
     return false;
   };
   std::error_code ec;
-  const fs::path shards = records::shards_directory(run_dir);
-  const fs::file_type type = fs::symlink_status(shards, ec).type();
-  if (type == fs::file_type::symlink) return refuse(shards, "is a symbolic link");
-  if (type != fs::file_type::not_found && type != fs::file_type::directory && type != fs::file_type::none)
-    return refuse(shards, "is not a directory");
+  if (std::string why = records::shards_directory_refusal(run_dir); !why.empty())
+    return refuse(records::shards_directory(run_dir), why);
   for (fs::directory_iterator it(run_dir, ec), end; !ec && it != end; it.increment(ec)) {
     if (!is_run_file(it->path().filename().string())) continue;
     if (std::string why = not_regular(it->path()); !why.empty()) return refuse(it->path(), why);

@@ -94,7 +94,7 @@ std::string qualified(const records::Reader& r, const std::string& problem,
 // One row per problem, tab-separated, named as the campaign's table names them: candidates are
 // those evaluated (recorded: those the sampling kept), train and test cases are best passed / held.
 int summary(const std::vector<records::Reader>& readers) {
-  const std::set<std::string> several = repeated_problems(readers);
+  const std::set<std::string> repeated = repeated_problems(readers);
   u64 problems = 0, solved = 0;
   std::cout << "problem\tsolved\tcandidates\trecorded\titerations\ttrain_cases\tbest_reward\tfirst_solution"
                "\ttest_cases\tgeneralises\n";
@@ -125,7 +125,7 @@ int summary(const std::vector<records::Reader>& readers) {
                       : std::to_string(its.back().best_train_passed) + "/" + std::to_string(p.train_cases);
       const std::string test =
           best == nullptr ? "-" : std::to_string(best->test_passed) + "/" + std::to_string(best->test_total);
-      std::cout << qualified(r, p.name, several) << "\t" << (is_solved ? "yes" : "no") << "\t"
+      std::cout << qualified(r, p.name, repeated) << "\t" << (is_solved ? "yes" : "no") << "\t"
                 << (its.empty() ? 0 : its.back().cumulative_candidates) << "\t" << r.candidate_count(p.name)
                 << "\t" << its.size() << "\t" << train << "\t"
                 << (its.empty() ? "-" : number_text(its.back().best_reward)) << "\t" << when << "\t" << test
@@ -140,13 +140,13 @@ int summary(const std::vector<records::Reader>& readers) {
 }
 
 int solutions(const std::vector<records::Reader>& readers) {
-  const std::set<std::string> several = repeated_problems(readers);
+  const std::set<std::string> repeated = repeated_problems(readers);
   u64 count = 0;
   for (const records::Reader& r : readers)
     for (const records::ProblemInfo& p : r.problems())
       for (const records::SolutionRecord& s : r.solutions(p.name)) {
         ++count;
-        std::cout << "# " << qualified(r, p.name, several) << ": candidate " << s.candidate_id
+        std::cout << "# " << qualified(r, p.name, repeated) << ": candidate " << s.candidate_id
                   << ", iteration " << s.iteration << ", train " << s.train_passed << "/" << s.train_total
                   << ", test " << s.test_passed << "/" << s.test_total
                   << (s.generalises ? ", generalises" : ", does not generalise") << "\n";
@@ -235,7 +235,7 @@ int export_rows(const std::vector<records::Reader>& readers, const std::string& 
   }
   std::ostream& out = out_path.empty() ? std::cout : file;
   bool csv = format == "csv";
-  const std::set<std::string> several = repeated_problems(readers);
+  const std::set<std::string> repeated = repeated_problems(readers);
   if (csv)
     out << "problem,id,iteration,index,generator,compile_path,status,trap,train_passed,reward,bytecode_bytes,"
            "bytecode_hash,parent0,parent1,syntax_nodes,case_errors,source\n";
@@ -243,7 +243,7 @@ int export_rows(const std::vector<records::Reader>& readers, const std::string& 
   for (const records::Reader& r : readers)
     for (const records::ProblemInfo& p : r.problems()) {
       if (!problem.empty() && p.name != problem) continue;
-      std::string name = qualified(r, p.name, several);
+      std::string name = qualified(r, p.name, repeated);
       u64 total = r.candidate_count(p.name);
       // Rows read at a time, so a large record streams: up to 65536, fewer when each row holds
       // many per-case errors (about 64 MiB of them at a time).

@@ -60,15 +60,9 @@ GS_HD inline void skip_stage(u32 i, const CaseSetView& t, u32 k, PairResults& ou
 
 GS_HD inline void execute_stage(const BytecodeBatch& b, u32 i, const CaseSetView& t, u32 k, vm::Machine& m,
                                 u64 fuel, PairResults& out) {
-  if (b.status[i] != u8(ProgramStatus::OK)) {
-    skip_stage(i, t, k, out);
-    return;
-  }
+  skip_stage(i, t, k, out);  // the pair's results start as not run; a run fills them below
+  if (b.status[i] != u8(ProgramStatus::OK)) return;
   u64 pair = u64(i) * t.case_count + k;
-  out.pass[pair] = 0;
-  out.instructions[pair] = 0;
-  out.output_hash[pair] = 0;
-  if (out.error != nullptr) out.error[pair] = kNoOutputError;
   vm::ProgramView view;
   vm::view_program(b.bytes + b.offsets[i], b.sizes[i], &view);  // verified by verify_stage
   vm::begin_execution(m);

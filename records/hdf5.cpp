@@ -263,6 +263,16 @@ std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, 
   return {std::move(file_space), std::move(mem_space)};
 }
 
+// Rows per chunk of a chunked dataset; nullopt for another layout.
+std::optional<u64> chunk_rows(hid_t dataset, const std::string& path) {
+  Handle plist(check(H5Dget_create_plist(dataset), path, "cannot read a dataset's layout"));
+  if (H5Pget_layout(plist.get()) != H5D_CHUNKED) return std::nullopt;
+  hsize_t dims[2] = {0, 0};
+  if (H5Pget_chunk(plist.get(), 2, dims) < 1 || dims[0] == 0)
+    throw std::runtime_error(path + ": a column with no chunk size");
+  return u64(dims[0]);
+}
+
 void reclaim(hid_t mem_type, hid_t mem_space, void* data) {
   if (H5Tis_variable_str(mem_type) <= 0) return;
 #if H5_VERSION_GE(1, 12, 0)
@@ -279,12 +289,7 @@ void reclaim(hid_t mem_type, hid_t mem_space, void* data) {
                             const std::string& path, const std::string& why) {
   char name[256] = "?";
   H5Iget_name(dataset, name, sizeof name);
-  u64 chunk = count;
-  if (Handle plist(H5Dget_create_plist(dataset));
-      plist.valid() && H5Pget_layout(plist.get()) == H5D_CHUNKED) {
-    hsize_t dims[2] = {0, 0};
-    if (H5Pget_chunk(plist.get(), 2, dims) > 0 && dims[0] > 0) chunk = dims[0];
-  }
+  const u64 chunk = chunk_rows(dataset, path).value_or(count);
   std::string rows = std::to_string(first) + "-" + std::to_string(first + count - 1);
   std::string reason = why;
   const size_t value_bytes = H5Tget_size(mem_type) * s.dims[1];
@@ -311,15 +316,12 @@ u64 rows(hid_t dataset, const std::string& path) {
   const Shape s = shape_of(dataset, path);
   // Rows past the allocated chunks were never written (the writer allocates every chunk it
   // fills): a damaged or crafted extent of 10^9 rows over a few chunks is not believed.
-  Handle plist(check(H5Dget_create_plist(dataset), path, "cannot read a dataset's layout"));
-  if (H5Pget_layout(plist.get()) != H5D_CHUNKED) return s.dims[0];
-  hsize_t chunk[2] = {0, 0};
-  if (H5Pget_chunk(plist.get(), 2, chunk) < 1 || chunk[0] == 0)
-    throw std::runtime_error(path + ": a column with no chunk size");
+  const std::optional<u64> chunk = chunk_rows(dataset, path);
+  if (!chunk) return s.dims[0];  // (every column the writer makes is chunked)
   Handle space(check(H5Dget_space(dataset), path, "cannot read a dataset's shape"));
   hsize_t chunks = 0;
   check(H5Dget_num_chunks(dataset, space.get(), &chunks), path, "cannot count a dataset's chunks");
-  return std::min<u64>(s.dims[0], u64(chunks) * chunk[0]);
+  return std::min<u64>(s.dims[0], u64(chunks) * *chunk);
 }
 u64 width(hid_t dataset, const std::string& path) { return shape_of(dataset, path).dims[1]; }
 

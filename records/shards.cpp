@@ -27,17 +27,15 @@ bool plain_name(const std::string& name) {
 // RUN/shards, created if absent; anything but a directory there is refused.
 std::string ready_directory(const std::string& run_dir) {
   const std::string dir = shards_directory(run_dir);
+  if (const std::string why = shards_directory_refusal(run_dir); !why.empty())
+    throw std::runtime_error(dir + ": " + why +
+                             "; a campaign writes its records shards into a directory of its own there "
+                             "(remove it, or give another --out)");
   std::error_code ec;
-  const fs::file_status s = fs::symlink_status(dir, ec);
-  if (s.type() == fs::file_type::not_found) {
+  if (fs::symlink_status(dir, ec).type() == fs::file_type::not_found) {
     fs::create_directory(dir, ec);
     if (ec) throw std::runtime_error(dir + ": cannot create the shards directory: " + ec.message());
     sync_directory(run_dir);
-  } else if (s.type() != fs::file_type::directory) {
-    throw std::runtime_error(
-        dir + ": " + (s.type() == fs::file_type::symlink ? "is a symbolic link" : "is not a directory") +
-        "; a campaign writes its records shards into a directory of its own there "
-        "(remove it, or give another --out)");
   }
   return dir;
 }
@@ -45,6 +43,17 @@ std::string ready_directory(const std::string& run_dir) {
 }  // namespace
 
 std::string shards_directory(const std::string& run_dir) { return (fs::path(run_dir) / "shards").string(); }
+
+std::string shards_directory_refusal(const std::string& run_dir) {
+  std::error_code ec;
+  switch (fs::symlink_status(shards_directory(run_dir), ec).type()) {
+    case fs::file_type::symlink: return "is a symbolic link";
+    case fs::file_type::not_found:
+    case fs::file_type::directory:
+    case fs::file_type::none: return "";
+    default: return "is not a directory";
+  }
+}
 
 std::string shard_file_name(const std::string& problem) {
   if (plain_name(problem)) return problem + ".h5";

@@ -23,6 +23,10 @@ std::string shards_directory(const std::string& run_dir);
 std::string shard_file_name(const std::string& problem);
 // The committed shards (regular files RUN/shards/*.h5), in name order; empty when none.
 std::vector<std::string> committed_shards(const std::string& run_dir);
+// Why RUN/shards cannot hold a campaign's shards ("is a symbolic link", "is not a directory"), or
+// "" when it is a directory or absent: checked by every rank before a campaign starts
+// (cluster/run_files.h) and again where the directory is created.
+std::string shards_directory_refusal(const std::string& run_dir);
 // Removes the shards directory and everything in it (after a join has committed records.h5).
 void remove_shards(const std::string& run_dir);
 
