@@ -82,7 +82,9 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     p->finished = read_ledger(ledger_path(c));
     if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages)) return false;
     try {
-      records::require_seed(c.run_dir, c.generator.settings.seed);
+      records::RunInfo run = c.run;
+      run.seed = c.generator.settings.seed;
+      records::require_same_run(c.run_dir, run, c.session_options);
     } catch (const std::exception& e) {
       messages << kCommand << ": " << e.what() << "\n";
       return false;

@@ -35,7 +35,10 @@ struct CampaignConfig {
   pipeline::Device device = pipeline::Device::Auto;
   pipeline::PipelineConfig pipeline;  // gpu is set per rank: the ranks of a node spread over its GPUs
   records::SamplingPolicy sampling;
-  records::RunInfo run;      // config_text and command_line; the seed, hosts and devices are filled in
+  records::RunInfo run;  // config_text and command_line; the seed, hosts and devices are filled in
+  // Options of run.config_text that may change when the run is resumed (how a session runs, not
+  // what it searches); any other that differs from the records' refuses the resume.
+  std::vector<std::string> session_options;
   bool quiet = false;        // no progress lines
   int failed_exit_code = 2;  // what every rank exits with when one fails during a distributed campaign
 };

@@ -117,6 +117,9 @@ int campaign_command(const std::vector<std::string>& args) {
   config.pipeline.grade = true;  // the records hold each candidate's per-case errors
   config.sampling = sampling;
   config.run.config_text = effective_config(vm);
+  // What a resumed session may change: where and how it runs, not what it searches (docs/cli.md).
+  config.session_options = {"out",      "suite",          "quiet",      "threads",      "device",
+                            "prefetch", "serve-interval", "stop-grace", "record-every", "record-budget"};
   config.run.command_line = "gpusynth campaign";
   for (const std::string& a : args) config.run.command_line += " " + a;
   config.quiet = o.quiet;

@@ -1,6 +1,8 @@
 // The small helpers of trace.h: names of compile paths, file names, hashes, traps.
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
@@ -64,13 +66,41 @@ std::vector<std::string> records_files(const std::string& run_dir) {
   return files;
 }
 
-void require_seed(const std::string& run_dir, u64 seed) {
+namespace {
+
+// The "name = value" lines of a config text, by name.
+std::map<std::string, std::string> config_options(const std::string& text) {
+  std::map<std::string, std::string> options;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (const size_t eq = line.find(" = "); eq != std::string::npos)
+      options[line.substr(0, eq)] = line.substr(eq + 3);
+  return options;
+}
+
+}  // namespace
+
+void require_same_run(const std::string& run_dir, const RunInfo& run,
+                      std::span<const std::string> session_options) {
   const std::vector<std::string> files = records_files(run_dir);
   if (files.empty()) return;
-  const u64 found = Reader::open(files.front()).attributes().run.seed;
-  if (found != seed)
-    throw std::runtime_error(files.front() + ": was written with seed " + std::to_string(found) + ", not " +
-                             std::to_string(seed) + "; a resumed run must use the same seed");
+  const RunInfo found = Reader::open(files.front()).attributes().run;
+  if (found.seed != run.seed)
+    throw std::runtime_error(files.front() + ": was written with seed " + std::to_string(found.seed) +
+                             ", not " + std::to_string(run.seed) + "; a resumed run must use the same seed");
+  const std::map<std::string, std::string> before = config_options(found.config_text),
+                                           now = config_options(run.config_text);
+  std::string differ;
+  for (const auto& [name, value] : now) {
+    auto it = before.find(name);
+    if (it == before.end() || it->second == value ||
+        std::find(session_options.begin(), session_options.end(), name) != session_options.end())
+      continue;
+    differ += (differ.empty() ? "" : ", ") + name + " = " + it->second + " (now " + value + ")";
+  }
+  if (!differ.empty())
+    throw std::runtime_error(files.front() + ": the run was searched with " + differ +
+                             "; a resumed run must search as it began (another --out starts a new run)");
 }
 
 u8 dominant_trap(std::span<const u8> traps) {

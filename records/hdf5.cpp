@@ -148,9 +148,14 @@ Handle open_attribute(hid_t object, const std::string& name) {
 
 void write_attribute(hid_t object, const std::string& name, const std::string& value,
                      const std::string& path) {
-  Handle type = string_type();
-  const char* text = value.c_str();
-  write_scalar_attribute(object, name, type.get(), &text, path);
+  // Fixed-length, so that the text sits in the attribute itself (inside the checksummed object
+  // header or dense attribute storage), not in the global heap.
+  Handle type(check(H5Tcopy(H5T_C_S1), path, "cannot make a string type"));
+  check(H5Tset_size(type.get(), std::max<size_t>(value.size(), 1)), path, "cannot size attribute " + name);
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  std::string padded = value.empty() ? std::string(1, '\0') : value;
+  write_scalar_attribute(object, name, type.get(), padded.data(), path);
 }
 
 void write_attribute(hid_t object, const std::string& name, u64 value, const std::string& path) {
@@ -178,19 +183,33 @@ std::optional<std::string> read_string_attribute(hid_t object, const std::string
   Handle a = open_attribute(object, name);
   if (!a.valid()) return std::nullopt;
   Handle file_type(H5Aget_type(a.get()));
-  if (!file_type.valid() || H5Tget_class(file_type.get()) != H5T_STRING ||
-      H5Tis_variable_str(file_type.get()) <= 0) {
+  Handle space(H5Aget_space(a.get()));
+  if (!file_type.valid() || !space.valid() || H5Tget_class(file_type.get()) != H5T_STRING ||
+      H5Sget_simple_extent_npoints(space.get()) != 1) {
     last_error();
     return std::nullopt;
   }
-  Handle type = string_type();
-  char* text = nullptr;
-  if (H5Aread(a.get(), type.get(), &text) < 0) {
+  if (H5Tis_variable_str(file_type.get()) > 0) {
+    // Format 1 files: a variable-length string, in the global heap.
+    Handle type = string_type();
+    char* text = nullptr;
+    if (H5Aread(a.get(), type.get(), &text) < 0) {
+      last_error();
+      return std::nullopt;
+    }
+    std::string value = text != nullptr ? text : "";
+    H5free_memory(text);
+    return value;
+  }
+  const size_t size = H5Tget_size(file_type.get());
+  if (size == 0 || size > kMaxStringAttributeBytes) return std::nullopt;
+  std::string value(size, '\0');
+  Handle type(H5Tcopy(file_type.get()));
+  if (!type.valid() || H5Aread(a.get(), type.get(), value.data()) < 0) {
     last_error();
     return std::nullopt;
   }
-  std::string value = text != nullptr ? text : "";
-  H5free_memory(text);
+  value.resize(std::min(value.size(), value.find('\0')));  // NUL-padded (or NUL-terminated)
   return value;
 }
 
@@ -267,9 +286,15 @@ std::pair<Handle, Handle> select_rows(hid_t dataset, const Shape& s, u64 first, 
 std::optional<u64> chunk_rows(hid_t dataset, const std::string& path) {
   Handle plist(check(H5Dget_create_plist(dataset), path, "cannot read a dataset's layout"));
   if (H5Pget_layout(plist.get()) != H5D_CHUNKED) return std::nullopt;
-  hsize_t dims[2] = {0, 0};
-  if (H5Pget_chunk(plist.get(), 2, dims) < 1 || dims[0] == 0)
-    throw std::runtime_error(path + ": a column with no chunk size");
+  hsize_t dims[2] = {0, 1};
+  const int rank = H5Pget_chunk(plist.get(), 2, dims);
+  if (rank < 1 || dims[0] == 0) throw std::runtime_error(path + ": a column with no chunk size");
+  if (rank == 1) dims[1] = 1;
+  Handle type(check(H5Dget_type(dataset), path, "cannot read a column's type"));
+  const long double bytes = (long double)dims[0] * dims[1] * H5Tget_size(type.get());
+  if (bytes > kMaxChunkBytes)
+    throw std::runtime_error(path + ": a column's chunks are larger than the " +
+                             std::to_string(kMaxChunkBytes) + " bytes a records file may use");
   return u64(dims[0]);
 }
 
@@ -310,6 +335,25 @@ void reclaim(hid_t mem_type, hid_t mem_space, void* data) {
                            (reason.empty() ? "" : ": " + reason));
 }
 
+// Throws unless the file holds every chunk of rows [first, first + count): HDF5 reads a chunk its
+// index does not find (a damaged chunk index) as fill values, without an error; the writer writes
+// every row it makes, so a missing chunk is damage.
+void require_chunks(hid_t dataset, u64 first, u64 count, const std::string& path) {
+  const std::optional<u64> chunk = chunk_rows(dataset, path);
+  if (!chunk) return;
+  for (u64 at = first - first % *chunk; at < first + count; at += *chunk) {
+    hsize_t offset[2] = {at, 0}, bytes = 0;
+    if (H5Dget_chunk_storage_size(dataset, offset, &bytes) >= 0 && bytes > 0) continue;
+    last_error();
+    char name[256] = "?";
+    H5Iget_name(dataset, name, sizeof name);
+    throw std::runtime_error(path + ": " + name + ": cannot read rows " +
+                             std::to_string(std::max(at, first)) + "-" +
+                             std::to_string(std::min(at + *chunk, first + count) - 1) +
+                             ": the file's chunk index does not hold them (damaged)");
+  }
+}
+
 }  // namespace
 
 u64 rows(hid_t dataset, const std::string& path) {
@@ -341,6 +385,7 @@ void read(hid_t dataset, hid_t mem_type, u64 first, u64 count, void* out, const 
   Shape s = shape_of(dataset, path);
   if (first + count > s.dims[0]) throw std::runtime_error(path + ": rows beyond the end of a dataset");
   auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
+  require_chunks(dataset, first, count, path);
   if (H5Dread(dataset, mem_type, mem_space.get(), file_space.get(), H5P_DEFAULT, out) < 0)
     fail_read(dataset, mem_type, s, first, count, path, last_error());
 }
@@ -353,6 +398,7 @@ std::vector<std::string> read_strings(hid_t dataset, u64 first, u64 count, const
   Handle type = string_type();
   std::vector<char*> texts(count, nullptr);
   auto [file_space, mem_space] = select_rows(dataset, s, first, count, path);
+  require_chunks(dataset, first, count, path);
   if (H5Dread(dataset, type.get(), mem_space.get(), file_space.get(), H5P_DEFAULT, texts.data()) < 0)
     fail_read(dataset, type.get(), s, first, count, path, last_error());
   out.reserve(count);

@@ -68,7 +68,10 @@ void write_attribute(hid_t object, const std::string& name, const std::string& v
                      const std::string& path);
 void write_attribute(hid_t object, const std::string& name, u64 value, const std::string& path);
 void write_f64_attribute(hid_t object, const std::string& name, double value, const std::string& path);
+// String attributes are written fixed-length (the text inside the attribute, which the object
+// header's checksum covers); the variable-length ones of format 1 files are read too.
 std::optional<std::string> read_string_attribute(hid_t object, const std::string& name);
+inline constexpr size_t kMaxStringAttributeBytes = size_t(64) << 20;
 std::optional<double> read_f64_attribute(hid_t object, const std::string& name);
 std::optional<u64> read_integer_attribute(hid_t object, const std::string& name);
 
@@ -77,6 +80,9 @@ std::optional<u64> read_integer_attribute(hid_t object, const std::string& name)
 // made by growing it hold `fill` (HDF5's default, zero, when none).
 void create_column(hid_t group, const std::string& name, hid_t file_type, u32 width, u32 chunk_rows,
                    const std::string& path, std::optional<double> fill = std::nullopt);
+// A chunk of a column may hold at most this many bytes: reading a crafted file's 4 GB chunk would
+// allocate 4 GB.
+inline constexpr u64 kMaxChunkBytes = u64(64) << 20;
 // Rows along the first axis that the file holds (the extent, but no more than its allocated
 // chunks hold: a damaged extent is not believed), and values per row (1 for a one-dimensional
 // dataset).

@@ -3,7 +3,7 @@
 // The joined file is made by the project's own writer (so that its root attributes, format
 // bounds and file-space strategy are exactly a records file's, and a later single-process run
 // can resume it), and then each problem's group is copied in, whole, with H5Ocopy: chunks,
-// compression, variable-length strings and attributes as they were, with no decoding.
+// compression and attributes as they were, with no decoding.
 #include "records/join.h"
 
 #include <hdf5.h>
@@ -70,20 +70,6 @@ void write_elapsed(hid_t file, double seconds, const std::string& path) {
   Id a(H5Aopen(file, "elapsed_seconds", H5P_DEFAULT), H5Aclose);
   require(a.valid() && H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &seconds) >= 0, path,
           "cannot write elapsed_seconds");
-}
-
-// A variable-length UTF-8 string attribute, as the writer makes them.
-void write_string_attribute(hid_t object, const char* name, const std::string& value,
-                            const std::string& path) {
-  if (H5Aexists(object, name) > 0) H5Adelete(object, name);
-  Id type(H5Tcopy(H5T_C_S1), H5Tclose);
-  H5Tset_size(type.get(), H5T_VARIABLE);
-  H5Tset_cset(type.get(), H5T_CSET_UTF8);
-  Id space(H5Screate(H5S_SCALAR), H5Sclose);
-  Id a(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
-  const char* text = value.c_str();
-  require(a.valid() && H5Awrite(a.get(), type.get(), &text) >= 0, path,
-          std::string("cannot write attribute ") + name);
 }
 
 // Where each problem comes from: the source holding most complete iterations, then most
@@ -167,7 +153,7 @@ JoinReport join_records(const std::string& run_dir, const records::RunInfo& run)
       }
     }
     write_elapsed(out.get(), elapsed, partial);
-    write_string_attribute(out.get(), "joined_from", joined_from, partial);
+    h5::write_attribute(out.get(), "joined_from", joined_from, partial);
     require(H5Fflush(out.get(), H5F_SCOPE_GLOBAL) >= 0, partial, "cannot flush");
   }
   std::sort(report.names.begin(), report.names.end());

@@ -25,13 +25,11 @@ namespace {
           r.field = decltype(r.field)(v);                  \
         } \
   }
-#define GS_STRING_FIELD(Record, field)                              \
-  Column<Record> {                                                  \
-#field, Kind::STRING,                                             \
-        [](const Record& r, void* out, u32) {                     \
-          *static_cast<const char**>(out) = r.field.c_str();      \
-        },                                                        \
-        [](Record& r, const void* in, u32) { r.field = *static_cast<const char* const*>(in); } \
+#define GS_STRING_FIELD(Record, field)                                                              \
+  Column<Record> {                                                                                  \
+#field, Kind::STRING,                                                                             \
+        [](const Record& r, void* out, u32) { *static_cast<const std::string**>(out) = &r.field; }, \
+        [](Record& r, const void* in, u32) { r.field = **static_cast<const std::string* const*>(in); } \
   }
 
 template <class Record>
@@ -155,7 +153,7 @@ size_t value_bytes(Kind k, u32 width) {
     case Kind::U64:
     case Kind::I64:
     case Kind::F64: return 8;
-    case Kind::STRING: return sizeof(const char*);
+    case Kind::STRING: return sizeof(const std::string*);
     case Kind::I64_PAIR: return 16;
     default: return 1;  // U8 and the enumerations
   }
@@ -246,6 +244,116 @@ std::vector<T> read_column(hid_t table_group, const char* name, hid_t mem_type, 
   return out;
 }
 
+// STRING columns. Format 2 stores one as a ragged byte column: NAME_bytes (u8, every row's bytes
+// end to end, chunked, compressed and checksummed like any other column) and NAME_end (u64, where
+// each row's bytes end), so that row i is NAME_bytes[NAME_end[i-1]:NAME_end[i]]. Format 1 stored
+// variable-length strings, which live in HDF5's global heap: no checksum covers them and libhdf5
+// crashes on a damaged one. Those are still read, never written.
+std::string bytes_name(const char* column) { return std::string(column) + "_bytes"; }
+std::string ends_name(const char* column) { return std::string(column) + "_end"; }
+constexpr u32 kStringChunkBytes = 64u << 10;
+// The most bytes one row of a string column may hold (far above any source's).
+constexpr u64 kMaxStringBytes = u64(64) << 20;
+
+bool ragged(hid_t table, const char* column) { return h5::exists(table, ends_name(column)); }
+
+void create_string_column(hid_t table, const char* column, u32 chunk_rows, const std::string& path) {
+  h5::Handle bytes = file_type(Kind::U8), ends = file_type(Kind::U64);
+  h5::create_column(table, bytes_name(column), bytes.get(), 1, kStringChunkBytes, path);
+  h5::create_column(table, ends_name(column), ends.get(), 1, chunk_rows, path);
+}
+
+struct RaggedColumn {
+  h5::Handle bytes, ends;
+};
+
+RaggedColumn open_ragged(hid_t table, const char* column, const std::string& path) {
+  return {open_column(table, bytes_name(column).c_str(), path),
+          open_column(table, ends_name(column).c_str(), path)};
+}
+
+// Where the first `rows` rows' bytes end.
+u64 end_of(const RaggedColumn& c, u64 rows, const std::string& path) {
+  u64 end = 0;
+  if (rows > 0) h5::read(c.ends.get(), H5T_NATIVE_UINT64, rows - 1, 1, &end, path);
+  return end;
+}
+
+void append_strings(hid_t table, const char* column, std::span<const std::string* const> texts,
+                    const std::string& path) {
+  if (!ragged(table, column))
+    throw std::runtime_error(path + ": column " + column +
+                             " holds format 1 strings; this gpusynth appends to format 2 only");
+  RaggedColumn c = open_ragged(table, column, path);
+  const u64 base = end_of(c, h5::rows(c.ends.get(), path), path);
+  h5::resize(c.bytes.get(), base, path);  // bytes a crash left past the last row are not kept
+  std::string all;
+  std::vector<u64> ends;
+  ends.reserve(texts.size());
+  for (const std::string* t : texts) {
+    all += *t;
+    ends.push_back(base + all.size());
+  }
+  h5::append(c.bytes.get(), H5T_NATIVE_UINT8, all.data(), all.size(), path);
+  h5::append(c.ends.get(), H5T_NATIVE_UINT64, ends.data(), ends.size(), path);
+}
+
+std::vector<std::string> read_strings(hid_t table, const char* column, u64 first, u64 count,
+                                      const std::string& path) {
+  if (!ragged(table, column)) {
+    h5::Handle d = open_column(table, column, path);
+    return h5::read_strings(d.get(), first, count, path);
+  }
+  RaggedColumn c = open_ragged(table, column, path);
+  // end[0] is where row `first` begins, end[i] where row first + i - 1 ends.
+  std::vector<u64> end(count + 1, 0);
+  if (first == 0)
+    h5::read(c.ends.get(), H5T_NATIVE_UINT64, 0, count, end.data() + 1, path);
+  else
+    h5::read(c.ends.get(), H5T_NATIVE_UINT64, first - 1, count + 1, end.data(), path);
+  const u64 held = h5::rows(c.bytes.get(), path);
+  for (u64 i = 0; i <= count; ++i) {
+    const bool ok =
+        end[i] <= held && (i == 0 || (end[i] >= end[i - 1] && end[i] - end[i - 1] <= kMaxStringBytes));
+    if (!ok)
+      throw std::runtime_error(path + ": column " + ends_name(column) + ": row " +
+                               std::to_string(first + i - 1) + " ends at byte " + std::to_string(end[i]) +
+                               ", which is not a row of the " + std::to_string(held) + " bytes " +
+                               bytes_name(column) + " holds after the rows before");
+  }
+  std::string all(end[count] - end[0], '\0');
+  h5::read(c.bytes.get(), H5T_NATIVE_UINT8, end[0], all.size(), all.data(), path);
+  if (const size_t nul = all.find('\0'); nul != std::string::npos)  // the writer stores none
+    throw std::runtime_error(path + ": column " + bytes_name(column) + ": byte " +
+                             std::to_string(end[0] + nul) +
+                             " is a NUL, which no string of a records file holds (damaged)");
+  std::vector<std::string> out(count);
+  for (u64 i = 0; i < count; ++i) out[i] = all.substr(end[i] - end[0], end[i + 1] - end[i]);
+  return out;
+}
+
+// Rows of a string column: those whose bytes the file holds.
+u64 string_rows(hid_t table, const char* column, const std::string& path) {
+  if (!ragged(table, column)) return h5::rows(open_column(table, column, path).get(), path);
+  RaggedColumn c = open_ragged(table, column, path);
+  const u64 rows = h5::rows(c.ends.get(), path), held = h5::rows(c.bytes.get(), path);
+  if (end_of(c, rows, path) <= held) return rows;
+  // A crash between the two appends, or damage: the rows before the first that ends past the
+  // bytes (or before its start).
+  std::vector<u64> end(rows);
+  h5::read(c.ends.get(), H5T_NATIVE_UINT64, 0, rows, end.data(), path);
+  u64 n = 0;
+  while (n < rows && end[n] <= held && (n == 0 || end[n] >= end[n - 1])) ++n;
+  return n;
+}
+
+void truncate_strings(hid_t table, const char* column, u64 count, const std::string& path) {
+  if (!ragged(table, column)) return h5::resize(open_column(table, column, path).get(), count, path);
+  RaggedColumn c = open_ragged(table, column, path);
+  h5::resize(c.bytes.get(), end_of(c, count, path), path);
+  h5::resize(c.ends.get(), count, path);
+}
+
 }  // namespace
 
 std::span<const Column<CandidateRecord>> candidate_columns() { return kCandidateColumns; }
@@ -256,6 +364,7 @@ std::span<const Column<SolutionRecord>> solution_columns() { return kSolutionCol
 template <class Record>
 void create_column(hid_t table_group, const Column<Record>& c, u32 chunk_rows, u32 cases,
                    const std::string& path) {
+  if (c.kind == Kind::STRING) return create_string_column(table_group, c.name, chunk_rows, path);
   h5::Handle type = file_type(c.kind);
   std::optional<double> fill;
   if (c.kind == Kind::F32_CASES) fill = std::numeric_limits<double>::quiet_NaN();  // not judged
@@ -299,6 +408,12 @@ void append_rows(hid_t table_group, std::span<const Column<Record>> columns, std
   if (rows.empty()) return;
   std::vector<unsigned char> buffer;
   for (const Column<Record>& c : columns) {
+    if (c.kind == Kind::STRING) {
+      std::vector<const std::string*> texts(rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) c.get(rows[i], &texts[i], 1);
+      append_strings(table_group, c.name, texts, path);
+      continue;
+    }
     h5::Handle d = open_column(table_group, stored_name(table_group, c), path);
     const u32 w = u32(h5::width(d.get(), path));
     size_t bytes = value_bytes(c.kind, w);
@@ -318,15 +433,15 @@ std::vector<Record> read_rows(hid_t table_group, std::span<const Column<Record>>
   for (const Column<Record>& c : columns) {
     const char* name = stored_name(table_group, c);
     if (lacks(table_group, c)) continue;  // an older file: the defaults
-    h5::Handle d = open_column(table_group, name, path);
     if (c.kind == Kind::STRING) {
-      std::vector<std::string> texts = h5::read_strings(d.get(), first, count, path);
+      std::vector<std::string> texts = read_strings(table_group, c.name, first, count, path);
       for (u64 i = 0; i < count; ++i) {
-        const char* p = texts[i].c_str();
+        const std::string* p = &texts[i];
         c.set(rows[i], &p, 1);
       }
       continue;
     }
+    h5::Handle d = open_column(table_group, name, path);
     const u64 w = h5::width(d.get(), path);
     if (!width_fits(c.kind, w))
       throw std::runtime_error(path + ": column " + c.name + " has " + std::to_string(w) + " values per row");
@@ -347,12 +462,12 @@ TableRows table_rows(hid_t table_group, std::span<const Column<Record>> columns,
     u64 n = 0;
     const char* name = stored_name(table_group, c);
     if (lacks(table_group, c)) continue;
-    if (!h5::exists(table_group, name)) {
+    if (!h5::exists(table_group, name) && !(c.kind == Kind::STRING && ragged(table_group, c.name))) {
       problems->push_back(std::string("column ") + c.name + " is missing");
     } else {
       try {
-        h5::Handle d = open_column(table_group, name, path);
-        n = h5::rows(d.get(), path);
+        n = c.kind == Kind::STRING ? string_rows(table_group, c.name, path)
+                                   : h5::rows(open_column(table_group, name, path).get(), path);
       } catch (const std::runtime_error& e) {
         problems->push_back(std::string("column ") + c.name + " cannot be read (" + e.what() + ")");
       }
@@ -370,6 +485,10 @@ void truncate_table(hid_t table_group, std::span<const Column<Record>> columns, 
   for (const Column<Record>& c : columns) {
     const char* name = stored_name(table_group, c);
     if (lacks(table_group, c)) continue;
+    if (c.kind == Kind::STRING) {
+      truncate_strings(table_group, c.name, count, path);
+      continue;
+    }
     h5::Handle d = open_column(table_group, name, path);
     h5::resize(d.get(), count, path);  // also an extent past the allocated rows
   }

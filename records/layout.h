@@ -35,7 +35,7 @@ template <class Record>
 struct Column {
   const char* name;
   Kind kind;
-  // One row's values of the column's memory type (a const char* for STRING, two i64 for
+  // One row's values of the column's memory type (a const std::string* for STRING, two i64 for
   // I64_PAIR, `width` floats for F32_CASES) from the record, and back.
   void (*get)(const Record&, void* out, u32 width);
   void (*set)(Record&, const void* in, u32 width);

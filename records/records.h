@@ -105,7 +105,7 @@ struct RunAttributes {
   std::string budget_note;
 };
 
-inline constexpr u32 kTraceFormatVersion = 1;
+inline constexpr u32 kTraceFormatVersion = 2;
 
 // "records.h5", the run's records; or "records.rank-3.h5", what rank 3 of a distributed campaign
 // wrote before campaigns recorded into per-problem shards (records/shards.h): a run directory of
@@ -117,9 +117,14 @@ std::vector<std::string> rank_records_files(const std::string& run_dir);
 // when there is none, an earlier version's rank files; then the committed shards of a campaign
 // still running or stopped (records/shards.h). Empty when there is none of these.
 std::vector<std::string> records_files(const std::string& run_dir);
-// Throws std::runtime_error ("FILE: was written with seed S, not T; a resumed run must use the
-// same seed") when the run directory's records (the first of records_files) have another seed.
-void require_seed(const std::string& run_dir, u64 seed);
+// Throws std::runtime_error when the run directory's records (the first of records_files) were
+// written by another run than `run` would resume: another seed ("FILE: was written with seed S,
+// not T; a resumed run must use the same seed"), or another value of an option of its config text
+// ("name = value" lines) other than the `session_options` (those that say how a session runs,
+// not what it searches: threads, say). Options only one of the two configs has are not compared
+// (an option added by a later version).
+void require_same_run(const std::string& run_dir, const RunInfo& run,
+                      std::span<const std::string> session_options);
 
 // The trap that stopped most of a program's tests (the lowest code on a tie), vm::Trap::NONE
 // when none trapped, pipeline::kNotRun when the program never ran; traps is its per-test trap row.

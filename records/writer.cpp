@@ -137,7 +137,8 @@ void Writer::Impl::resume(const RunInfo& run) {
   u64 version = h5::read_integer_attribute(root, "format_version").value_or(0);
   if (version != kTraceFormatVersion)
     fail("records format " + std::to_string(version) + ", this gpusynth appends to format " +
-         std::to_string(kTraceFormatVersion) + " only");
+         std::to_string(kTraceFormatVersion) + " only" +
+         (version < kTraceFormatVersion ? " (the file stays readable: give this run another --out)" : ""));
   u64 seed = h5::read_integer_attribute(root, "seed").value_or(0);
   if (seed != run.seed)
     fail("was written with seed " + std::to_string(seed) + ", not " + std::to_string(run.seed) +

@@ -13,7 +13,7 @@ shift || true
 build=build/fuzz
 compiler=${GPUSYNTH_FUZZ_CXX:-clang++-14}
 command -v "$compiler" >/dev/null || { echo "fuzz.sh: no $compiler (apt-get install clang-14 libclang-rt-14-dev)"; exit 2; }
-targets=(compiler_fuzzer bytecode_fuzzer input_fuzzer)
+targets=(compiler_fuzzer bytecode_fuzzer input_fuzzer records_fuzzer)
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$compiler" \
   -DGPUSYNTH_FUZZ=ON -DGPUSYNTH_CUDA=OFF -DGPUSYNTH_TORCH=OFF -DGPUSYNTH_MPI=OFF -DGPUSYNTH_TESTS=OFF \
@@ -23,7 +23,8 @@ cmake --build "$build" --target "${targets[@]}" -- -j"${GPUSYNTH_FUZZ_JOBS:-2}"
 # Seed corpora: the test programs, their compiled containers, and the bundled problem files
 # with one selector byte in front for each reader.
 corpus=$build/corpus
-mkdir -p "$corpus/compiler_fuzzer" "$corpus/bytecode_fuzzer" "$corpus/input_fuzzer" "$build/crashes"
+mkdir -p "$corpus/compiler_fuzzer" "$corpus/bytecode_fuzzer" "$corpus/input_fuzzer" "$corpus/records_fuzzer" \
+  "$build/crashes"
 find tests/programs docs/examples -name '*.syn' -exec cp {} "$corpus/compiler_fuzzer/" \;
 for f in docs/examples/*.syn; do
   out=$corpus/bytecode_fuzzer/$(basename "$f" .syn).gsbc
@@ -37,10 +38,17 @@ for f in problems/psb1/*.json problems/listfunctions/c00[0-9].json; do
   i=$((i + 1))
 done
 
+# Records files: a small format 2 campaign's (tests/fuzz/seeds/).
+cp tests/fuzz/seeds/records_fuzzer/* "$corpus/records_fuzzer/"
+
+# libhdf5 leaks on some of its error paths (tests/fuzz/lsan.supp).
+export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 status=0
 for t in "${targets[@]}"; do
   echo "fuzz.sh: $t for $seconds s"
-  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=8192 \
+  max_len=8192
+  [ "$t" = records_fuzzer ] && max_len=131072
+  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=$max_len \
     -print_final_stats=1 -artifact_prefix="$build/crashes/$t-" "$@" "$corpus/$t" >"$build/$t.log" 2>&1; then
     tail -40 "$build/$t.log"
     echo "fuzz.sh: $t FAILED (input kept in $build/crashes/)"

@@ -65,7 +65,8 @@ def read_problems(path):
     except OSError as e:
         fail(f"{path}: cannot be read as HDF5 ({e})")
     with f:
-        if f.attrs.get("format") != "gpusynth-records" or "problems" not in f:
+        fmt = f.attrs.get("format")  # bytes (a fixed-length string) from format 2, str before
+        if (fmt.decode() if isinstance(fmt, bytes) else fmt) != "gpusynth-records" or "problems" not in f:
             fail(f"{path}: not a gpusynth records file")
         problems = []
         for name, group in f["problems"].items():

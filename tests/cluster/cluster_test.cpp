@@ -211,24 +211,36 @@ TEST(Shards, ALinkedShardsDirectoryIsRefused) {
   EXPECT_TRUE(fs::is_empty(dir + "/elsewhere"));
 }
 
-TEST(Shards, ASeedCheckBeforeAnythingRuns) {
+TEST(Shards, ASeedAndOptionsCheckBeforeAnythingRuns) {
   std::string dir = fresh_dir("shards_seed");
-  records::require_seed(dir, 7);  // nothing recorded yet: any seed
+  records::RunInfo run = kRun;
+  run.config_text = "budget = 100\nseed = 42\nthreads = 2\n";
+  const std::vector<std::string> session = {"threads"};
+  records::RunInfo other = run;
+  other.seed = 7;
+  records::require_same_run(dir, other, session);  // nothing recorded yet: any run
   {
-    records::Shard shard = records::Shard::begin(dir, "a", kRun, {});
+    records::Shard shard = records::Shard::begin(dir, "a", run, {});
     shard.writer().begin_problem(problem("a"));
     shard.commit();
   }
-  records::require_seed(dir, 42);
-  try {
-    records::require_seed(dir, 7);
-    FAIL() << "another seed accepted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "a.h5: was written with seed 42, not 7; a resumed run must use the same seed"),
-              std::string::npos)
-        << e.what();
-  }
+  records::require_same_run(dir, run, session);
+  auto refused = [&](const records::RunInfo& r, const std::string& message) {
+    try {
+      records::require_same_run(dir, r, session);
+      ADD_FAILURE() << "resumed as another run: " << r.config_text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  };
+  refused(other, "a.h5: was written with seed 42, not 7; a resumed run must use the same seed");
+  other = run;
+  other.config_text = "budget = 200\nseed = 42\nthreads = 2\n";
+  refused(other,
+          "a.h5: the run was searched with budget = 100 (now 200); a resumed run must search as it began");
+  // A session option may change; an option the records do not have is not compared.
+  other.config_text = "budget = 100\nseed = 42\nthreads = 8\nnew-option = 1\n";
+  records::require_same_run(dir, other, session);
 }
 
 TEST(LocalWorkQueue, HandsOutInOrderAndStopsOnTheSignal) {

@@ -16,6 +16,7 @@
 
 #include "base/rng.h"
 #include "jobs/command.h"
+#include "records/join.h"
 #include "records/records.h"
 #include "records/shards.h"
 #include "tests/unit/command_outcome.h"
@@ -831,6 +832,62 @@ TEST(TraceCommand, RankFilesOfAnEarlierVersionAndShards) {
   EXPECT_NE(r.out.find("3/4 problems solved"), std::string::npos) << r.out;
 }
 
+// tests/unit/data/records-format-1.h5 was written by gpusynth's first records format (a campaign
+// over a 6-case number-io, --record-every 50): strings variable-length in HDF5's global heap,
+// tests_passed for train_passed, no syntax_nodes or case_errors. It is read; no writer appends to
+// it; a join copies its problems beside format 2 shards, and the joined file reads both.
+TEST(TraceFormat, AFormat1FileIsReadJoinedAndNotAppendedTo) {
+  const std::string dir = fresh_dir("format1");
+  const std::string file = dir + "/" + records::records_file_name();
+  fs::copy_file(std::string(GPUSYNTH_SOURCE_DIR) + "/tests/unit/data/records-format-1.h5", file);
+  const std::string first_source = "fn solve(n: int, x: float) -> float {\n  return x;\n}\n";
+  const std::string solution = "fn solve(n: int, x: float) -> float {\n  return x + float(n);\n}\n";
+  auto check = [&](const Reader& r) {
+    ASSERT_EQ(r.warnings().size(), 0u) << r.warnings()[0];
+    std::vector<CandidateRecord> c = r.candidates("number-io-small");
+    ASSERT_EQ(c.size(), 45u);
+    EXPECT_EQ(c[0].source, first_source);
+    EXPECT_EQ(c[44].id, 2150);
+    std::vector<SolutionRecord> s = r.solutions("number-io-small");
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(s[0].simplified_source, solution);
+    EXPECT_EQ(s[0].candidate_id, 1279);
+  };
+  {
+    Reader r = Reader::open(file);
+    EXPECT_EQ(r.attributes().format_version, 1u);
+    EXPECT_EQ(r.attributes().run.seed, 7u);
+    check(r);
+  }
+  records::RunInfo run = kRun;
+  run.seed = 7;
+  try {
+    Writer::create_or_resume(file, run, {});
+    ADD_FAILURE() << "a writer appended to a format 1 file";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("records format 1, this gpusynth appends to format 2 only"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::create_directories(records::shards_directory(dir));
+  {
+    Writer w = Writer::create_or_resume(records::shards_directory(dir) + "/" + records::shard_file_name("p2"),
+                                        run, {});
+    records::ProblemInfo p = kProblem;
+    p.name = "p2";
+    w.begin_problem(p);
+    w.add_candidates(std::vector{candidate(0, 0, 0, 1.0f, 0)});
+    w.add_iteration(iteration_row(0, 1, 1.0f, false));
+  }
+  records::JoinReport joined = records::join_records(dir, run);
+  EXPECT_EQ(joined.problems, 2u);
+  Reader r = Reader::open(file);
+  EXPECT_EQ(r.attributes().format_version, 2u);
+  check(r);
+  ASSERT_EQ(r.candidates("p2").size(), 1u);
+  EXPECT_EQ(r.candidates("p2")[0].source, candidate(0, 0, 0, 1.0f, 0).source);
+}
+
 TEST(TraceCommand, BadInputIsAUsageError) {
   std::string run = example_run("cmd_bad");
   std::string empty = fresh_dir("cmd_bad_empty");
@@ -879,13 +936,19 @@ TEST(TraceWithoutProjectCode, H5pyReadsEveryTable) {
   std::string script = run + "/read.py";
   std::ofstream(script) << R"(import sys, h5py
 f = h5py.File(sys.argv[1], 'r')
-assert f.attrs['format'] == 'gpusynth-records' and f.attrs['seed'] == 42, dict(f.attrs)
-assert f.attrs['config'].startswith('[search]'), f.attrs['config']
+# String attributes are fixed-length (bytes to h5py); a string column is NAME_bytes + NAME_end.
+assert f.attrs['format'] == b'gpusynth-records' and f.attrs['seed'] == 42, dict(f.attrs)
+assert f.attrs['format_version'] == 2
+assert f.attrs['config'].decode().startswith('[search]'), f.attrs['config']
+def texts(table, name):
+    data, ends = table[name + '_bytes'][:].tobytes(), table[name + '_end'][:]
+    return [data[a:b].decode() for a, b in zip([0, *ends[:-1]], ends)]
 p = f['problems/count-odds']
-assert p.attrs['signature'] == 'fn solve(xs: [int]) -> int' and p.attrs['train_cases'] == 6
+assert p.attrs['signature'] == b'fn solve(xs: [int]) -> int' and p.attrs['train_cases'] == 6
 c = p['candidates']
 assert c['id'].shape == (40,) and c['parents'].shape == (40, 2), (c['id'].shape, c['parents'].shape)
-assert c['source'][1] == b'fn solve(xs: [int]) -> int { return 1; }', c['source'][1]
+sources = texts(c, 'source')
+assert len(sources) == 40 and sources[1] == 'fn solve(xs: [int]) -> int { return 1; }', sources[1]
 names = h5py.check_enum_dtype(c['status'].dtype)
 assert names['ok'] == 0 and names['compile_error'] == 1, names
 assert h5py.check_enum_dtype(c['trap'].dtype)['not_run'] == 255
@@ -894,7 +957,7 @@ it = p['iterations']
 assert list(it['iteration'][:]) == [0, 1, 2, 3] and list(it['cumulative_candidates'][:]) == [10, 20, 30, 40]
 assert list(it['solved'][:]) == [0, 0, 1, 1]
 s = p['solutions']
-assert s['candidate_id'][0] == 20 and s['simplified_source'][0] == b'fn solve(xs: [int]) -> int { return 0; }'
+assert s['candidate_id'][0] == 20 and texts(s, 'simplified_source')[0] == 'fn solve(xs: [int]) -> int { return 0; }'
 print('ok')
 )";
   std::string out = run + "/read.out";
