@@ -273,6 +273,9 @@ case $case_name in
       fail "a small campaign failed"
     expect_usage "another seed" "a resumed run must use the same seed" \
       "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/seeded" "${small[@]}" --seed 8
+    # Another search option (the budget); a session option (the threads) may change.
+    expect_usage "another budget" "the run was searched with budget = 400 (now 500); a resumed run must search as it began" \
+      "$gpusynth" campaign --suite "$suite" --out "$work/seeded" --budget 500 --batch 200 --threads 2 -d cpu -q --seed 1
     expect_usage "a bad option" "unrecognised option" \
       "$mpirun" -np 2 "$gpusynth" campaign --suite "$suite" --out "$work/r2" --no-such-option
     [ "$(grep -c "unrecognised option" "$work/bad.err")" -eq 1 ] || fail "the usage error was printed more than once"
