@@ -38,8 +38,9 @@ for f in problems/psb1/*.json problems/listfunctions/c00[0-9].json; do
   i=$((i + 1))
 done
 
-# Records files: a small format 2 campaign's (tests/fuzz/seeds/).
-cp tests/fuzz/seeds/records_fuzzer/* "$corpus/records_fuzzer/"
+# Records files: a small format 2 campaign's (tests/fuzz/seeds/), and the inputs that once
+# crashed (tests/fuzz/regressions/).
+cp tests/fuzz/seeds/records_fuzzer/* tests/fuzz/regressions/records-* "$corpus/records_fuzzer/"
 
 # libhdf5 leaks on some of its error paths (tests/fuzz/lsan.supp).
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}

@@ -16,6 +16,11 @@ using nlohmann::json;
 // ---- signatures -----------------------------------------------------------------------------
 
 bool parse_signature(std::string_view text, Signature* out, std::string* error) {
+  if (text.size() > kMaxSignatureBytes) {
+    *error = "signature '" + std::string(text.substr(0, 40)) + "...': longer than " +
+             std::to_string(kMaxSignatureBytes) + " bytes";
+    return false;
+  }
   // The signature is the head of a function: give it an empty body and let Syn's parser read it.
   std::string source = std::string(text) + " {}";
   compiler::CompileLimits limits;

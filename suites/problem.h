@@ -40,6 +40,8 @@ struct Problem {
 };
 
 // Parses a signature with Syn's own parser; false with a message on error.
+// A signature longer than this is refused (its parse sizes a compiler workspace by its length).
+inline constexpr size_t kMaxSignatureBytes = 1024;
 bool parse_signature(std::string_view text, Signature* out, std::string* error);
 
 // Loads and checks a problem file. On failure returns nullopt and sets *error to

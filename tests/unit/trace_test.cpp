@@ -888,6 +888,20 @@ TEST(TraceFormat, AFormat1FileIsReadJoinedAndNotAppendedTo) {
   EXPECT_EQ(r.candidates("p2")[0].source, candidate(0, 0, 0, 1.0f, 0).source);
 }
 
+// Found by tests/fuzz/records_fuzzer: a chunk whose stored size is shorter than its Fletcher32
+// checksum made libhdf5's filter read far outside it (a crash). The reader checks first.
+TEST(TraceCommand, AChunkShorterThanItsChecksumIsAnError) {
+  const std::string file =
+      std::string(GPUSYNTH_SOURCE_DIR) + "/tests/fuzz/regressions/records-short-checksummed-chunk.h5";
+  Outcome r = trace({"summary", file});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(
+      r.err.find(file + ": /problems/n/iterations/iteration: cannot read rows 0-3: their stored chunk is 1 "
+                        "bytes, shorter than its checksum (damaged)"),
+      std::string::npos)
+      << r.err;
+}
+
 TEST(TraceCommand, BadInputIsAUsageError) {
   std::string run = example_run("cmd_bad");
   std::string empty = fresh_dir("cmd_bad_empty");
