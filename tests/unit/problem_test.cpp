@@ -308,5 +308,16 @@ TEST(ProblemErrors, RejectStringsBeyondLatin1AndNonStringDescriptions) {
   EXPECT_NE(e.find("signature 'fn f() -> int fn g() -> int'"), std::string::npos) << e;
 }
 
+TEST(ProblemErrors, ASignaturePastItsLengthIsRefused) {
+  suites::Signature s;
+  std::string error;
+  std::string text = "fn solve(";
+  for (int i = 0; text.size() < suites::kMaxSignatureBytes; ++i) text += "a" + std::to_string(i) + ": int, ";
+  text += "z: int) -> int";
+  EXPECT_FALSE(suites::parse_signature(text, &s, &error));
+  EXPECT_NE(error.find("longer than 1024 bytes"), std::string::npos) << error;
+  EXPECT_TRUE(suites::parse_signature("fn solve(a: int) -> int", &s, &error)) << error;
+}
+
 }  // namespace
 }  // namespace gs
