@@ -42,8 +42,8 @@ done
 # crashed (tests/fuzz/regressions/).
 cp tests/fuzz/seeds/records_fuzzer/* tests/fuzz/regressions/records-* "$corpus/records_fuzzer/"
 
-# libhdf5 leaks on some of its error paths (tests/fuzz/lsan.supp).
-export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+# libhdf5 leaks on some of its error paths (tests/robustness/libhdf5-leaks.supp).
+export LSAN_OPTIONS=suppressions=$PWD/tests/robustness/libhdf5-leaks.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
 status=0
 for t in "${targets[@]}"; do
   echo "fuzz.sh: $t for $seconds s"

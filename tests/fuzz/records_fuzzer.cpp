@@ -1,10 +1,13 @@
 // libFuzzer target: any bytes as a records file (docs/trace-format.md), read as `gpusynth trace`
 // reads one: open it, then every problem's iterations, solutions and candidates. The property is
 // the reader's contract: a result, or a std::runtime_error naming the file, never a crash, a hang
-// or another exception. Seeded with a small format 2 campaign's records (tests/fuzz/seeds/).
+// or another exception; and when the reader is gone, no HDF5 identifier is left open (a leaked
+// one keeps the file open inside libhdf5, which would then answer the next open of that path
+// from the old file's cached metadata). Seeded with a small format 2 campaign's records (tests/fuzz/seeds/).
 //
 // libhdf5 is not instrumented (it is the system's): coverage is the reader's own, and a crash
 // inside libhdf5 on crafted metadata is reported like any other.
+#include <hdf5.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -55,5 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const std::exception& e) {
     fail(std::string("an exception other than a read error: ") + e.what());
   }
+  if (const ssize_t open = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL); open != 0)
+    fail(std::to_string(open) + " HDF5 identifiers left open after the reader is gone");
   return 0;
 }
