@@ -1,0 +1,94 @@
+// The values of the enumeration engine's bank (issue 21, docs/design.md "Search"): an expression's
+// behaviour is its output on every train case, a word per case (a scalar, or a reference into that
+// case's heap) beside a trap per case, so that an expression that traps on some cases (max(xs) of
+// an empty xs, xs[0], a division by zero) is a value like any other. A larger expression's
+// behaviour is computed from its operands' behaviours, case by case, with the VM's own semantics:
+// an Operation is a one-function Syn program over its operands, compiled by the traditional
+// compiler and run by the interpreter (vm/interpreter.h) on the case's machine, whose heap keeps
+// every value of that case. An operand that trapped on a case makes the result trap alike there
+// (the first operand's trap, left to right, as the whole program would); choose is lazy: a case
+// takes only the arm its condition picks.
+//
+// This is the engine's reference evaluator: the judge of what every faster path must agree with
+// (tests/unit/value_bank_test.cpp runs it against whole programs compiled and run by the VM).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "vm/machine.h"
+#include "vm/program.h"
+#include "vm/trap.h"
+#include "vm/value.h"
+
+namespace gs::search::bank {
+
+// An expression's outputs on every case: words[k] and traps[k] (a vm::Trap; words[k] means
+// nothing where traps[k] is not NONE).
+struct Behaviour {
+  Type type = Type::Unit;
+  std::vector<u64> words;
+  std::vector<u8> traps;
+  bool traps_anywhere() const;
+};
+
+// The train cases as machines: one per case, its heap holding the case's inputs and then every
+// value computed on it.
+class Cases {
+ public:
+  // inputs[k] are case k's arguments, of the types `params`. Throws std::invalid_argument when
+  // an input has another type or does not fit `limits.heap_bytes`.
+  Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs, const vm::Limits& limits);
+  Cases(const Cases&) = delete;
+  Cases& operator=(const Cases&) = delete;
+
+  u32 count() const { return u32(machines_.size()); }
+  // Parameter i's behaviour (never a trap).
+  const Behaviour& parameter(u32 i) const { return params_[i]; }
+  // Case k's output of b as a host value (b must not trap there).
+  vm::Value value(const Behaviour& b, u32 k);
+  vm::Machine& machine(u32 k) { return machines_[k]->get(); }
+  const vm::Limits& limits() const { return limits_; }
+
+ private:
+  vm::Limits limits_;
+  std::vector<std::unique_ptr<vm::OwnedMachine>> machines_;
+  std::vector<Behaviour> params_;
+};
+
+// A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
+// operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]"); constants are leaves of the
+// bank, not literals of an operation.
+class Operation {
+ public:
+  // Throws std::invalid_argument with the compiler's message when the function does not compile,
+  // and when BODY holds a string literal.
+  Operation(std::span<const Type> operands, Type result, const std::string& body);
+
+  Type result() const { return result_; }
+  u32 arity() const { return u32(operands_.size()); }
+  const std::string& source() const { return source_; }
+
+  // The behaviour of this operation over the operands' behaviours (their types must be the
+  // operation's): per case, the first operand's trap if one trapped, else what the interpreter
+  // returns (a trap included) with the cases' fuel limit for this one application.
+  Behaviour apply(std::span<const Behaviour* const> operands, Cases& cases) const;
+
+ private:
+  std::vector<Type> operands_;
+  Type result_;
+  std::string source_;
+  std::optional<vm::Program> program_;
+};
+
+// choose(c, a, b), lazily: case k is a's output (or trap) where c is true, b's where c is false,
+// c's trap where c trapped. `a && b` is choose(a, b, false), `a || b` choose(a, true, b).
+Behaviour choose(const Behaviour& condition, const Behaviour& then, const Behaviour& otherwise);
+
+// A behaviour with the same word on every case (a constant leaf), placed in each case's heap.
+Behaviour constant(const vm::Value& v, Cases& cases);
+
+}  // namespace gs::search::bank

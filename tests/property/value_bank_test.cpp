@@ -1,0 +1,292 @@
+// The value bank's evaluator (search/value_bank.h) against whole programs: random expressions
+// over int, bool and [int] — operators, builtins that trap on some inputs (a / b, xs[i],
+// max(xs), pop(xs)), and lazy choose, && and || — are evaluated compositionally, each node by its
+// Operation over its children's behaviours, and also written out as one Syn program (each choose
+// as a helper function whose branches hold its arms), compiled and run by the VM on every case.
+// Outputs and traps must be identical on every case.
+//
+//   GPUSYNTH_BANK_EXPRESSIONS   expressions (default 100000; 10x GPUSYNTH_PROPERTY_PROGRAMS
+//                               when that is set, as the sanitizer preset does)
+//   GPUSYNTH_PROPERTY_SEED      seed
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/rng.h"
+#include "compiler/compiler.h"
+#include "search/value_bank.h"
+#include "vm/runner.h"
+
+namespace gs {
+namespace {
+
+using search::bank::Behaviour;
+using search::bank::Cases;
+using search::bank::Operation;
+
+u64 env_u64(const char* name, u64 fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::strtoull(v, nullptr, 10) : fallback;
+}
+
+// A production: its operand types, result, and its text with $0, $1, ... for the operands.
+struct Production {
+  std::vector<Type> args;
+  Type result;
+  std::string text;
+};
+
+const Type I = Type::Int, B = Type::Bool, A = Type::IntArray;
+
+const std::vector<Production>& productions() {
+  static const std::vector<Production> all = {
+      {{I, I}, I, "$0 + $1"},          {{I, I}, I, "$0 - $1"},         {{I, I}, I, "$0 * $1"},
+      {{I, I}, I, "$0 / $1"},          {{I, I}, I, "$0 % $1"},         {{I}, I, "-$0"},
+      {{I}, I, "abs($0)"},             {{I, I}, I, "min($0, $1)"},     {{I, I}, I, "max($0, $1)"},
+      {{I, I}, I, "$0 & $1"},          {{I, I}, I, "$0 >> $1"},        {{A}, I, "len($0)"},
+      {{A}, I, "sum($0)"},             {{A}, I, "max($0)"},            {{A}, I, "min($0)"},
+      {{A, I}, I, "$0[$1]"},           {{A, I}, I, "index_of($0, $1)"}, {{I, I}, B, "$0 < $1"},
+      {{I, I}, B, "$0 == $1"},         {{I, I}, B, "$0 <= $1"},        {{B}, B, "!$0"},
+      {{A, I}, B, "contains($0, $1)"}, {{A, A}, B, "$0 == $1"},        {{B, B}, B, "$0 != $1"},
+      {{A}, A, "sort($0)"},            {{A}, A, "reverse($0)"},        {{A, I}, A, "push($0, $1)"},
+      {{A}, A, "pop($0)"},             {{A, A}, A, "$0 + $1"},         {{A, I, I}, A, "slice($0, $1, $2)"},
+  };
+  return all;
+}
+
+std::string substitute(const std::string& text, const std::vector<std::string>& operands) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '$') {
+      out += operands[size_t(text[++i] - '0')];
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// The parameters every expression sees.
+const std::vector<std::pair<std::string, Type>> kParams = {{"n", I}, {"m", I}, {"xs", A}, {"ys", A}};
+
+struct Expression {
+  enum Kind { Param, Constant, Apply, Choose, And, Or } kind = Param;
+  Type type = I;
+  u32 index = 0;  // Param: its index; Apply: the production; Constant: its value's index
+  std::vector<std::unique_ptr<Expression>> children;
+};
+
+const std::vector<vm::Value>& constants(Type t) {
+  static const std::vector<vm::Value> ints = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2),
+                                              vm::Value::of_int(-1)};
+  static const std::vector<vm::Value> bools = {vm::Value::of_bool(true), vm::Value::of_bool(false)};
+  static const std::vector<vm::Value> none;
+  return t == I ? ints : t == B ? bools : none;
+}
+
+class Harness {
+ public:
+  explicit Harness(u64 seed) : rng_(seed) {
+    for (const Production& p : productions())
+      operations_.push_back(std::make_unique<Operation>(p.args, p.result, substitute(p.text, {"a0", "a1", "a2"})));
+  }
+
+  std::unique_ptr<Expression> random(Type t, u32 depth) {
+    auto e = std::make_unique<Expression>();
+    e->type = t;
+    const u32 roll = u32(rng_.below(100));
+    if (depth == 0 || roll < 20) {
+      std::vector<u32> params;
+      for (u32 i = 0; i < kParams.size(); ++i)
+        if (kParams[i].second == t) params.push_back(i);
+      if (!constants(t).empty() && (params.empty() || rng_.below(3) == 0)) {
+        e->kind = Expression::Constant;
+        e->index = u32(rng_.below(u32(constants(t).size())));
+      } else {
+        e->kind = Expression::Param;
+        e->index = params[rng_.below(u32(params.size()))];
+      }
+      return e;
+    }
+    if (roll < 30) {
+      e->kind = Expression::Choose;
+      e->children.push_back(random(B, depth - 1));
+      e->children.push_back(random(t, depth - 1));
+      e->children.push_back(random(t, depth - 1));
+      return e;
+    }
+    if (t == B && roll < 40) {
+      e->kind = rng_.below(2) ? Expression::And : Expression::Or;
+      e->children.push_back(random(B, depth - 1));
+      e->children.push_back(random(B, depth - 1));
+      return e;
+    }
+    std::vector<u32> fit;
+    for (u32 i = 0; i < productions().size(); ++i)
+      if (productions()[i].result == t) fit.push_back(i);
+    e->kind = Expression::Apply;
+    e->index = fit[rng_.below(u32(fit.size()))];
+    for (Type a : productions()[e->index].args) e->children.push_back(random(a, depth - 1));
+    return e;
+  }
+
+  Behaviour evaluate(const Expression& e, Cases& cases) {
+    switch (e.kind) {
+      case Expression::Param: return cases.parameter(e.index);
+      case Expression::Constant: return search::bank::constant(constants(e.type)[e.index], cases);
+      case Expression::Choose:
+        return search::bank::choose(evaluate(*e.children[0], cases), evaluate(*e.children[1], cases),
+                                    evaluate(*e.children[2], cases));
+      case Expression::And:
+        return search::bank::choose(evaluate(*e.children[0], cases), evaluate(*e.children[1], cases),
+                                    search::bank::constant(vm::Value::of_bool(false), cases));
+      case Expression::Or:
+        return search::bank::choose(evaluate(*e.children[0], cases),
+                                    search::bank::constant(vm::Value::of_bool(true), cases),
+                                    evaluate(*e.children[1], cases));
+      case Expression::Apply: {
+        std::vector<Behaviour> operands;
+        for (const auto& c : e.children) operands.push_back(evaluate(*c, cases));
+        std::vector<const Behaviour*> pointers;
+        for (const Behaviour& b : operands) pointers.push_back(&b);
+        return operations_[e.index]->apply(pointers, cases);
+      }
+    }
+    return {};
+  }
+
+  // The expression as Syn text; each choose becomes a helper function (appended to *helpers)
+  // whose branches hold its arms, so that only the arm taken runs.
+  std::string render(const Expression& e, std::string* helpers) {
+    switch (e.kind) {
+      case Expression::Param: return kParams[e.index].first;
+      case Expression::Constant: {
+        const vm::Value& v = constants(e.type)[e.index];
+        return e.type == B ? (v.i ? "true" : "false") : v.i < 0 ? "(" + std::to_string(v.i) + ")" : std::to_string(v.i);
+      }
+      case Expression::And:
+      case Expression::Or:
+        return "(" + render(*e.children[0], helpers) + (e.kind == Expression::And ? " && " : " || ") +
+               render(*e.children[1], helpers) + ")";
+      case Expression::Choose: {
+        const std::string name = "choose_" + std::to_string(++helper_count_);
+        const std::string c = render(*e.children[0], helpers), a = render(*e.children[1], helpers),
+                          b = render(*e.children[2], helpers);
+        *helpers += "fn " + name + "(" + parameters() + ") -> " + type_name(e.type) + " {\n  if " + c +
+                    " {\n    return " + a + ";\n  }\n  return " + b + ";\n}\n";
+        return name + "(n, m, xs, ys)";
+      }
+      case Expression::Apply: {
+        std::vector<std::string> operands;
+        for (const auto& c : e.children) operands.push_back("(" + render(*c, helpers) + ")");
+        return "(" + substitute(productions()[e.index].text, operands) + ")";
+      }
+    }
+    return "";
+  }
+
+  static std::string parameters() {
+    std::string s;
+    for (const auto& [name, type] : kParams) s += (s.empty() ? "" : ", ") + name + ": " + type_name(type);
+    return s;
+  }
+
+  std::vector<std::vector<vm::Value>> random_cases(u32 count) {
+    std::vector<std::vector<vm::Value>> cases(count);
+    auto integer = [&]() -> i64 {
+      const u32 r = u32(rng_.below(20));
+      if (r == 0) return INT64_MIN;
+      if (r == 1) return INT64_MAX;
+      return i64(rng_.below(11)) - 5;
+    };
+    for (auto& c : cases)
+      for (const auto& [name, type] : kParams) {
+        if (type == I) {
+          c.push_back(vm::Value::of_int(integer()));
+          continue;
+        }
+        std::vector<vm::Value> items(rng_.below(5));
+        for (vm::Value& v : items) v = vm::Value::of_int(i64(rng_.below(9)) - 4);
+        c.push_back(vm::Value::of_array(I, std::move(items)));
+      }
+    return cases;
+  }
+
+  Rng& rng() { return rng_; }
+  void reset_helpers() { helper_count_ = 0; }
+
+ private:
+  Rng rng_;
+  std::vector<std::unique_ptr<Operation>> operations_;
+  u32 helper_count_ = 0;
+};
+
+TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
+  const u64 fallback = std::getenv("GPUSYNTH_PROPERTY_PROGRAMS") != nullptr
+                           ? 10 * env_u64("GPUSYNTH_PROPERTY_PROGRAMS", 10000)
+                           : 100000;
+  const u64 count = env_u64("GPUSYNTH_BANK_EXPRESSIONS", fallback);
+  const u64 seed = env_u64("GPUSYNTH_PROPERTY_SEED", 0xba4c);
+  Harness h(seed);
+  vm::Limits limits;
+  limits.heap_bytes = 1u << 16;
+  vm::Runner runner(limits);
+  const Type types[] = {I, B, A};
+  std::map<u8, u64> traps;  // how often each trap was seen: the test must reach them
+  u64 failures = 0, lazy_saves = 0;
+  for (u64 i = 0; i < count && failures < 5; ++i) {
+    const Type t = types[h.rng().below(3)];
+    std::unique_ptr<Expression> e = h.random(t, 1 + u32(h.rng().below(5)));
+    const std::vector<std::vector<vm::Value>> inputs = h.random_cases(6);
+    std::vector<Type> params;
+    for (const auto& p : kParams) params.push_back(p.second);
+    Cases cases(params, inputs, limits);
+    const Behaviour b = h.evaluate(*e, cases);
+    h.reset_helpers();
+    std::string helpers;
+    const std::string body = h.render(*e, &helpers);
+    const std::string source =
+        helpers + "fn solve(" + Harness::parameters() + ") -> " + type_name(t) + " {\n  return " + body + ";\n}\n";
+    compiler::Output out = compiler::compile(source);
+    ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "expression", source);
+    std::optional<vm::Program> program = vm::Program::load(out.bytecode);
+    ASSERT_TRUE(program) << source;
+    const u32 fn = u32(program->find("solve"));
+    for (u32 k = 0; k < cases.count(); ++k) {
+      const vm::Outcome o = runner.run(*program, fn, inputs[k]);
+      traps[u8(o.trap)]++;
+      bool same = u8(o.trap) == b.traps[k];
+      if (same && o.trap == vm::Trap::NONE) same = vm::identical(o.results[0], cases.value(b, k));
+      if (!same) {
+        ++failures;
+        ADD_FAILURE() << "expression " << i << " (seed " << seed << "), case " << k << ": the VM gives "
+                      << (o.trap == vm::Trap::NONE ? vm::to_json(o.results[0]) : vm::trap_name(o.trap))
+                      << ", the bank "
+                      << (b.traps[k] == 0 ? vm::to_json(cases.value(b, k)) : vm::trap_name(vm::Trap(b.traps[k])))
+                      << "\n"
+                      << source;
+        break;
+      }
+    }
+    lazy_saves += e->kind == Expression::Choose && !b.traps_anywhere();
+  }
+  EXPECT_EQ(failures, 0u);
+  // The sweep must reach the partial operations' traps, not only values.
+  EXPECT_GT(traps[u8(vm::Trap::NONE)], count);
+  EXPECT_GT(traps[u8(vm::Trap::DIVISION_BY_ZERO)], count / 100);
+  EXPECT_GT(traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)], count / 100);
+  EXPECT_GT(traps[u8(vm::Trap::INVALID_ARGUMENT)], count / 100);
+  std::printf("value bank: %llu expressions x 6 cases; traps: none %llu, division_by_zero %llu, "
+              "index_out_of_range %llu, invalid_argument %llu; %llu chooses trap-free\n",
+              (unsigned long long)count, (unsigned long long)traps[0],
+              (unsigned long long)traps[u8(vm::Trap::DIVISION_BY_ZERO)],
+              (unsigned long long)traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)],
+              (unsigned long long)traps[u8(vm::Trap::INVALID_ARGUMENT)], (unsigned long long)lazy_saves);
+}
+
+}  // namespace
+}  // namespace gs
