@@ -14,7 +14,8 @@ bool Behaviour::traps_anywhere() const {
   return false;
 }
 
-Cases::Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs, const vm::Limits& limits)
+Cases::Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs,
+             const vm::Limits& limits)
     : limits_(limits), params_(params.size()) {
   for (u32 i = 0; i < params.size(); ++i) {
     params_[i].type = params[i];
@@ -107,7 +108,8 @@ Behaviour constant(const vm::Value& v, Cases& cases) {
   const u32 n = cases.count();
   Behaviour out{v.type, std::vector<u64>(n, 0), std::vector<u8>(n, u8(vm::Trap::NONE))};
   for (u32 k = 0; k < n; ++k)
-    if (!vm::place_value(cases.machine(k).heap, v, &out.words[k])) out.traps[k] = u8(vm::Trap::HEAP_EXHAUSTED);
+    if (!vm::place_value(cases.machine(k).heap, v, &out.words[k]))
+      out.traps[k] = u8(vm::Trap::HEAP_EXHAUSTED);
   return out;
 }
 

@@ -41,7 +41,8 @@ class Cases {
  public:
   // inputs[k] are case k's arguments, of the types `params`. Throws std::invalid_argument when
   // an input has another type or does not fit `limits.heap_bytes`.
-  Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs, const vm::Limits& limits);
+  Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs,
+        const vm::Limits& limits);
   Cases(const Cases&) = delete;
   Cases& operator=(const Cases&) = delete;
 

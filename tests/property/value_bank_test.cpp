@@ -8,6 +8,8 @@
 //   GPUSYNTH_BANK_EXPRESSIONS   expressions (default 100000; 10x GPUSYNTH_PROPERTY_PROGRAMS
 //                               when that is set, as the sanitizer preset does)
 //   GPUSYNTH_PROPERTY_SEED      seed
+#include "search/value_bank.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -18,7 +20,6 @@
 
 #include "base/rng.h"
 #include "compiler/compiler.h"
-#include "search/value_bank.h"
 #include "vm/runner.h"
 
 namespace gs {
@@ -44,16 +45,36 @@ const Type I = Type::Int, B = Type::Bool, A = Type::IntArray;
 
 const std::vector<Production>& productions() {
   static const std::vector<Production> all = {
-      {{I, I}, I, "$0 + $1"},          {{I, I}, I, "$0 - $1"},         {{I, I}, I, "$0 * $1"},
-      {{I, I}, I, "$0 / $1"},          {{I, I}, I, "$0 % $1"},         {{I}, I, "-$0"},
-      {{I}, I, "abs($0)"},             {{I, I}, I, "min($0, $1)"},     {{I, I}, I, "max($0, $1)"},
-      {{I, I}, I, "$0 & $1"},          {{I, I}, I, "$0 >> $1"},        {{A}, I, "len($0)"},
-      {{A}, I, "sum($0)"},             {{A}, I, "max($0)"},            {{A}, I, "min($0)"},
-      {{A, I}, I, "$0[$1]"},           {{A, I}, I, "index_of($0, $1)"}, {{I, I}, B, "$0 < $1"},
-      {{I, I}, B, "$0 == $1"},         {{I, I}, B, "$0 <= $1"},        {{B}, B, "!$0"},
-      {{A, I}, B, "contains($0, $1)"}, {{A, A}, B, "$0 == $1"},        {{B, B}, B, "$0 != $1"},
-      {{A}, A, "sort($0)"},            {{A}, A, "reverse($0)"},        {{A, I}, A, "push($0, $1)"},
-      {{A}, A, "pop($0)"},             {{A, A}, A, "$0 + $1"},         {{A, I, I}, A, "slice($0, $1, $2)"},
+      {{I, I}, I, "$0 + $1"},
+      {{I, I}, I, "$0 - $1"},
+      {{I, I}, I, "$0 * $1"},
+      {{I, I}, I, "$0 / $1"},
+      {{I, I}, I, "$0 % $1"},
+      {{I}, I, "-$0"},
+      {{I}, I, "abs($0)"},
+      {{I, I}, I, "min($0, $1)"},
+      {{I, I}, I, "max($0, $1)"},
+      {{I, I}, I, "$0 & $1"},
+      {{I, I}, I, "$0 >> $1"},
+      {{A}, I, "len($0)"},
+      {{A}, I, "sum($0)"},
+      {{A}, I, "max($0)"},
+      {{A}, I, "min($0)"},
+      {{A, I}, I, "$0[$1]"},
+      {{A, I}, I, "index_of($0, $1)"},
+      {{I, I}, B, "$0 < $1"},
+      {{I, I}, B, "$0 == $1"},
+      {{I, I}, B, "$0 <= $1"},
+      {{B}, B, "!$0"},
+      {{A, I}, B, "contains($0, $1)"},
+      {{A, A}, B, "$0 == $1"},
+      {{B, B}, B, "$0 != $1"},
+      {{A}, A, "sort($0)"},
+      {{A}, A, "reverse($0)"},
+      {{A, I}, A, "push($0, $1)"},
+      {{A}, A, "pop($0)"},
+      {{A, A}, A, "$0 + $1"},
+      {{A, I, I}, A, "slice($0, $1, $2)"},
   };
   return all;
 }
@@ -81,8 +102,8 @@ struct Expression {
 };
 
 const std::vector<vm::Value>& constants(Type t) {
-  static const std::vector<vm::Value> ints = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2),
-                                              vm::Value::of_int(-1)};
+  static const std::vector<vm::Value> ints = {vm::Value::of_int(0), vm::Value::of_int(1),
+                                              vm::Value::of_int(2), vm::Value::of_int(-1)};
   static const std::vector<vm::Value> bools = {vm::Value::of_bool(true), vm::Value::of_bool(false)};
   static const std::vector<vm::Value> none;
   return t == I ? ints : t == B ? bools : none;
@@ -92,7 +113,8 @@ class Harness {
  public:
   explicit Harness(u64 seed) : rng_(seed) {
     for (const Production& p : productions())
-      operations_.push_back(std::make_unique<Operation>(p.args, p.result, substitute(p.text, {"a0", "a1", "a2"})));
+      operations_.push_back(
+          std::make_unique<Operation>(p.args, p.result, substitute(p.text, {"a0", "a1", "a2"})));
   }
 
   std::unique_ptr<Expression> random(Type t, u32 depth) {
@@ -166,7 +188,9 @@ class Harness {
       case Expression::Param: return kParams[e.index].first;
       case Expression::Constant: {
         const vm::Value& v = constants(e.type)[e.index];
-        return e.type == B ? (v.i ? "true" : "false") : v.i < 0 ? "(" + std::to_string(v.i) + ")" : std::to_string(v.i);
+        return e.type == B ? (v.i ? "true" : "false")
+               : v.i < 0   ? "(" + std::to_string(v.i) + ")"
+                           : std::to_string(v.i);
       }
       case Expression::And:
       case Expression::Or:
@@ -249,8 +273,8 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
     h.reset_helpers();
     std::string helpers;
     const std::string body = h.render(*e, &helpers);
-    const std::string source =
-        helpers + "fn solve(" + Harness::parameters() + ") -> " + type_name(t) + " {\n  return " + body + ";\n}\n";
+    const std::string source = helpers + "fn solve(" + Harness::parameters() + ") -> " + type_name(t) +
+                               " {\n  return " + body + ";\n}\n";
     compiler::Output out = compiler::compile(source);
     ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "expression", source);
     std::optional<vm::Program> program = vm::Program::load(out.bytecode);
@@ -266,7 +290,8 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
         ADD_FAILURE() << "expression " << i << " (seed " << seed << "), case " << k << ": the VM gives "
                       << (o.trap == vm::Trap::NONE ? vm::to_json(o.results[0]) : vm::trap_name(o.trap))
                       << ", the bank "
-                      << (b.traps[k] == 0 ? vm::to_json(cases.value(b, k)) : vm::trap_name(vm::Trap(b.traps[k])))
+                      << (b.traps[k] == 0 ? vm::to_json(cases.value(b, k))
+                                          : vm::trap_name(vm::Trap(b.traps[k])))
                       << "\n"
                       << source;
         break;
@@ -280,12 +305,13 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
   EXPECT_GT(traps[u8(vm::Trap::DIVISION_BY_ZERO)], count / 100);
   EXPECT_GT(traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)], count / 100);
   EXPECT_GT(traps[u8(vm::Trap::INVALID_ARGUMENT)], count / 100);
-  std::printf("value bank: %llu expressions x 6 cases; traps: none %llu, division_by_zero %llu, "
-              "index_out_of_range %llu, invalid_argument %llu; %llu chooses trap-free\n",
-              (unsigned long long)count, (unsigned long long)traps[0],
-              (unsigned long long)traps[u8(vm::Trap::DIVISION_BY_ZERO)],
-              (unsigned long long)traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)],
-              (unsigned long long)traps[u8(vm::Trap::INVALID_ARGUMENT)], (unsigned long long)lazy_saves);
+  std::printf(
+      "value bank: %llu expressions x 6 cases; traps: none %llu, division_by_zero %llu, "
+      "index_out_of_range %llu, invalid_argument %llu; %llu chooses trap-free\n",
+      (unsigned long long)count, (unsigned long long)traps[0],
+      (unsigned long long)traps[u8(vm::Trap::DIVISION_BY_ZERO)],
+      (unsigned long long)traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)],
+      (unsigned long long)traps[u8(vm::Trap::INVALID_ARGUMENT)], (unsigned long long)lazy_saves);
 }
 
 }  // namespace
