@@ -31,9 +31,12 @@ struct Row {
 
 const Type I = Type::Int, A = Type::IntArray;
 const Row kRows[] = {
-    {"a0 + a1", {I, I}, I, "a0 + a1"},     {"a0 / a1 (traps on 0)", {I, I}, I, "a0 / a1"},
-    {"max(a0) (traps on [])", {A}, I, "max(a0)"}, {"a0[a1] (traps out of range)", {A, I}, I, "a0[a1]"},
-    {"sum(a0)", {A}, I, "sum(a0)"},         {"sort(a0)", {A}, A, "sort(a0)"},
+    {"a0 + a1", {I, I}, I, "a0 + a1"},
+    {"a0 / a1 (traps on 0)", {I, I}, I, "a0 / a1"},
+    {"max(a0) (traps on [])", {A}, I, "max(a0)"},
+    {"a0[a1] (traps out of range)", {A, I}, I, "a0[a1]"},
+    {"sum(a0)", {A}, I, "sum(a0)"},
+    {"sort(a0)", {A}, A, "sort(a0)"},
 };
 
 double median(std::vector<double> v) {
@@ -62,8 +65,10 @@ int run(int argc, char** argv) {
   u32 cases = 10;
   std::string out_path = std::string(GPUSYNTH_SOURCE_DIR) + "/bench/results/value_bank.json";
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--cases")) cases = u32(std::stoul(argv[i + 1]));
-    else if (!std::strcmp(argv[i], "--out")) out_path = argv[i + 1];
+    if (!std::strcmp(argv[i], "--cases"))
+      cases = u32(std::stoul(argv[i + 1]));
+    else if (!std::strcmp(argv[i], "--out"))
+      out_path = argv[i + 1];
   }
   // Case k: a0 = k - 3, a1 = k % 4 - 1 for ints; arrays of k % 6 elements.
   auto inputs_for = [&](const Row& r) {
@@ -92,14 +97,13 @@ int run(int argc, char** argv) {
     for (u32 a = 0; a < r.args.size(); ++a) operands.push_back(&bank_cases.parameter(a));
     // The bank: the production over the banked parameters, every case; the heap is rolled back
     // after each application, as a rejected candidate's would be.
-    std::vector<u32> used(cases);
-    for (u32 k = 0; k < cases; ++k) used[k] = bank_cases.machine(k).heap.used;
+    const search::bank::Cases::Mark mark = bank_cases.mark();
     search::bank::Behaviour b;
     const double bank_rate = per_second(
         [&] {
           for (int n = 0; n < 100; ++n) {
             b = op.apply(operands, bank_cases);
-            for (u32 k = 0; k < cases; ++k) bank_cases.machine(k).heap.used = used[k];
+            bank_cases.rollback(mark);
           }
         },
         100);
@@ -119,7 +123,8 @@ int run(int argc, char** argv) {
           for (u32 k = 0; k < cases; ++k) {
             vm::Outcome o = runner.run(*program, 0, inputs[k]);
             bool agree = u8(o.trap) == b.traps[k];
-            if (agree && o.trap == vm::Trap::NONE) agree = vm::identical(o.results[0], bank_cases.value(b, k));
+            if (agree && o.trap == vm::Trap::NONE)
+              agree = vm::identical(o.results[0], bank_cases.value(b, k));
             same = same && agree;
           }
         },
@@ -132,9 +137,11 @@ int run(int argc, char** argv) {
                     {"whole_programs_per_second_median", whole_rate},
                     {"same_outputs_and_traps", same}});
   }
-  nlohmann::json doc = {{"benchmark", "value_bank"}, {"machine", machine_info()}, {"threads", 1}, {"rows", rows}};
+  nlohmann::json doc = {
+      {"benchmark", "value_bank"}, {"machine", machine_info()}, {"threads", 1}, {"rows", rows}};
   std::ofstream(out_path) << doc.dump(2) << "\n";
-  std::printf("one thread, %u cases; medians of 5 repetitions of >= 0.3 s. JSON: %s\n", cases, out_path.c_str());
+  std::printf("one thread, %u cases; medians of 5 repetitions of >= 0.3 s. JSON: %s\n", cases,
+              out_path.c_str());
   return 0;
 }
 

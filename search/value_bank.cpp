@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "compiler/compiler.h"
+#include "pipeline/case_set.h"
 #include "vm/interpreter.h"
 #include "vm/place.h"
 
@@ -44,6 +45,26 @@ vm::Value Cases::value(const Behaviour& b, u32 k) {
   if (b.traps[k] != u8(vm::Trap::NONE) || !vm::read_value(machine(k).heap, b.type, b.words[k], &v))
     throw std::logic_error("no value on case " + std::to_string(k));
   return v;
+}
+
+Cases::Mark Cases::mark() {
+  Mark m;
+  for (u32 k = 0; k < count(); ++k) m.used.push_back(machine(k).heap.used);
+  return m;
+}
+
+void Cases::rollback(const Mark& mark) {
+  for (u32 k = 0; k < count(); ++k) machine(k).heap.used = mark.used[k];
+}
+
+std::vector<u64> output_hashes(const Behaviour& b, Cases& cases) {
+  std::vector<u64> hashes(cases.count(), 0);
+  for (u32 k = 0; k < cases.count(); ++k)
+    if (b.traps[k] == u8(vm::Trap::NONE)) {
+      const vm::Value v = cases.value(b, k);
+      hashes[k] = pipeline::output_hash({&v, 1});
+    }
+  return hashes;
 }
 
 Operation::Operation(std::span<const Type> operands, Type result, const std::string& body)

@@ -54,6 +54,14 @@ class Cases {
   vm::Machine& machine(u32 k) { return machines_[k]->get(); }
   const vm::Limits& limits() const { return limits_; }
 
+  // Where every case's heap ends now; rollback() frees what was made after (a rejected
+  // candidate's arrays and strings: nothing banked may refer to them).
+  struct Mark {
+    std::vector<u32> used;
+  };
+  Mark mark();
+  void rollback(const Mark& mark);
+
  private:
   vm::Limits limits_;
   std::vector<std::unique_ptr<vm::OwnedMachine>> machines_;
@@ -84,6 +92,11 @@ class Operation {
   std::string source_;
   std::optional<vm::Program> program_;
 };
+
+// Per case, the hash the pipeline gives that output (pipeline::output_hash, which the device's
+// compare_outputs computes too), or 0 where it trapped, as the pipeline's output_hash array holds:
+// what the enumeration's observational equivalence and goals compare.
+std::vector<u64> output_hashes(const Behaviour& b, Cases& cases);
 
 // choose(c, a, b), lazily: case k is a's output (or trap) where c is true, b's where c is false,
 // c's trap where c trapped. `a && b` is choose(a, b, false), `a || b` choose(a, true, b).

@@ -3,7 +3,8 @@
 // max(xs), pop(xs)), and lazy choose, && and || — are evaluated compositionally, each node by its
 // Operation over its children's behaviours, and also written out as one Syn program (each choose
 // as a helper function whose branches hold its arms), compiled and run by the VM on every case.
-// Outputs and traps must be identical on every case.
+// Outputs and traps must be identical on every case, and so must the outputs' hashes (the
+// pipeline's, which observational equivalence compares).
 //
 //   GPUSYNTH_BANK_EXPRESSIONS   expressions (default 100000; 10x GPUSYNTH_PROPERTY_PROGRAMS
 //                               when that is set, as the sanitizer preset does)
@@ -20,6 +21,7 @@
 
 #include "base/rng.h"
 #include "compiler/compiler.h"
+#include "pipeline/case_set.h"
 #include "vm/runner.h"
 
 namespace gs {
@@ -280,11 +282,15 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
     std::optional<vm::Program> program = vm::Program::load(out.bytecode);
     ASSERT_TRUE(program) << source;
     const u32 fn = u32(program->find("solve"));
+    const std::vector<u64> hashes = search::bank::output_hashes(b, cases);
     for (u32 k = 0; k < cases.count(); ++k) {
       const vm::Outcome o = runner.run(*program, fn, inputs[k]);
       traps[u8(o.trap)]++;
       bool same = u8(o.trap) == b.traps[k];
-      if (same && o.trap == vm::Trap::NONE) same = vm::identical(o.results[0], cases.value(b, k));
+      if (same && o.trap == vm::Trap::NONE)
+        same =
+            vm::identical(o.results[0], cases.value(b, k)) && hashes[k] == pipeline::output_hash(o.results);
+      if (same && o.trap != vm::Trap::NONE) same = hashes[k] == 0;
       if (!same) {
         ++failures;
         ADD_FAILURE() << "expression " << i << " (seed " << seed << "), case " << k << ": the VM gives "
@@ -312,6 +318,28 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
       (unsigned long long)traps[u8(vm::Trap::DIVISION_BY_ZERO)],
       (unsigned long long)traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)],
       (unsigned long long)traps[u8(vm::Trap::INVALID_ARGUMENT)], (unsigned long long)lazy_saves);
+}
+
+// A rejected candidate's arrays are given back; the banked values before it stay readable.
+TEST(ValueBank, RollbackFreesWhatCameAfterTheMark) {
+  const std::vector<Type> params = {A};
+  const std::vector<std::vector<vm::Value>> inputs = {
+      {vm::Value::of_array(I, {vm::Value::of_int(3), vm::Value::of_int(1)})}, {vm::Value::of_array(I, {})}};
+  vm::Limits limits;
+  limits.heap_bytes = 4096;  // 1000 sorted copies would not fit
+  Cases cases(params, inputs, limits);
+  const Operation sort(params, A, "sort(a0)");
+  const Behaviour* xs = &cases.parameter(0);
+  const Behaviour kept = sort.apply({&xs, 1}, cases);
+  const Cases::Mark mark = cases.mark();
+  for (int i = 0; i < 1000; ++i) {
+    const Behaviour rejected = sort.apply({&xs, 1}, cases);
+    ASSERT_FALSE(rejected.traps_anywhere()) << i;
+    cases.rollback(mark);
+  }
+  EXPECT_EQ(vm::to_json(cases.value(kept, 0)), "[1, 3]");
+  EXPECT_EQ(vm::to_json(cases.value(kept, 1)), "[]");
+  EXPECT_EQ(cases.machine(0).heap.used, mark.used[0]);
 }
 
 }  // namespace
