@@ -1,0 +1,194 @@
+#include "search/bank_enumerator.h"
+
+#include <cctype>
+#include <stdexcept>
+
+#include "base/hash.h"
+
+namespace gs::search::bank {
+
+namespace {
+
+// A name or a non-negative number stands without parentheses.
+bool atomic(const std::string& text) {
+  for (char c : text)
+    if (!std::isalnum(u8(c)) && c != '_') return false;
+  return !text.empty();
+}
+
+std::string substitute(const std::string& text, const std::vector<const std::string*>& operands) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '$' && i + 1 < text.size()) {
+      const std::string& operand = *operands[size_t(text[++i] - '0')];
+      out += atomic(operand) ? operand : "(" + operand + ")";
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// Every way to write `total` as an ordered sum of n parts of at least 1.
+std::vector<std::vector<u32>> compositions(u32 total, u32 n) {
+  if (n == 1) return {{total}};
+  std::vector<std::vector<u32>> out;
+  for (u32 first = 1; first + (n - 1) <= total; ++first)
+    for (std::vector<u32>& rest : compositions(total - first, n - 1)) {
+      rest.insert(rest.begin(), first);
+      out.push_back(std::move(rest));
+    }
+  return out;
+}
+
+u64 hash_of(const std::vector<u64>& hashes) {
+  return fnv1a64(reinterpret_cast<const u8*>(hashes.data()), hashes.size() * sizeof(u64));
+}
+
+}  // namespace
+
+Production operation_production(std::vector<Type> operands, Type result, const std::string& text) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < operands.size(); ++i) names.push_back("a" + std::to_string(i));
+  std::string body;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '$' && i + 1 < text.size()) {
+      body += names[size_t(text[++i] - '0')];
+      continue;
+    }
+    body += text[i];
+  }
+  Production p;
+  p.operation.emplace(operands, result, body);
+  p.text = text;
+  p.result = result;
+  p.operands = std::move(operands);
+  return p;
+}
+
+Production choose_production(Type t) {
+  Production p;
+  p.text = "choose($0, $1, $2)";
+  p.choose = true;
+  p.result = t;
+  p.operands = {Type::Bool, t, t};
+  return p;
+}
+
+BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vector<Production> productions,
+                               std::string parameters)
+    : cases_(cases), parameters_(std::move(parameters)), productions_(std::move(productions)), by_type_size_(256),
+      seen_(256) {
+  // The helpers' call arguments: the parameters' names.
+  for (size_t at = 0; at < parameters_.size();) {
+    const size_t colon = parameters_.find(':', at);
+    if (colon == std::string::npos) break;
+    std::string name = parameters_.substr(at, colon - at);
+    name.erase(0, name.find_first_not_of(' '));
+    arguments_ += (arguments_.empty() ? "" : ", ") + name;
+    const size_t comma = parameters_.find(',', colon);
+    at = comma == std::string::npos ? parameters_.size() : comma + 1;
+  }
+  for (u32 i = 0; i < leaves.size(); ++i) {
+    leaf_texts_.push_back(leaves[i].text);
+    by_type_size_[u8(leaves[i].behaviour.type)].resize(2);
+    bank(leaves[i].behaviour, 1, kLeaf, {i});
+  }
+}
+
+bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands) {
+  last_hashes_ = output_hashes(b, cases_);
+  if (!seen_[u8(b.type)].insert(hash_of(last_hashes_)).second) return false;
+  std::vector<std::vector<u32>>& sizes = by_type_size_[u8(b.type)];
+  if (sizes.size() <= size) sizes.resize(size + 1);
+  sizes[size].push_back(u32(entries_.size()));
+  entries_.push_back({b.type, size, production, std::move(operands), b});
+  return true;
+}
+
+std::string BankEnumerator::text(u32 id) const {
+  const Entry& e = entries_[id];
+  if (e.production == kLeaf) return leaf_texts_[e.operands[0]];
+  std::vector<std::string> texts;
+  for (u32 o : e.operands) texts.push_back(text(o));
+  std::vector<const std::string*> pointers;
+  for (const std::string& t : texts) pointers.push_back(&t);
+  return substitute(productions_[e.production].text, pointers);
+}
+
+std::string BankEnumerator::render(u32 id, std::string* helpers, u32* helper_count) const {
+  const Entry& e = entries_[id];
+  if (e.production == kLeaf) return leaf_texts_[e.operands[0]];
+  std::vector<std::string> texts;
+  for (u32 o : e.operands) texts.push_back(render(o, helpers, helper_count));
+  if (productions_[e.production].choose) {
+    const std::string name = "choose_" + std::to_string(++*helper_count);
+    *helpers += "fn " + name + "(" + parameters_ + ") -> " + type_name(e.type) + " {\n  if " + texts[0] +
+                " {\n    return " + texts[1] + ";\n  }\n  return " + texts[2] + ";\n}\n";
+    return name + "(" + arguments_ + ")";
+  }
+  std::vector<const std::string*> pointers;
+  for (const std::string& t : texts) pointers.push_back(&t);
+  return substitute(productions_[e.production].text, pointers);
+}
+
+std::string BankEnumerator::program(u32 id, const std::string& name) const {
+  std::string helpers;
+  u32 count = 0;
+  const std::string body = render(id, &helpers, &count);
+  return "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) + " {\n  return " + body +
+         ";\n}\n" + helpers;
+}
+
+std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
+                                          EnumerationStats* stats) {
+  EnumerationStats local;
+  EnumerationStats& s = stats != nullptr ? *stats : local;
+  s = {};
+  s.banked = entries_.size();
+  for (u32 id = 0; id < entries_.size(); ++id)
+    if (entries_[id].type == goal_type && output_hashes(entries_[id].behaviour, cases_) == goal) return id;
+  for (std::vector<std::vector<u32>>& sizes : by_type_size_)
+    if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
+  for (u32 size = 2; size <= max_size; ++size) {
+    s.size = size;
+    for (const Production& p : productions_) {
+      const u32 n = u32(p.operands.size());
+      if (size - 1 < n) continue;
+      for (const std::vector<u32>& parts : compositions(size - 1, n)) {
+        std::vector<const std::vector<u32>*> pools(n);
+        bool empty = false;
+        for (u32 j = 0; j < n; ++j) {
+          pools[j] = &by_type_size_[u8(p.operands[j])][parts[j]];
+          empty = empty || pools[j]->empty();
+        }
+        std::vector<u32> at(n, 0);
+        while (!empty) {
+          std::vector<const Behaviour*> operands(n);
+          std::vector<u32> ids(n);
+          for (u32 j = 0; j < n; ++j) {
+            ids[j] = (*pools[j])[at[j]];
+            operands[j] = &entries_[ids[j]].behaviour;
+          }
+          const Cases::Mark mark = cases_.mark();
+          const Behaviour b = p.choose ? choose(*operands[0], *operands[1], *operands[2])
+                                       : p.operation->apply(operands, cases_);
+          ++s.evaluated;
+          if (bank(b, size, u32(&p - productions_.data()), std::move(ids))) {
+            ++s.banked;
+            if (b.type == goal_type && last_hashes_ == goal) return u32(entries_.size() - 1);
+          } else {
+            cases_.rollback(mark);
+          }
+          if (s.evaluated >= budget) return std::nullopt;
+          u32 j = n;  // the odometer: the last operand turns fastest
+          while (j > 0 && ++at[j - 1] == pools[j - 1]->size()) at[--j] = 0;
+          if (j == 0) break;
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace gs::search::bank

@@ -1,0 +1,87 @@
+// Bottom-up enumeration over the value bank (search/value_bank.h), the core of the enumeration
+// engine being built (issue 21; not yet what `gpusynth search -g enumerate` runs). Size by size,
+// every production is applied to every tuple of banked operands whose sizes sum to the size less
+// one; a behaviour already banked for its type (the same output hash, or trap, on every case) is
+// dropped and its heap objects given back, a new one is banked. Expressions that trap on some
+// cases are banked like any other, so a lazy choose can guard them: choose(len(xs) == 0, 0,
+// max(xs) - min(xs)) is reachable although max(xs) traps on the empty list. The first banked
+// expression whose outputs are the goal's on every case is the answer.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "search/value_bank.h"
+
+namespace gs::search::bank {
+
+// A production of the enumeration: an Operation and its text with $0, $1, ... for the operands'
+// (e.g. "$0 - $1", "max($0)"), or a lazy choose over (bool, T, T) when `choose` is set.
+struct Production {
+  std::optional<Operation> operation;
+  std::string text;
+  bool choose = false;
+  Type result = Type::Unit;
+  std::vector<Type> operands;
+};
+
+Production operation_production(std::vector<Type> operands, Type result, const std::string& text);
+Production choose_production(Type t);
+
+struct Leaf {
+  std::string text;  // a parameter's name, or a constant's literal
+  Behaviour behaviour;
+};
+
+struct EnumerationStats {
+  u64 evaluated = 0;  // expressions whose behaviour was computed
+  u64 banked = 0;     // … that were new
+  u32 size = 0;       // the size reached
+};
+
+class BankEnumerator {
+ public:
+  // `parameters` is the Syn parameter list the leaves' names come from ("xs: [int], k: int"):
+  // the materialised program's entry and its choose helpers take it.
+  BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vector<Production> productions,
+                 std::string parameters);
+
+  // The first banked expression of type `goal_type` whose output hash on every case is goal[k],
+  // searching sizes up to max_size and evaluating at most `budget` expressions; its id, or nullopt
+  // when there is none within those bounds.
+  std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
+                            EnumerationStats* stats);
+
+  // A banked expression as text, each choose written `choose(c, a, b)`.
+  std::string text(u32 id) const;
+  // … and as a Syn program `fn NAME(parameters) -> T { return e; }` in which each choose is a
+  // helper function whose branches hold its arms, so that only the arm taken runs.
+  std::string program(u32 id, const std::string& name) const;
+
+ private:
+  static constexpr u32 kLeaf = ~0u;
+  struct Entry {
+    Type type;
+    u32 size;
+    u32 production;  // kLeaf for a leaf
+    std::vector<u32> operands;  // entry ids; a leaf's: {its index in leaves_}
+    Behaviour behaviour;
+  };
+  // Banks b (and returns true) unless a behaviour of its type is banked.
+  bool bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands);
+  std::string render(u32 id, std::string* helpers, u32* helper_count) const;
+
+  Cases& cases_;
+  std::vector<std::string> leaf_texts_;
+  std::string parameters_, arguments_;
+
+  std::vector<Production> productions_;
+  std::vector<Entry> entries_;
+  std::vector<std::vector<std::vector<u32>>> by_type_size_;  // type byte → size → entry ids
+  std::vector<std::unordered_set<u64>> seen_;                // type byte → behaviour hashes
+  std::vector<u64> last_hashes_;                             // per-case hashes of the last bank()
+};
+
+}  // namespace gs::search::bank
