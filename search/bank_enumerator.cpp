@@ -77,7 +77,10 @@ Production choose_production(Type t) {
 
 BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vector<Production> productions,
                                std::string parameters)
-    : cases_(cases), parameters_(std::move(parameters)), productions_(std::move(productions)), by_type_size_(256),
+    : cases_(cases),
+      parameters_(std::move(parameters)),
+      productions_(std::move(productions)),
+      by_type_size_(256),
       seen_(256) {
   // The helpers' call arguments: the parameters' names.
   for (size_t at = 0; at < parameters_.size();) {
@@ -140,8 +143,8 @@ std::string BankEnumerator::program(u32 id, const std::string& name) const {
          ";\n}\n" + helpers;
 }
 
-std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
-                                          EnumerationStats* stats) {
+std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
+                                          u64 budget, EnumerationStats* stats) {
   EnumerationStats local;
   EnumerationStats& s = stats != nullptr ? *stats : local;
   s = {};

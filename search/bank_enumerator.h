@@ -65,7 +65,7 @@ class BankEnumerator {
   struct Entry {
     Type type;
     u32 size;
-    u32 production;  // kLeaf for a leaf
+    u32 production;             // kLeaf for a leaf
     std::vector<u32> operands;  // entry ids; a leaf's: {its index in leaves_}
     Behaviour behaviour;
   };

@@ -2,13 +2,14 @@
 // expression that traps on some cases, banked, and a lazy choose that uses it only where it does
 // not trap. The answer, written out as a Syn program, is compiled and run on the train cases and
 // on cases it never saw.
+#include "search/bank_enumerator.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "compiler/compiler.h"
 #include "pipeline/case_set.h"
-#include "search/bank_enumerator.h"
 #include "vm/runner.h"
 
 namespace gs::search::bank {
@@ -40,7 +41,8 @@ void expect_answer(const Problem& train, const Problem& unseen, std::vector<Prod
   for (const Value& v : train.outputs) goal.push_back(pipeline::output_hash({&v, 1}));
   EnumerationStats stats;
   const std::optional<u32> answer = e.search(Type::Int, goal, max_size, 1'000'000, &stats);
-  ASSERT_TRUE(answer) << "nothing up to size " << stats.size << " after " << stats.evaluated << " expressions";
+  ASSERT_TRUE(answer) << "nothing up to size " << stats.size << " after " << stats.evaluated
+                      << " expressions";
   const std::string source = e.program(*answer, "solve");
   compiler::Output out = compiler::compile(source);
   ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "answer", source);
@@ -80,14 +82,16 @@ TEST(BankEnumerator, AGuardedPartialExpression) {
   productions.push_back(operation_production({I, I}, B, "$0 == $1"));
   productions.push_back(choose_production(I));
   expect_answer(range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
-                range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), std::move(productions), {Value::of_int(0)}, 11);
+                range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), std::move(productions), {Value::of_int(0)},
+                11);
 }
 
 // "The first element, or -1 for an empty list": xs[0] traps on the empty list.
 TEST(BankEnumerator, AGuardedIndex) {
   Problem train, unseen;
-  for (auto [problem, lists] : {std::pair{&train, std::vector<std::vector<i64>>{{4, 2}, {}, {7}, {-3, 5, 1}, {}}},
-                                std::pair{&unseen, std::vector<std::vector<i64>>{{9}, {}, {0, 1}}}})
+  for (auto [problem, lists] :
+       {std::pair{&train, std::vector<std::vector<i64>>{{4, 2}, {}, {7}, {-3, 5, 1}, {}}},
+        std::pair{&unseen, std::vector<std::vector<i64>>{{9}, {}, {0, 1}}}})
     for (const auto& xs : lists) {
       problem->inputs.push_back({list(xs)});
       problem->outputs.push_back(Value::of_int(xs.empty() ? -1 : xs[0]));
