@@ -26,24 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// An HDF5 identifier closed on scope exit (files, groups, property lists, attributes, types).
-class Id {
- public:
-  explicit Id(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  Id(Id&& o) noexcept : id_(o.id_), close_(o.close_) { o.id_ = H5I_INVALID_HID; }
-  Id(const Id&) = delete;
-  Id& operator=(const Id&) = delete;
-  Id& operator=(Id&&) = delete;
-  ~Id() {
-    if (id_ >= 0) close_(id_);
-  }
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
+using h5::Handle;
 
 void require(bool ok, const std::string& path, const std::string& what) {
   if (!ok) throw std::runtime_error(path + ": " + what);
@@ -51,8 +34,8 @@ void require(bool ok, const std::string& path, const std::string& what) {
 
 // A file access list like the writer's: the 1.8 object format, up to the 1.10 features it uses;
 // no file lock for the sources (they are closed, but may sit on a file system without locks).
-Id file_access(bool lock) {
-  Id fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+Handle file_access(bool lock) {
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS));
   H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V110);
   if (!lock) H5Pset_file_locking(fapl.get(), false, true);
   return fapl;
@@ -60,14 +43,14 @@ Id file_access(bool lock) {
 
 std::optional<double> read_elapsed(hid_t file) {
   if (H5Aexists(file, "elapsed_seconds") <= 0) return std::nullopt;
-  Id a(H5Aopen(file, "elapsed_seconds", H5P_DEFAULT), H5Aclose);
+  Handle a(H5Aopen(file, "elapsed_seconds", H5P_DEFAULT));
   double v = 0;
   if (!a.valid() || H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v) < 0) return std::nullopt;
   return v;
 }
 
 void write_elapsed(hid_t file, double seconds, const std::string& path) {
-  Id a(H5Aopen(file, "elapsed_seconds", H5P_DEFAULT), H5Aclose);
+  Handle a(H5Aopen(file, "elapsed_seconds", H5P_DEFAULT));
   require(a.valid() && H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &seconds) >= 0, path,
           "cannot write elapsed_seconds");
 }
@@ -133,13 +116,13 @@ JoinReport join_records(const std::string& run_dir, const records::RunInfo& run)
   double elapsed = 0;
   std::string joined_from;
   {
-    Id fapl = file_access(true);
-    Id out(H5Fopen(partial.c_str(), H5F_ACC_RDWR, fapl.get()), H5Fclose);
+    Handle fapl = file_access(true);
+    Handle out(H5Fopen(partial.c_str(), H5F_ACC_RDWR, fapl.get()));
     require(out.valid(), partial, "cannot reopen the joined file");
-    Id src_fapl = file_access(false);
+    Handle src_fapl = file_access(false);
     for (size_t s = 0; s < sources.size(); ++s) {
       if (!used[s]) continue;
-      Id in(H5Fopen(sources[s].c_str(), H5F_ACC_RDONLY, src_fapl.get()), H5Fclose);
+      Handle in(H5Fopen(sources[s].c_str(), H5F_ACC_RDONLY, src_fapl.get()));
       require(in.valid(), sources[s], "cannot open to copy its problems");
       if (std::optional<double> e = read_elapsed(in.get())) elapsed = std::max(elapsed, *e);
       joined_from += (joined_from.empty() ? "" : ",") + fs::path(sources[s]).filename().string();
