@@ -1,8 +1,9 @@
 // The value bank's evaluator (search/value_bank.h) against whole programs: random expressions
-// over int, bool and [int] — operators, builtins that trap on some inputs (a / b, xs[i],
-// max(xs), pop(xs)), and lazy choose, && and || — are evaluated compositionally, each node by its
-// Operation over its children's behaviours, and also written out as one Syn program (each choose
-// as a helper function whose branches hold its arms), compiled and run by the VM on every case.
+// over int, bool, [int], str and float — operators, builtins that trap on some inputs (a / b,
+// xs[i], max(xs), pop(xs), parse_int(s), chr(n)), and lazy choose, && and || — are evaluated
+// compositionally, each node by its Operation over its children's behaviours, and also written out
+// as one Syn program (each choose as a helper function whose branches hold its arms), compiled and
+// run by the VM on every case.
 // Outputs and traps must be identical on every case, and so must the outputs' hashes (the
 // pipeline's, which observational equivalence compares).
 //
@@ -13,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -43,7 +45,7 @@ struct Production {
   std::string text;
 };
 
-const Type I = Type::Int, B = Type::Bool, A = Type::IntArray;
+const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float;
 
 const std::vector<Production>& productions() {
   static const std::vector<Production> all = {
@@ -77,6 +79,27 @@ const std::vector<Production>& productions() {
       {{A}, A, "pop($0)"},
       {{A, A}, A, "$0 + $1"},
       {{A, I, I}, A, "slice($0, $1, $2)"},
+      {{S, S}, S, "$0 + $1"},
+      {{S}, I, "len($0)"},
+      {{S, I}, I, "$0[$1]"},
+      {{S, I, I}, S, "slice($0, $1, $2)"},
+      {{S, S}, B, "contains($0, $1)"},
+      {{S, S}, I, "index_of($0, $1)"},
+      {{I}, S, "str($0)"},
+      {{S}, I, "parse_int($0)"},
+      {{I}, S, "chr($0)"},
+      {{S}, S, "reverse($0)"},
+      {{S, S}, B, "$0 < $1"},
+      {{S, S}, B, "$0 == $1"},
+      {{F, F}, F, "$0 + $1"},
+      {{F, F}, F, "$0 / $1"},
+      {{F, F}, F, "$0 % $1"},
+      {{F}, F, "sqrt($0)"},
+      {{F}, F, "floor($0)"},
+      {{F}, I, "int($0)"},
+      {{I}, F, "float($0)"},
+      {{F, F}, B, "$0 < $1"},
+      {{F}, S, "str($0)"},
   };
   return all;
 }
@@ -94,7 +117,8 @@ std::string substitute(const std::string& text, const std::vector<std::string>& 
 }
 
 // The parameters every expression sees.
-const std::vector<std::pair<std::string, Type>> kParams = {{"n", I}, {"m", I}, {"xs", A}, {"ys", A}};
+const std::vector<std::pair<std::string, Type>> kParams = {{"n", I}, {"m", I}, {"xs", A}, {"ys", A},
+                                                           {"s", S}, {"t", S}, {"x", F}};
 
 struct Expression {
   enum Kind { Param, Constant, Apply, Choose, And, Or } kind = Param;
@@ -204,7 +228,7 @@ class Harness {
                           b = render(*e.children[2], helpers);
         *helpers += "fn " + name + "(" + parameters() + ") -> " + type_name(e.type) + " {\n  if " + c +
                     " {\n    return " + a + ";\n  }\n  return " + b + ";\n}\n";
-        return name + "(n, m, xs, ys)";
+        return name + "(n, m, xs, ys, s, t, x)";
       }
       case Expression::Apply: {
         std::vector<std::string> operands;
@@ -235,6 +259,18 @@ class Harness {
           c.push_back(vm::Value::of_int(integer()));
           continue;
         }
+        if (type == S) {  // digits, a sign, a space, a comma: parse_int succeeds on some
+          static const char kChars[] = "0123456789-, a";
+          std::string text(rng_.below(5), ' ');
+          for (char& ch : text) ch = kChars[rng_.below(sizeof kChars - 1)];
+          c.push_back(vm::Value::of_str(text));
+          continue;
+        }
+        if (type == F) {
+          static const double kFloats[] = {0.0, -0.0, 1.5, -2.25, 3.0, 1e300, -7.0, 0.1};
+          c.push_back(vm::Value::of_float(rng_.below(12) == 0 ? std::nan("") : kFloats[rng_.below(8)]));
+          continue;
+        }
         std::vector<vm::Value> items(rng_.below(5));
         for (vm::Value& v : items) v = vm::Value::of_int(i64(rng_.below(9)) - 4);
         c.push_back(vm::Value::of_array(I, std::move(items)));
@@ -261,11 +297,11 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
   vm::Limits limits;
   limits.heap_bytes = 1u << 16;
   vm::Runner runner(limits);
-  const Type types[] = {I, B, A};
+  const Type types[] = {I, B, A, S, F};
   std::map<u8, u64> traps;  // how often each trap was seen: the test must reach them
   u64 failures = 0, lazy_saves = 0;
   for (u64 i = 0; i < count && failures < 5; ++i) {
-    const Type t = types[h.rng().below(3)];
+    const Type t = types[h.rng().below(5)];
     std::unique_ptr<Expression> e = h.random(t, 1 + u32(h.rng().below(5)));
     const std::vector<std::vector<vm::Value>> inputs = h.random_cases(6);
     std::vector<Type> params;
