@@ -145,52 +145,75 @@ std::string BankEnumerator::program(u32 id, const std::string& name) const {
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
                                           u64 budget, EnumerationStats* stats) {
-  EnumerationStats local;
-  EnumerationStats& s = stats != nullptr ? *stats : local;
-  s = {};
-  s.banked = entries_.size();
-  for (u32 id = 0; id < entries_.size(); ++id)
-    if (entries_[id].type == goal_type && output_hashes(entries_[id].behaviour, cases_) == goal) return id;
-  for (std::vector<std::vector<u32>>& sizes : by_type_size_)
-    if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
-  for (u32 size = 2; size <= max_size; ++size) {
-    s.size = size;
-    for (const Production& p : productions_) {
+  const u64 spent_before = stats_.evaluated;
+  auto report = [&] {
+    stats_.banked = entries_.size();
+    if (stats != nullptr) *stats = stats_;
+  };
+  if (!leaves_checked_) {
+    leaves_checked_ = true;
+    for (std::vector<std::vector<u32>>& sizes : by_type_size_)
+      if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
+    for (u32 id = 0; id < entries_.size(); ++id)
+      if (entries_[id].type == goal_type && output_hashes(entries_[id].behaviour, cases_) == goal) {
+        report();
+        return id;
+      }
+  }
+  while (!finished_ && size_ <= max_size) {
+    stats_.size = size_;
+    for (; production_ < productions_.size(); ++production_, compositions_ready_ = false) {
+      const Production& p = productions_[production_];
       const u32 n = u32(p.operands.size());
-      if (size - 1 < n) continue;
-      for (const std::vector<u32>& parts : compositions(size - 1, n)) {
+      if (!compositions_ready_) {
+        compositions_ = size_ - 1 >= n ? compositions(size_ - 1, n) : std::vector<std::vector<u32>>{};
+        composition_ = 0;
+        at_.assign(n, 0);
+        compositions_ready_ = true;
+      }
+      for (; composition_ < compositions_.size(); ++composition_, at_.assign(n, 0)) {
+        const std::vector<u32>& parts = compositions_[composition_];
         std::vector<const std::vector<u32>*> pools(n);
         bool empty = false;
         for (u32 j = 0; j < n; ++j) {
           pools[j] = &by_type_size_[u8(p.operands[j])][parts[j]];
           empty = empty || pools[j]->empty();
         }
-        std::vector<u32> at(n, 0);
         while (!empty) {
           std::vector<const Behaviour*> operands(n);
           std::vector<u32> ids(n);
           for (u32 j = 0; j < n; ++j) {
-            ids[j] = (*pools[j])[at[j]];
+            ids[j] = (*pools[j])[at_[j]];
             operands[j] = &entries_[ids[j]].behaviour;
           }
           const Cases::Mark mark = cases_.mark();
           const Behaviour b = p.choose ? choose(*operands[0], *operands[1], *operands[2])
                                        : p.operation->apply(operands, cases_);
-          ++s.evaluated;
-          if (bank(b, size, u32(&p - productions_.data()), std::move(ids))) {
-            ++s.banked;
-            if (b.type == goal_type && last_hashes_ == goal) return u32(entries_.size() - 1);
-          } else {
-            cases_.rollback(mark);
+          ++stats_.evaluated;
+          const bool banked = bank(b, size_, production_, std::move(ids));
+          if (!banked) cases_.rollback(mark);
+          const bool answer = banked && b.type == goal_type && last_hashes_ == goal;
+          u32 j = n;  // the odometer turns on before any return, so that the next call goes on
+          while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
+          if (j == 0) empty = true;  // this composition is done
+          if (answer || stats_.evaluated - spent_before >= budget) {
+            if (empty) {  // step past the finished composition
+              ++composition_;
+              at_.assign(n, 0);
+            }
+            report();
+            if (answer) return u32(entries_.size() - 1);
+            return std::nullopt;
           }
-          if (s.evaluated >= budget) return std::nullopt;
-          u32 j = n;  // the odometer: the last operand turns fastest
-          while (j > 0 && ++at[j - 1] == pools[j - 1]->size()) at[--j] = 0;
-          if (j == 0) break;
         }
       }
     }
+    ++size_;
+    production_ = 0;
+    compositions_ready_ = false;
   }
+  finished_ = true;
+  report();
   return std::nullopt;
 }
 

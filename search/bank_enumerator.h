@@ -48,11 +48,14 @@ class BankEnumerator {
   BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vector<Production> productions,
                  std::string parameters);
 
-  // The first banked expression of type `goal_type` whose output hash on every case is goal[k],
-  // searching sizes up to max_size and evaluating at most `budget` expressions; its id, or nullopt
-  // when there is none within those bounds.
+  // The next banked expression of type `goal_type` whose output hash on every case is goal[k]:
+  // the enumeration goes on from where the last call stopped, through sizes up to max_size,
+  // evaluating at most `budget` expressions in this call; the answer's id, or nullopt when the
+  // budget ran out first (call again to go on) or the enumeration is finished (finished()).
+  // stats (when given) accumulate over the calls.
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
+  bool finished() const { return finished_; }
 
   // A banked expression as text, each choose written `choose(c, a, b)`.
   std::string text(u32 id) const;
@@ -82,6 +85,13 @@ class BankEnumerator {
   std::vector<std::vector<std::vector<u32>>> by_type_size_;  // type byte → size → entry ids
   std::vector<std::unordered_set<u64>> seen_;                // type byte → behaviour hashes
   std::vector<u64> last_hashes_;                             // per-case hashes of the last bank()
+  // Where the enumeration stands: the size being built, the production, the composition of the
+  // size into its operands' sizes, and the operand tuple (an odometer, the last turning fastest).
+  bool leaves_checked_ = false, finished_ = false, compositions_ready_ = false;
+  u32 size_ = 2, production_ = 0, composition_ = 0;
+  std::vector<std::vector<u32>> compositions_;
+  std::vector<u32> at_;
+  EnumerationStats stats_;
 };
 
 }  // namespace gs::search::bank

@@ -29,8 +29,11 @@ struct Problem {
 };
 
 // Searches for an int answer over one [int] parameter xs, then checks its program on `unseen`.
+// per_call: the budget of each search() call (the enumeration resumes where it stopped); the
+// answer and the expressions evaluated must not depend on it.
 void expect_answer(const Problem& train, const Problem& unseen, std::vector<Production> productions,
-                   std::vector<Value> constants, u32 max_size) {
+                   std::vector<Value> constants, u32 max_size, u64 per_call = 1'000'000,
+                   std::string* answer_text = nullptr, u64* evaluated = nullptr) {
   const std::vector<Type> params = {Type::IntArray};
   vm::Limits limits;
   Cases cases(params, train.inputs, limits);
@@ -40,7 +43,8 @@ void expect_answer(const Problem& train, const Problem& unseen, std::vector<Prod
   std::vector<u64> goal;
   for (const Value& v : train.outputs) goal.push_back(pipeline::output_hash({&v, 1}));
   EnumerationStats stats;
-  const std::optional<u32> answer = e.search(Type::Int, goal, max_size, 1'000'000, &stats);
+  std::optional<u32> answer;
+  while (!answer && !e.finished()) answer = e.search(Type::Int, goal, max_size, per_call, &stats);
   ASSERT_TRUE(answer) << "nothing up to size " << stats.size << " after " << stats.evaluated
                       << " expressions";
   const std::string source = e.program(*answer, "solve");
@@ -55,6 +59,8 @@ void expect_answer(const Problem& train, const Problem& unseen, std::vector<Prod
       ASSERT_EQ(o.trap, vm::Trap::NONE) << e.text(*answer) << " on case " << k << "\n" << source;
       EXPECT_TRUE(vm::identical(o.results[0], p->outputs[k])) << e.text(*answer) << " on case " << k;
     }
+  if (answer_text != nullptr) *answer_text = e.text(*answer);
+  if (evaluated != nullptr) *evaluated = stats.evaluated;
   std::printf("answer %s after %llu expressions (%llu banked, size %u)\n", e.text(*answer).c_str(),
               (unsigned long long)stats.evaluated, (unsigned long long)stats.banked, stats.size);
 }
@@ -84,6 +90,30 @@ TEST(BankEnumerator, AGuardedPartialExpression) {
   expect_answer(range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
                 range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), std::move(productions), {Value::of_int(0)},
                 11);
+}
+
+// Searching in slices of 1, 7 or 100 expressions reaches the same answer after the same work.
+TEST(BankEnumerator, ResumesWhereItStopped) {
+  auto productions = [] {
+    std::vector<Production> p;
+    p.push_back(operation_production({I, I}, I, "$0 - $1"));
+    p.push_back(operation_production({A}, I, "max($0)"));
+    p.push_back(operation_production({A}, I, "min($0)"));
+    p.push_back(operation_production({A}, I, "len($0)"));
+    p.push_back(operation_production({I, I}, B, "$0 == $1"));
+    p.push_back(choose_production(I));
+    return p;
+  };
+  const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
+                unseen = range_problem({{1, 2}});
+  std::string whole, sliced;
+  u64 whole_work = 0, sliced_work = 0;
+  expect_answer(train, unseen, productions(), {Value::of_int(0)}, 11, 1'000'000, &whole, &whole_work);
+  for (u64 slice : {1, 7, 100}) {
+    expect_answer(train, unseen, productions(), {Value::of_int(0)}, 11, slice, &sliced, &sliced_work);
+    EXPECT_EQ(sliced, whole) << slice;
+    EXPECT_EQ(sliced_work, whole_work) << slice;
+  }
 }
 
 // "The first element, or -1 for an empty list": xs[0] traps on the empty list.
