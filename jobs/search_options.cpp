@@ -12,7 +12,8 @@ po::options_description search_options(SearchOptions* o) {
   po::options_description d("Search");
   d.add_options()(
       "generator,g", defaulted(&o->generator),
-      "where candidates come from: random, gp, enumerate, portfolio (enumerate, then gp) or external")(
+      "where candidates come from: random, gp, enumerate, portfolio (enumerate, then gp), external or bank "
+      "(the value-bank enumeration, in progress)")(
       "selection", defaulted(&o->selection),
       "GP parent selection: lexicase, downsampled (lexicase) or tournament")(
       "case-scores", defaulted(&o->case_scores),
@@ -59,7 +60,8 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   }
   auto kind = search::parse_generator(o.generator);
   if (!kind) {
-    *error = "--generator must be random, gp, enumerate, portfolio or external, not '" + o.generator + "'";
+    *error =
+        "--generator must be random, gp, enumerate, portfolio, external or bank, not '" + o.generator + "'";
     return false;
   }
   if (!search::parse_selection(o.selection)) {

@@ -117,6 +117,7 @@ std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const s
     case GeneratorKind::Enumerate: return make_enumerate_generator(problem, choice.settings.enumerate);
     case GeneratorKind::Portfolio: return make_portfolio_generator(problem, choice.settings);
     case GeneratorKind::External: return make_external_generator(choice.sources);
+    case GeneratorKind::Bank: return make_bank_generator(problem, choice.settings.enumerate);
   }
   throw std::invalid_argument("make_generator: unknown generator kind");
 }

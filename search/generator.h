@@ -46,6 +46,12 @@ class Generator {
   // never takes one for a solution. Enumeration probes sub-expressions of every type this way,
   // so that telling programs apart by their values runs in the pipeline (on the GPU too).
   virtual std::optional<Type> probe_result() const { return std::nullopt; }
+  // Expressions the last propose() evaluated on the train cases itself, without the pipeline (the
+  // value-bank enumeration computes every expression's outputs in its own bank and proposes only
+  // those that meet the goal). The loop counts them against the budget and in the iteration's
+  // candidates; only the proposals are judged and recorded. A propose() that returns no proposal
+  // but evaluated some does not end the search.
+  virtual u64 evaluated_internally() const { return 0; }
 };
 
 enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };
@@ -129,6 +135,12 @@ std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature,
 std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
                                                     EnumerateSettings settings);
 
+// Bottom-up enumeration over a value bank (search/bank_enumerator.h; the engine of issue 21, in
+// progress): every expression over the parameters, a few constants, the operators and builtins of
+// the signature's types and a lazy choose is evaluated in the bank, partial ones (traps on some
+// cases) included; an expression whose outputs are the problem's on every train case is proposed.
+// Problems with one result only (none is proposed for others); no lambdas, goals or case splits yet.
+std::unique_ptr<Generator> make_bank_generator(const suites::Problem& problem, EnumerateSettings settings);
 // Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates
 // programs (candidates and probes; fewer if it finishes first, none for a problem it cannot
 // take), then GP searches, its first population holding the enumeration's best candidates by

@@ -15,7 +15,8 @@ namespace gs::search {
   X(Gp, "gp")                 \
   X(Enumerate, "enumerate")   \
   X(External, "external")     \
-  X(Portfolio, "portfolio")
+  X(Portfolio, "portfolio")   \
+  X(Bank, "bank")
 // clang-format on
 
 enum class GeneratorKind : u8 {

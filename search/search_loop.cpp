@@ -83,11 +83,12 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
 
     IterationReport report;
     report.iteration = iteration;
-    report.first_id = i64(out.candidates);
     auto t = Clock::now();
     std::vector<search::Proposal> proposals = generator.propose(u32(count), iteration);
     report.generate_seconds = seconds_since(t);
-    if (proposals.empty()) break;  // the generator has run out
+    const u64 internal = generator.evaluated_internally();
+    if (proposals.empty() && internal == 0) break;     // the generator has run out
+    report.first_id = i64(out.candidates + internal);  // the proposals' ids follow what it evaluated itself
     const std::optional<Type> probe = generator.probe_result();
     const pipeline::CaseSet* tests = &train;
     if (probe) {
@@ -98,10 +99,12 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     pipeline::Sources sources;
     for (const search::Proposal& p : proposals) sources.add(p.source);
     pipeline::BatchResults results;
-    pipeline.run(sources, *tests, &results);
-    t = Clock::now();
-    generator.observe(proposals, results, report.first_id);
-    report.select_seconds = seconds_since(t);
+    if (!proposals.empty()) {
+      pipeline.run(sources, *tests, &results);
+      t = Clock::now();
+      generator.observe(proposals, results, report.first_id);
+      report.select_seconds = seconds_since(t);
+    }
 
     std::optional<u32> solved_at;
     for (u32 i = 0; i < results.programs && !probe; ++i) {
@@ -117,18 +120,18 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
       if (!solved_at && passes_all(results, i)) solved_at = i;
     }
     out.iterations = iteration + 1;
-    out.candidates += results.programs;
+    out.candidates += internal + results.programs;
     out.neural.routed += results.neural.routed;
     out.neural.accepted += results.neural.accepted;
     out.neural.samples += results.neural.samples;
     out.neural.valid += results.neural.valid;
-    report.candidates = results.programs;
+    report.candidates = internal + results.programs;
     report.total_candidates = out.candidates;
     report.stages = results.times;
     report.elapsed = seconds_since(start);
     report.best_reward = out.best_reward;
     report.best_passed = out.best_passed;
-    report.train_cases = results.cases;
+    report.train_cases = proposals.empty() ? u32(problem.train.size()) : results.cases;
     report.solved = solved_at.has_value();
     report.probes = probe.has_value();
     if (observer) {

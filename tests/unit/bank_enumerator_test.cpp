@@ -10,6 +10,9 @@
 
 #include "compiler/compiler.h"
 #include "pipeline/case_set.h"
+#include "search/generator.h"
+#include "search/search_loop.h"
+#include "suites/problem.h"
 #include "vm/runner.h"
 
 namespace gs::search::bank {
@@ -136,3 +139,39 @@ TEST(BankEnumerator, AGuardedIndex) {
 
 }  // namespace
 }  // namespace gs::search::bank
+
+namespace gs::search {
+namespace {
+
+// Through the search loop: the expressions the generator evaluated in its bank count against the
+// budget and in the outcome, the one proposal is judged by the pipeline, and the solution's id
+// follows them.
+TEST(BankGenerator, SolvesInTheSearchLoopAndCountsWhatItEvaluated) {
+  suites::Problem p;
+  p.name = "first-or-minus-one";
+  std::string error;
+  ASSERT_TRUE(suites::parse_signature("fn solve(xs: [int]) -> int", &p.signature, &error)) << error;
+  for (const auto& xs : std::vector<std::vector<i64>>{{4, 2}, {}, {7}, {-3, 5, 1}, {}, {6, 6}}) {
+    std::vector<vm::Value> items;
+    for (i64 x : xs) items.push_back(vm::Value::of_int(x));
+    p.train.push_back(
+        {{vm::Value::of_array(Type::Int, items)}, {vm::Value::of_int(xs.empty() ? -1 : xs[0])}});
+  }
+  p.test = {p.train[0], p.train[1]};
+  std::unique_ptr<Generator> g = make_bank_generator(p, {});
+  std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
+  SearchConfig config;
+  config.batch = 50;
+  config.budget.candidates = 1'000'000;
+  const SearchOutcome r = run_search(p, *g, *cpu, config);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises);
+  EXPECT_GT(r.candidates, 50u);  // more than one batch's proposals: the bank's own evaluations count
+  EXPECT_EQ(r.candidates_to_solution, r.candidates);
+  EXPECT_EQ(u64(r.solution_id), r.candidates - 1);
+  std::printf("%s after %llu candidates\n%s", p.name.c_str(), (unsigned long long)r.candidates,
+              r.simplified.c_str());
+}
+
+}  // namespace
+}  // namespace gs::search
