@@ -87,7 +87,7 @@ class BankGenerator final : public Generator {
       if (types.count(c.type) && is_scalar(c.type)) constants.push_back(c);
     for (const vm::Value& c : constants) leaves.push_back({literal(c), bank::constant(c, *cases_)});
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), productions_for(types),
-                                                          std::move(parameters));
+                                                         std::move(parameters));
     result_ = sig.results[0];
     entry_ = sig.entry;
   }

@@ -81,39 +81,33 @@ Problem range_problem(std::vector<std::vector<i64>> lists) {
 
 const Type I = Type::Int, A = Type::IntArray, B = Type::Bool;
 
+// The range problem's grammar: -, max, min, len, == and a lazy choose.
+std::vector<Production> range_productions() {
+  std::vector<Production> p;
+  p.push_back(operation_production({I, I}, I, "$0 - $1"));
+  p.push_back(operation_production({A}, I, "max($0)"));
+  p.push_back(operation_production({A}, I, "min($0)"));
+  p.push_back(operation_production({A}, I, "len($0)"));
+  p.push_back(operation_production({I, I}, B, "$0 == $1"));
+  p.push_back(choose_production(I));
+  return p;
+}
+
 // "Largest minus smallest, 0 for an empty list": max(xs) traps on the empty list.
 TEST(BankEnumerator, AGuardedPartialExpression) {
-  std::vector<Production> productions;
-  productions.push_back(operation_production({I, I}, I, "$0 - $1"));
-  productions.push_back(operation_production({A}, I, "max($0)"));
-  productions.push_back(operation_production({A}, I, "min($0)"));
-  productions.push_back(operation_production({A}, I, "len($0)"));
-  productions.push_back(operation_production({I, I}, B, "$0 == $1"));
-  productions.push_back(choose_production(I));
   expect_answer(range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
-                range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), std::move(productions), {Value::of_int(0)},
-                11);
+                range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), range_productions(), {Value::of_int(0)}, 11);
 }
 
 // Searching in slices of 1, 7 or 100 expressions reaches the same answer after the same work.
 TEST(BankEnumerator, ResumesWhereItStopped) {
-  auto productions = [] {
-    std::vector<Production> p;
-    p.push_back(operation_production({I, I}, I, "$0 - $1"));
-    p.push_back(operation_production({A}, I, "max($0)"));
-    p.push_back(operation_production({A}, I, "min($0)"));
-    p.push_back(operation_production({A}, I, "len($0)"));
-    p.push_back(operation_production({I, I}, B, "$0 == $1"));
-    p.push_back(choose_production(I));
-    return p;
-  };
   const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
                 unseen = range_problem({{1, 2}});
   std::string whole, sliced;
   u64 whole_work = 0, sliced_work = 0;
-  expect_answer(train, unseen, productions(), {Value::of_int(0)}, 11, 1'000'000, &whole, &whole_work);
+  expect_answer(train, unseen, range_productions(), {Value::of_int(0)}, 11, 1'000'000, &whole, &whole_work);
   for (u64 slice : {1, 7, 100}) {
-    expect_answer(train, unseen, productions(), {Value::of_int(0)}, 11, slice, &sliced, &sliced_work);
+    expect_answer(train, unseen, range_productions(), {Value::of_int(0)}, 11, slice, &sliced, &sliced_work);
     EXPECT_EQ(sliced, whole) << slice;
     EXPECT_EQ(sliced_work, whole_work) << slice;
   }
