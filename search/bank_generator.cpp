@@ -16,7 +16,8 @@ namespace {
 
 using bank::Production;
 
-const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float;
+const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float,
+           SA = Type::StrArray, FA = Type::FloatArray;
 
 // The productions over the types the signature has (int and bool always).
 std::vector<Production> productions_for(const std::set<Type>& types) {
@@ -54,6 +55,15 @@ std::vector<Production> productions_for(const std::set<Type>& types) {
   add({I}, F, "float($0)");
   add({F}, I, "int($0)");
   for (const char* op : {"sqrt($0)", "floor($0)", "abs($0)"}) add({F}, F, op);
+  add({FA}, I, "len($0)");
+  for (const char* op : {"sum($0)", "max($0)", "min($0)"}) add({FA}, F, op);
+  add({FA, I}, F, "$0[$1]");
+  add({S, S}, SA, "split($0, $1)");
+  add({SA, S}, S, "join($0, $1)");
+  add({SA}, I, "len($0)");
+  add({SA, I}, S, "$0[$1]");
+  add({SA, S}, B, "contains($0, $1)");
+  for (const char* op : {"sort($0)", "reverse($0)"}) add({SA}, SA, op);
   for (Type t : types) p.push_back(bank::choose_production(t));
   return p;
 }
@@ -66,7 +76,7 @@ class BankGenerator final : public Generator {
     std::set<Type> types = {I, B, sig.results[0]};
     for (Type t : sig.params) types.insert(t);
     for (Type t : types)
-      if (t != I && t != B && t != A && t != S && t != F) return;  // a type the productions lack
+      if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
     std::vector<std::vector<vm::Value>> inputs;
     for (const suites::Case& c : problem.train) {
       inputs.push_back(c.inputs);
