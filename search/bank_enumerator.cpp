@@ -145,6 +145,12 @@ std::string BankEnumerator::program(u32 id, const std::string& name) const {
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
                                           u64 budget, EnumerationStats* stats) {
+  return search(
+      goal_type, [&](const Behaviour&) { return last_hashes_ == goal; }, max_size, budget, stats);
+}
+
+std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bool(const Behaviour&)>& meets,
+                                          u32 max_size, u64 budget, EnumerationStats* stats) {
   const u64 spent_before = stats_.evaluated;
   auto report = [&] {
     stats_.banked = entries_.size();
@@ -154,11 +160,14 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>
     leaves_checked_ = true;
     for (std::vector<std::vector<u32>>& sizes : by_type_size_)
       if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
-    for (u32 id = 0; id < entries_.size(); ++id)
-      if (entries_[id].type == goal_type && output_hashes(entries_[id].behaviour, cases_) == goal) {
+    for (u32 id = 0; id < entries_.size(); ++id) {
+      if (entries_[id].type != goal_type) continue;
+      last_hashes_ = output_hashes(entries_[id].behaviour, cases_);
+      if (meets(entries_[id].behaviour)) {
         report();
         return id;
       }
+    }
   }
   while (!finished_ && size_ <= max_size) {
     stats_.size = size_;
@@ -192,7 +201,7 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>
           ++stats_.evaluated;
           const bool banked = bank(b, size_, production_, std::move(ids));
           if (!banked) cases_.rollback(mark);
-          const bool answer = banked && b.type == goal_type && last_hashes_ == goal;
+          const bool answer = banked && b.type == goal_type && meets(b);
           u32 j = n;  // the odometer turns on before any return, so that the next call goes on
           while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
           if (j == 0) empty = true;  // this composition is done

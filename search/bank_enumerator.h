@@ -8,6 +8,7 @@
 // expression whose outputs are the goal's on every case is the answer.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -55,6 +56,10 @@ class BankEnumerator {
   // stats (when given) accumulate over the calls.
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
+  // The same with the goal as a test of a behaviour of type goal_type (outputs within a float
+  // tolerance of the expected ones, say), asked of each new one.
+  std::optional<u32> search(Type goal_type, const std::function<bool(const Behaviour&)>& meets, u32 max_size,
+                            u64 budget, EnumerationStats* stats);
   bool finished() const { return finished_; }
 
   // A banked expression as text, each choose written `choose(c, a, b)`.

@@ -80,8 +80,9 @@ class BankGenerator final : public Generator {
     std::vector<std::vector<vm::Value>> inputs;
     for (const suites::Case& c : problem.train) {
       inputs.push_back(c.inputs);
-      goal_.push_back(pipeline::output_hash(c.outputs));
+      expected_.push_back(c.outputs[0]);
     }
+    tolerance_ = problem.float_tolerance;
     cases_ = std::make_unique<bank::Cases>(sig.params, inputs, vm::Limits{});
     std::vector<bank::Leaf> leaves;
     std::string parameters;
@@ -110,7 +111,15 @@ class BankGenerator final : public Generator {
     if (!enumerator_ || enumerator_->finished()) return out;
     bank::EnumerationStats stats;
     const u64 before = spent_;
-    const std::optional<u32> answer = enumerator_->search(result_, goal_, settings_.max_size, count, &stats);
+    // The goal as the pipeline judges it: every train output matches, floats within the tolerance.
+    auto meets = [&](const bank::Behaviour& b) {
+      for (u32 k = 0; k < cases_->count(); ++k)
+        if (b.traps[k] != u8(vm::Trap::NONE) ||
+            !pipeline::values_match(cases_->value(b, k), expected_[k], tolerance_))
+          return false;
+      return true;
+    };
+    const std::optional<u32> answer = enumerator_->search(result_, meets, settings_.max_size, count, &stats);
     spent_ = stats.evaluated;
     evaluated_ = spent_ - before;
     if (answer) {
@@ -140,7 +149,8 @@ class BankGenerator final : public Generator {
   EnumerateSettings settings_;
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
-  std::vector<u64> goal_;
+  std::vector<vm::Value> expected_;  // by train case
+  double tolerance_ = 0;
   Type result_ = Type::Unit;
   std::string entry_;
   u64 spent_ = 0, evaluated_ = 0;
