@@ -519,7 +519,7 @@ struct Checker {
     u32 instruction = 0;
     i32 row = count <= 3 ? resolve_builtin(u32(builtin), args, count, &result, &instruction) : -1;
     if (row < 0) {
-      for (u32 k = 0; k < count; ++k) {
+      for (u32 k = 0; k < count && k <= vm::kMaxParams; ++k) {  // args holds the first kMaxParams + 1
         if (args[k] != Type::EmptyArray) continue;
         error(Code::CANNOT_INFER, w.nodes[child(node, k)]);  // sum([]): which [T]?
         return Type::Error;

@@ -38,9 +38,13 @@ for f in problems/psb1/*.json problems/listfunctions/c00[0-9].json; do
   i=$((i + 1))
 done
 
-# Records files: a small format 2 campaign's (tests/fuzz/seeds/), and the inputs that once
-# crashed (tests/fuzz/regressions/).
-cp tests/fuzz/seeds/records_fuzzer/* tests/fuzz/regressions/records-* "$corpus/records_fuzzer/"
+# Records files: a small format 2 campaign's (tests/fuzz/seeds/).
+cp tests/fuzz/seeds/records_fuzzer/* "$corpus/records_fuzzer/"
+# The inputs that once failed a target (tests/fuzz/regressions/TARGET-*, TARGET without
+# "_fuzzer"): in its corpus, so every run replays them first.
+for t in "${targets[@]}"; do
+  for f in tests/fuzz/regressions/"${t%_fuzzer}"-*; do [ -f "$f" ] && cp "$f" "$corpus/$t/"; done
+done
 
 # libhdf5 leaks on some of its error paths (tests/robustness/libhdf5-leaks.supp).
 export LSAN_OPTIONS=suppressions=$PWD/tests/robustness/libhdf5-leaks.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
