@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <stdexcept>
+#include <string_view>
 
 #include "base/hash.h"
 
@@ -9,19 +10,36 @@ namespace gs::search::bank {
 
 namespace {
 
-// A name or a non-negative number stands without parentheses.
+// A name, a non-negative number or a call stands without parentheses.
 bool atomic(const std::string& text) {
-  for (char c : text)
-    if (!std::isalnum(u8(c)) && c != '_') return false;
-  return !text.empty();
+  size_t i = 0;
+  while (i < text.size() && (std::isalnum(u8(text[i])) || text[i] == '_')) ++i;
+  if (i == text.size()) return i > 0;
+  if (i == 0 || text[i] != '(') return false;
+  for (int depth = 0; i < text.size(); ++i) {  // the call's ')' must end the text
+    depth += text[i] == '(' ? 1 : text[i] == ')' ? -1 : 0;
+    if (depth == 0) return i + 1 == text.size();
+  }
+  return false;
 }
 
+// An operand between these stands alone: a call's argument, an index.
+bool delimited(const std::string& text, size_t dollar) {
+  size_t before = dollar;
+  while (before > 0 && text[before - 1] == ' ') --before;
+  const char after = dollar + 2 < text.size() ? text[dollar + 2] : '\0';
+  return before > 0 && std::string_view("(,[").find(text[before - 1]) != std::string_view::npos &&
+         std::string_view("),]").find(after) != std::string_view::npos;
+}
+
+// text with $i replaced by operand i, in parentheses unless it stands alone there.
 std::string substitute(const std::string& text, const std::vector<const std::string*>& operands) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '$' && i + 1 < text.size()) {
-      const std::string& operand = *operands[size_t(text[++i] - '0')];
-      out += atomic(operand) ? operand : "(" + operand + ")";
+      const std::string& operand = *operands[size_t(text[i + 1] - '0')];
+      out += atomic(operand) || delimited(text, i) ? operand : "(" + operand + ")";
+      ++i;
       continue;
     }
     out += text[i];
@@ -47,20 +65,16 @@ u64 hash_of(const std::vector<u64>& hashes) {
 
 }  // namespace
 
-Production operation_production(std::vector<Type> operands, Type result, const std::string& text) {
+Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
+                                const std::string& helper, u64 fuel) {
   std::vector<std::string> names;
   for (size_t i = 0; i < operands.size(); ++i) names.push_back("a" + std::to_string(i));
-  std::string body;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '$' && i + 1 < text.size()) {
-      body += names[size_t(text[++i] - '0')];
-      continue;
-    }
-    body += text[i];
-  }
+  std::vector<const std::string*> pointers;
+  for (const std::string& name : names) pointers.push_back(&name);
   Production p;
-  p.operation.emplace(operands, result, body);
+  p.operation.emplace(operands, result, substitute(text, pointers), helper, fuel);
   p.text = text;
+  p.helper = helper;
   p.result = result;
   p.operands = std::move(operands);
   return p;
@@ -100,8 +114,7 @@ BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vect
 }
 
 bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands) {
-  last_hashes_ = output_hashes(b, cases_);
-  if (!seen_[u8(b.type)].insert(hash_of(last_hashes_)).second) return false;
+  if (!seen_[u8(b.type)].insert(hash_of(output_hashes(b, cases_))).second) return false;
   std::vector<std::vector<u32>>& sizes = by_type_size_[u8(b.type)];
   if (sizes.size() <= size) sizes.resize(size + 1);
   sizes[size].push_back(u32(entries_.size()));
@@ -109,44 +122,42 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vec
   return true;
 }
 
-std::string BankEnumerator::text(u32 id) const {
+std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
   const Entry& e = entries_[id];
   if (e.production == kLeaf) return leaf_texts_[e.operands[0]];
   std::vector<std::string> texts;
-  for (u32 o : e.operands) texts.push_back(text(o));
-  std::vector<const std::string*> pointers;
-  for (const std::string& t : texts) pointers.push_back(&t);
-  return substitute(productions_[e.production].text, pointers);
-}
-
-std::string BankEnumerator::render(u32 id, std::string* helpers, u32* helper_count) const {
-  const Entry& e = entries_[id];
-  if (e.production == kLeaf) return leaf_texts_[e.operands[0]];
-  std::vector<std::string> texts;
-  for (u32 o : e.operands) texts.push_back(render(o, helpers, helper_count));
-  if (productions_[e.production].choose) {
-    const std::string name = "choose_" + std::to_string(++*helper_count);
-    *helpers += "fn " + name + "(" + parameters_ + ") -> " + type_name(e.type) + " {\n  if " + texts[0] +
-                " {\n    return " + texts[1] + ";\n  }\n  return " + texts[2] + ";\n}\n";
+  for (u32 o : e.operands) texts.push_back(render(o, helpers));
+  const Production& p = productions_[e.production];
+  if (p.choose && helpers != nullptr) {
+    const std::string name = "choose_" + std::to_string(++helpers->choose_count);
+    helpers->chooses += "fn " + name + "(" + parameters_ + ") -> " + type_name(e.type) + " {\n  if " +
+                        texts[0] + " {\n    return " + texts[1] + ";\n  }\n  return " + texts[2] + ";\n}\n";
     return name + "(" + arguments_ + ")";
   }
+  if (helpers != nullptr && !p.helper.empty()) helpers->calls[e.production] = true;
   std::vector<const std::string*> pointers;
   for (const std::string& t : texts) pointers.push_back(&t);
-  return substitute(productions_[e.production].text, pointers);
+  return substitute(p.text, pointers);
 }
 
+std::string BankEnumerator::text(u32 id) const { return render(id, nullptr); }
+
 std::string BankEnumerator::program(u32 id, const std::string& name) const {
-  std::string helpers;
-  u32 count = 0;
-  const std::string body = render(id, &helpers, &count);
-  return "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) + " {\n  return " + body +
-         ";\n}\n" + helpers;
+  Helpers helpers;
+  helpers.calls.assign(productions_.size(), false);
+  const std::string body = render(id, &helpers);
+  std::string out = "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) +
+                    " {\n  return " + body + ";\n}\n" + helpers.chooses;
+  for (u32 i = 0; i < productions_.size(); ++i)
+    if (helpers.calls[i]) out += productions_[i].helper;
+  return out;
 }
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
                                           u64 budget, EnumerationStats* stats) {
   return search(
-      goal_type, [&](const Behaviour&) { return last_hashes_ == goal; }, max_size, budget, stats);
+      goal_type, [&](const Behaviour& b) { return output_hashes(b, cases_) == goal; }, max_size, budget,
+      stats);
 }
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bool(const Behaviour&)>& meets,
@@ -162,7 +173,6 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
       if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
     for (u32 id = 0; id < entries_.size(); ++id) {
       if (entries_[id].type != goal_type) continue;
-      last_hashes_ = output_hashes(entries_[id].behaviour, cases_);
       if (meets(entries_[id].behaviour)) {
         report();
         return id;

@@ -19,16 +19,20 @@
 namespace gs::search::bank {
 
 // A production of the enumeration: an Operation and its text with $0, $1, ... for the operands'
-// (e.g. "$0 - $1", "max($0)"), or a lazy choose over (bool, T, T) when `choose` is set.
+// (e.g. "$0 - $1", "max($0)", "scan_sum($0, $1)"), or a lazy choose over (bool, T, T) when
+// `choose` is set. A text may call `helper`, one Syn function (a loop's: search/bank_loops.h),
+// which the Operation compiles with it and a materialised program holds once.
 struct Production {
   std::optional<Operation> operation;
   std::string text;
+  std::string helper;
   bool choose = false;
   Type result = Type::Unit;
   std::vector<Type> operands;
 };
 
-Production operation_production(std::vector<Type> operands, Type result, const std::string& text);
+Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
+                                const std::string& helper = "", u64 fuel = 0);
 Production choose_production(Type t);
 
 struct Leaf {
@@ -49,23 +53,24 @@ class BankEnumerator {
   BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vector<Production> productions,
                  std::string parameters);
 
-  // The next banked expression of type `goal_type` whose output hash on every case is goal[k]:
-  // the enumeration goes on from where the last call stopped, through sizes up to max_size,
-  // evaluating at most `budget` expressions in this call; the answer's id, or nullopt when the
-  // budget ran out first (call again to go on) or the enumeration is finished (finished()).
-  // stats (when given) accumulate over the calls.
-  std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
-                            EnumerationStats* stats);
-  // The same with the goal as a test of a behaviour of type goal_type (outputs within a float
-  // tolerance of the expected ones, say), asked of each new one.
+  // The next banked expression of type `goal_type` that `meets` the goal (the pipeline's test:
+  // outputs within a float tolerance of the expected ones, say; asked of each new behaviour of
+  // that type): the enumeration goes on from where the last call stopped, through sizes up to
+  // max_size, evaluating at most `budget` expressions in this call; the answer's id, or nullopt
+  // when the budget ran out first (call again to go on) or the enumeration is finished
+  // (finished()). stats (when given) accumulate over the calls.
   std::optional<u32> search(Type goal_type, const std::function<bool(const Behaviour&)>& meets, u32 max_size,
                             u64 budget, EnumerationStats* stats);
+  // The same with the goal as the output hash (output_hashes) on every case.
+  std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
+                            EnumerationStats* stats);
   bool finished() const { return finished_; }
 
   // A banked expression as text, each choose written `choose(c, a, b)`.
   std::string text(u32 id) const;
   // … and as a Syn program `fn NAME(parameters) -> T { return e; }` in which each choose is a
-  // helper function whose branches hold its arms, so that only the arm taken runs.
+  // helper function whose branches hold its arms, so that only the arm taken runs, followed by
+  // the loops' helpers it calls.
   std::string program(u32 id, const std::string& name) const;
 
  private:
@@ -79,7 +84,16 @@ class BankEnumerator {
   };
   // Banks b (and returns true) unless a behaviour of its type is banked.
   bool bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands);
-  std::string render(u32 id, std::string* helpers, u32* helper_count) const;
+  // What a materialised program needs beside its expression: the choose helpers written so far
+  // and which productions' helpers it calls.
+  struct Helpers {
+    std::string chooses;
+    u32 choose_count = 0;
+    std::vector<bool> calls;  // by production
+  };
+  // Id's expression; with `helpers`, each choose as a call of a helper written there, without,
+  // as `choose(c, a, b)`.
+  std::string render(u32 id, Helpers* helpers) const;
 
   Cases& cases_;
   std::vector<std::string> leaf_texts_;
@@ -89,7 +103,6 @@ class BankEnumerator {
   std::vector<Entry> entries_;
   std::vector<std::vector<std::vector<u32>>> by_type_size_;  // type byte → size → entry ids
   std::vector<std::unordered_set<u64>> seen_;                // type byte → behaviour hashes
-  std::vector<u64> last_hashes_;                             // per-case hashes of the last bank()
   // Where the enumeration stands: the size being built, the production, the composition of the
   // size into its operands' sizes, and the operand tuple (an odometer, the last turning fastest).
   bool leaves_checked_ = false, finished_ = false, compositions_ready_ = false;

@@ -1,12 +1,13 @@
 // The value-bank enumeration as a generator (search/generator.h make_bank_generator): the
 // problem's train cases become the bank's cases, its parameters and a few constants the leaves,
-// the operators and builtins of the signature's types (and a lazy choose per type) the
-// productions; each propose() goes on enumerating for `count` expressions and proposes the
-// expressions that meet the goal, written out as programs, which the pipeline judges.
+// the operators and builtins of the signature's types, the loops of search/bank_loops.h and a
+// lazy choose per type the productions; each propose() goes on enumerating for `count` expressions and
+// proposes the expressions that meet the goal, written out as programs, which the pipeline judges.
 #include <set>
 
 #include "pipeline/case_set.h"
 #include "search/bank_enumerator.h"
+#include "search/bank_loops.h"
 #include "search/generator.h"
 #include "trees/syntax.h"
 
@@ -64,6 +65,7 @@ std::vector<Production> productions_for(const std::set<Type>& types) {
   add({SA, I}, S, "$0[$1]");
   add({SA, S}, B, "contains($0, $1)");
   for (const char* op : {"sort($0)", "reverse($0)"}) add({SA}, SA, op);
+  for (Production& loop : bank::loop_productions(types)) p.push_back(std::move(loop));
   for (Type t : types) p.push_back(bank::choose_production(t));
   return p;
 }

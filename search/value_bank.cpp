@@ -1,5 +1,6 @@
 #include "search/value_bank.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "compiler/compiler.h"
@@ -67,12 +68,14 @@ std::vector<u64> output_hashes(const Behaviour& b, Cases& cases) {
   return hashes;
 }
 
-Operation::Operation(std::span<const Type> operands, Type result, const std::string& body)
-    : operands_(operands.begin(), operands.end()), result_(result) {
+Operation::Operation(std::span<const Type> operands, Type result, const std::string& body,
+                     const std::string& helpers, u64 fuel)
+    : operands_(operands.begin(), operands.end()), result_(result), fuel_(fuel) {
   source_ = "fn op(";
   for (u32 i = 0; i < operands_.size(); ++i)
     source_ += (i ? ", a" : "a") + std::to_string(i) + ": " + type_name(operands_[i]);
-  source_ += std::string(") -> ") + type_name(result) + " { return " + body + "; }\n";
+  source_ +=
+      std::string(") -> ") + type_name(result) + " { return " + body + "; }\n" + helpers;  // op is function 0
   compiler::Output out = compiler::compile(source_);
   if (!out.ok()) throw std::invalid_argument(compiler::render(out.diagnostics, "operation", source_));
   vm::VerifyResult why;
@@ -101,7 +104,7 @@ Behaviour Operation::apply(std::span<const Behaviour* const> operands, Cases& ca
     }
     vm::Machine& m = cases.machine(k);
     for (u32 i = 0; i < operands.size(); ++i) m.stack[i] = operands[i]->words[k];
-    m.fuel = cases.limits().fuel;
+    m.fuel = fuel_ != 0 ? std::min(fuel_, cases.limits().fuel) : cases.limits().fuel;
     // The heap keeps what earlier applications made: the operands' arrays and strings live there.
     const vm::Trap t = vm::execute(program_->view(), 0, m);
     out.traps[k] = u8(t);

@@ -69,13 +69,16 @@ class Cases {
 };
 
 // A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
-// operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]"); constants are leaves of the
-// bank, not literals of an operation.
+// operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]", "scan_sum(a0, a1)"), and the
+// functions BODY calls (`helpers`: a loop's, say); constants are leaves of the bank, not
+// literals of an operation.
 class Operation {
  public:
-  // Throws std::invalid_argument with the compiler's message when the function does not compile,
-  // and when BODY holds a string literal.
-  Operation(std::span<const Type> operands, Type result, const std::string& body);
+  // Throws std::invalid_argument with the compiler's message when the functions do not compile,
+  // and when they hold a string literal. `fuel`, when not 0, bounds one application's fuel below
+  // the cases' limit (a loop's: see search/bank_loops.h).
+  Operation(std::span<const Type> operands, Type result, const std::string& body,
+            const std::string& helpers = "", u64 fuel = 0);
 
   Type result() const { return result_; }
   u32 arity() const { return u32(operands_.size()); }
@@ -83,13 +86,15 @@ class Operation {
 
   // The behaviour of this operation over the operands' behaviours (their types must be the
   // operation's): per case, the first operand's trap if one trapped, else what the interpreter
-  // returns (a trap included) with the cases' fuel limit for this one application.
+  // returns (a trap included) with the cases' fuel limit (or the operation's, if lower) for this
+  // one application.
   Behaviour apply(std::span<const Behaviour* const> operands, Cases& cases) const;
 
  private:
   std::vector<Type> operands_;
   Type result_;
   std::string source_;
+  u64 fuel_ = 0;
   std::optional<vm::Program> program_;
 };
 

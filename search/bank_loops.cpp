@@ -1,0 +1,99 @@
+#include "search/bank_loops.h"
+
+#include <string>
+
+namespace gs::search::bank {
+
+namespace {
+
+struct Accumulation {
+  const char* name;
+  const char* step;  // acc's next value, over acc and x (and b, in a digit loop)
+};
+
+const Accumulation kAccumulations[] = {
+    {"add", "acc + x"},     {"mul", "acc * x"},         {"max", "max(acc, x)"},
+    {"min", "min(acc, x)"}, {"squares", "acc + x * x"}, {"count", "acc + 1"},
+};
+
+struct Predicate {
+  const char* name;
+  const char* test;  // over x and v
+};
+
+const Predicate kPredicates[] = {
+    {"eq", "x == v"}, {"lt", "x < v"}, {"gt", "x > v"}, {"divides", "x % v == 0"}};
+
+std::string fold(const std::string& name, const std::string& step) {
+  return "fn " + name +
+         "(xs: [int], init: int) -> int {\n  let acc = init;\n  for x in xs {\n    acc = " + step +
+         ";\n  }\n  return acc;\n}\n";
+}
+
+std::string scan(const std::string& name, const std::string& step) {
+  return "fn " + name + "(xs: [int], init: int) -> [int] {\n  let acc = init;\n  let out: [int] = [];\n" +
+         "  for x in xs {\n    acc = " + step + ";\n    out = push(out, acc);\n  }\n  return out;\n}\n";
+}
+
+std::string fold_range(const std::string& name, const std::string& step) {
+  return "fn " + name +
+         "(n: int, init: int) -> int {\n  let acc = init;\n  for x in 1..n + 1 {\n    acc = " + step +
+         ";\n  }\n  return acc;\n}\n";
+}
+
+std::string digits(const std::string& name, const std::string& step) {
+  return "fn " + name + "(n: int, b: int, init: int) -> int {\n  let acc = init;\n" +
+         "  while n > 0 && b > 1 {\n    let x = n % b;\n    acc = " + step + ";\n    n = n / b;\n  }\n" +
+         "  return acc;\n}\n";
+}
+
+std::string count_where(const std::string& name, const std::string& test) {
+  return "fn " + name + "(xs: [int], v: int) -> int {\n  let count = 0;\n  for x in xs {\n    if " + test +
+         " {\n      count = count + 1;\n    }\n  }\n  return count;\n}\n";
+}
+
+std::string first_where(const std::string& name, const std::string& test) {
+  return "fn " + name + "(xs: [int], v: int) -> int {\n  for i in 0..len(xs) {\n    let x = xs[i];\n    if " +
+         test + " {\n      return i;\n    }\n  }\n  return -1;\n}\n";
+}
+
+std::string last_where(const std::string& name, const std::string& test) {
+  return "fn " + name + "(xs: [int], v: int) -> int {\n  let i = len(xs) - 1;\n  while i >= 0 {\n" +
+         "    let x = xs[i];\n    if " + test +
+         " {\n      return i;\n    }\n    i = i - 1;\n  }\n  return -1;\n}\n";
+}
+
+}  // namespace
+
+std::vector<Production> loop_productions(const std::set<Type>& types) {
+  const Type I = Type::Int, A = Type::IntArray;
+  std::vector<Production> p;
+  auto add = [&](std::vector<Type> operands, Type result, const std::string& name,
+                 const std::string& helper) {
+    std::string text = name + "(";
+    for (size_t i = 0; i < operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
+    p.push_back(operation_production(std::move(operands), result, text + ")", helper, kLoopFuel));
+  };
+  for (const Accumulation& a : kAccumulations) {
+    const std::string op = a.name;
+    if (types.count(A)) {
+      if (op != "count") add({A, I}, I, "fold_" + op, fold("fold_" + op, a.step));  // count: len(xs) + init
+      add({A, I}, A, "scan_" + op, scan("scan_" + op, a.step));
+    }
+    if (op != "count" && op != "max" && op != "min")  // max/min over 1..n: n or 1 against init
+      add({I, I}, I, "fold_range_" + op, fold_range("fold_range_" + op, a.step));
+    add({I, I, I}, I, "digits_" + op, digits("digits_" + op, a.step));
+  }
+  add({I, I, I}, I, "digits_rebuild", digits("digits_rebuild", "acc * b + x"));
+  if (types.count(A))
+    for (const Predicate& w : kPredicates) {
+      const std::string test = w.name;
+      add({A, I}, I, "count_where_" + test, count_where("count_where_" + test, w.test));
+      if (test != "eq")  // index_of
+        add({A, I}, I, "first_where_" + test, first_where("first_where_" + test, w.test));
+      add({A, I}, I, "last_where_" + test, last_where("last_where_" + test, w.test));
+    }
+  return p;
+}
+
+}  // namespace gs::search::bank

@@ -1,0 +1,39 @@
+// The loops with state the value-bank enumeration builds (issue 21, docs/search.md "The value
+// bank"): each a production whose operands are banked values and whose loop is a helper function
+// in Syn, compiled with its Operation (the VM's semantics, traps and fuel included) and written
+// out once in a materialised program, as choose's helpers are:
+//
+//   fold_OP(xs, init)        acc = init; for x in xs { acc = OP(acc, x) }          sum, product, max, …
+//   scan_OP(xs, init)        every acc of that fold, in order                      prefix sums, running max
+//   fold_range_OP(n, init)   the fold over 1, 2, …, n                              sum of squares, n!
+//   digits_OP(n, b, init)    the fold over n's base-b digits, last first (n % b, n = n / b; no
+//                            step unless n > 0 and b > 1)                          digit sums, reversal
+//   count_where_P(xs, v)     how many x in xs have P(x, v)                         x == v, x < v, x % v == 0
+//   first_where_P(xs, v)     the first index with P(xs[i], v), or -1
+//   last_where_P(xs, v)      the last such index, or -1
+//
+// with OP an accumulation (acc + x, acc * x, max, min, acc + x * x, acc + 1, and for digits
+// acc * b + x) and P a comparison with a banked value.
+//
+// In the bank a loop has kLoopFuel instructions per case (a few hundred steps), not the cases' whole
+// limit: a fold over 1..n with a banked n of 10^9 would otherwise burn a million instructions on
+// every case each time it is tried (PSB1's checksum fell from ~10^5 to 10^3 candidates/s). A
+// program that needs a longer loop is missed by the bank, never proposed wrongly: the pipeline
+// judges it with the run's own fuel.
+
+#pragma once
+
+#include <set>
+#include <vector>
+
+#include "search/bank_enumerator.h"
+
+namespace gs::search::bank {
+
+inline constexpr u64 kLoopFuel = 5000;  // per case and application, in the bank (above)
+
+// The loop productions over the types in `types` (those of a problem's signature, int and bool
+// included): the [int] loops when [int] is there, the int loops always.
+std::vector<Production> loop_productions(const std::set<Type>& types);
+
+}  // namespace gs::search::bank

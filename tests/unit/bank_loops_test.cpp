@@ -1,0 +1,239 @@
+// The value bank's loops (search/bank_loops.h): each helper computes what bank_loops.h says it
+// does, against a C++ reference on random inputs (traps included), and the enumeration reaches
+// the answers that need a loop with state — prefix sums, digit sums, the last index of a zero —
+// whose programs, written out with their helpers, compile and pass cases they never saw.
+#include "search/bank_loops.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <random>
+
+#include "compiler/compiler.h"
+#include "pipeline/case_set.h"
+#include "vm/runner.h"
+
+namespace gs::search::bank {
+namespace {
+
+using vm::Value;
+const Type I = Type::Int, A = Type::IntArray;
+
+Value list(const std::vector<i64>& xs) {
+  std::vector<Value> items;
+  for (i64 x : xs) items.push_back(Value::of_int(x));
+  return Value::of_array(Type::Int, std::move(items));
+}
+
+std::vector<i64> ints(const Value& v) {
+  std::vector<i64> out;
+  for (const Value& x : v.items) out.push_back(x.i);
+  return out;
+}
+
+// Wrapping int arithmetic, as Syn's.
+i64 wrap_add(i64 a, i64 b) { return i64(u64(a) + u64(b)); }
+i64 wrap_mul(i64 a, i64 b) { return i64(u64(a) * u64(b)); }
+
+// One accumulation step (bank_loops.h's OP), b the digit loop's base.
+i64 step(const std::string& op, i64 acc, i64 x, i64 b) {
+  if (op == "add") return wrap_add(acc, x);
+  if (op == "mul") return wrap_mul(acc, x);
+  if (op == "max") return std::max(acc, x);
+  if (op == "min") return std::min(acc, x);
+  if (op == "squares") return wrap_add(acc, wrap_mul(x, x));
+  if (op == "count") return wrap_add(acc, 1);
+  if (op == "rebuild") return wrap_add(wrap_mul(acc, b), x);
+  ADD_FAILURE() << "no reference for " << op;
+  return 0;
+}
+
+// P(x, v), or nullopt where it traps (x % 0).
+std::optional<bool> test(const std::string& p, i64 x, i64 v) {
+  if (p == "eq") return x == v;
+  if (p == "lt") return x < v;
+  if (p == "gt") return x > v;
+  if (v == 0) return std::nullopt;
+  return x % v == 0;  // v in a small range here: no INT64_MIN % -1
+}
+
+bool starts(const std::string& s, const std::string& prefix, std::string* rest) {
+  if (s.rfind(prefix, 0) != 0) return false;
+  *rest = s.substr(prefix.size());
+  return true;
+}
+
+// The loop `name` on args, or nullopt where it traps.
+std::optional<Value> reference(const std::string& name, const std::vector<Value>& args) {
+  std::string op;
+  if (starts(name, "fold_range_", &op)) {
+    i64 acc = args[1].i;
+    for (i64 x = 1; x <= args[0].i; ++x) acc = step(op, acc, x, 0);
+    return Value::of_int(acc);
+  }
+  if (starts(name, "fold_", &op) || starts(name, "scan_", &op)) {
+    i64 acc = args[1].i;
+    std::vector<i64> out;
+    for (i64 x : ints(args[0])) out.push_back(acc = step(op, acc, x, 0));
+    return name[0] == 'f' ? Value::of_int(acc) : list(out);
+  }
+  if (starts(name, "digits_", &op)) {
+    i64 n = args[0].i, b = args[1].i, acc = args[2].i;
+    for (; n > 0 && b > 1; n /= b) acc = step(op, acc, n % b, b);
+    return Value::of_int(acc);
+  }
+  const std::vector<i64> xs = args[0].type == A ? ints(args[0]) : std::vector<i64>{};
+  const i64 v = args.size() > 1 ? args[1].i : 0;
+  if (starts(name, "count_where_", &op)) {
+    i64 count = 0;
+    for (i64 x : xs) {
+      const std::optional<bool> t = test(op, x, v);
+      if (!t) return std::nullopt;
+      count += *t;
+    }
+    return Value::of_int(count);
+  }
+  const bool first = starts(name, "first_where_", &op);
+  if (first || starts(name, "last_where_", &op)) {
+    for (size_t j = 0; j < xs.size(); ++j) {
+      const size_t i = first ? j : xs.size() - 1 - j;
+      const std::optional<bool> t = test(op, xs[i], v);
+      if (!t) return std::nullopt;
+      if (*t) return Value::of_int(i64(i));
+    }
+    return Value::of_int(-1);
+  }
+  ADD_FAILURE() << "no reference for " << name;
+  return std::nullopt;
+}
+
+// A random operand; `range`: an int that a loop over 1..n finishes within kLoopFuel.
+Value random_value(Type t, bool range, std::mt19937_64& rng) {
+  auto small = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
+  if (t == A) {
+    std::vector<i64> xs(size_t(small(0, 7)));
+    for (i64& x : xs) x = small(0, 4) == 0 ? 0 : small(-20, 20);
+    return list(xs);
+  }
+  switch (small(0, 3)) {
+    case 0: return Value::of_int(small(-3, 3));  // bases 0, 1 and negative ones; v == 0
+    case 1: return Value::of_int(small(-30, 30));
+    case 2: return Value::of_int(small(0, range ? 300 : 100000));
+    default: return Value::of_int(small(2, 16));
+  }
+}
+
+TEST(BankLoops, EachComputesWhatItsDocumentSays) {
+  std::mt19937_64 rng(21);
+  const std::vector<Production> loops = loop_productions({I, Type::Bool, A});
+  ASSERT_GE(loops.size(), 30u);
+  for (const Production& p : loops) {
+    const std::string name = p.text.substr(0, p.text.find('('));
+    std::vector<std::vector<Value>> inputs(100);
+    for (std::vector<Value>& in : inputs)
+      for (Type t : p.operands) in.push_back(random_value(t, name.rfind("fold_range_", 0) == 0, rng));
+    Cases cases(p.operands, inputs, vm::Limits{});
+    std::vector<const Behaviour*> operands;
+    for (u32 i = 0; i < p.operands.size(); ++i) operands.push_back(&cases.parameter(i));
+    const Behaviour out = p.operation->apply(operands, cases);
+    for (u32 k = 0; k < cases.count(); ++k) {
+      const std::optional<Value> want = reference(name, inputs[k]);
+      std::string args;
+      for (const Value& v : inputs[k]) args += " " + vm::to_json(v);
+      if (!want) {
+        EXPECT_EQ(out.traps[k], u8(vm::Trap::DIVISION_BY_ZERO)) << name << args;
+        continue;
+      }
+      ASSERT_EQ(out.traps[k], u8(vm::Trap::NONE)) << name << args << "\n" << p.helper;
+      EXPECT_TRUE(vm::identical(cases.value(out, k), *want))
+          << name << args << ": " << vm::to_json(cases.value(out, k)) << ", want " << vm::to_json(*want);
+    }
+  }
+}
+
+// Searches for an answer of type `result` over one parameter with the loops, a few operators
+// and constants, then compiles its program and runs it on the train and the unseen cases.
+void expect_answer(const std::string& parameter, Type param, Type result, const std::vector<Value>& inputs,
+                   const std::function<Value(const Value&)>& f, size_t train, const std::string& want) {
+  std::vector<std::vector<Value>> train_inputs;
+  std::vector<Value> outputs;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (k < train) train_inputs.push_back({inputs[k]});
+    outputs.push_back(f(inputs[k]));
+  }
+  const std::vector<Type> params = {param};
+  Cases cases(params, train_inputs, vm::Limits{});
+  std::vector<Leaf> leaves = {{parameter, cases.parameter(0)}};
+  for (i64 c : {0, 1, 10}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
+  std::vector<Production> productions = {operation_production({I}, I, "abs($0)"),
+                                         operation_production({I, I}, I, "$0 + $1")};
+  for (Production& p : loop_productions({I, Type::Bool, param, result})) productions.push_back(std::move(p));
+  BankEnumerator e(cases, std::move(leaves), std::move(productions), parameter + ": " + type_name(param));
+  std::vector<u64> goal;
+  for (size_t k = 0; k < train; ++k) goal.push_back(pipeline::output_hash({&outputs[k], 1}));
+  EnumerationStats stats;
+  const std::optional<u32> answer = e.search(result, goal, 6, 10'000'000, &stats);
+  ASSERT_TRUE(answer) << "nothing after " << stats.evaluated << " expressions";
+  EXPECT_EQ(e.text(*answer), want);
+  const std::string source = e.program(*answer, "solve");
+  compiler::Output out = compiler::compile(source);
+  ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "answer", source);
+  const std::optional<vm::Program> program = vm::Program::load(out.bytecode);
+  ASSERT_TRUE(program);
+  vm::Runner runner;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const std::vector<Value> args = {inputs[k]};
+    const vm::Outcome o = runner.run(*program, 0, args);
+    ASSERT_EQ(o.trap, vm::Trap::NONE) << source;
+    EXPECT_TRUE(vm::identical(o.results[0], outputs[k])) << "case " << k << "\n" << source;
+  }
+  std::printf("%s after %llu expressions\n%s", e.text(*answer).c_str(), (unsigned long long)stats.evaluated,
+              source.c_str());
+}
+
+TEST(BankLoops, PrefixSums) {
+  const std::vector<Value> inputs = {list({1, 2, 3}), list({}),           list({5, -5, 4}),
+                                     list({7}),       list({0, 0, 9, 1}), list({-2, 8, 8, 8, 3})};
+  expect_answer(
+      "xs", A, A, inputs,
+      [](const Value& xs) {
+        std::vector<i64> out;
+        i64 s = 0;
+        for (i64 x : ints(xs)) out.push_back(s += x);
+        return list(out);
+      },
+      4, "scan_add(xs, 0)");
+}
+
+TEST(BankLoops, DigitSumOfAnyInt) {
+  const std::vector<Value> inputs = {Value::of_int(1234),  Value::of_int(-56),   Value::of_int(0),
+                                     Value::of_int(9),     Value::of_int(-1001), Value::of_int(777777),
+                                     Value::of_int(-98765)};
+  expect_answer(
+      "n", I, I, inputs,
+      [](const Value& n) {
+        i64 s = 0;
+        for (i64 m = n.i < 0 ? -n.i : n.i; m > 0; m /= 10) s += m % 10;
+        return Value::of_int(s);
+      },
+      5, "digits_add(abs(n), 10, 0)");
+}
+
+TEST(BankLoops, LastIndexOfZero) {
+  const std::vector<Value> inputs = {list({0, 1, 0, 2}),    list({0}),
+                                     list({3, 0, 0}),       list({5, 0, 7, 8}),
+                                     list({0, 0, 0, 1, 1}), list({1, 2, 0})};
+  expect_answer(
+      "xs", A, I, inputs,
+      [](const Value& xs) {
+        const std::vector<i64> v = ints(xs);
+        i64 last = -1;
+        for (size_t i = 0; i < v.size(); ++i)
+          if (v[i] == 0) last = i64(i);
+        return Value::of_int(last);
+      },
+      4, "last_where_eq(xs, 0)");
+}
+
+}  // namespace
+}  // namespace gs::search::bank
