@@ -29,8 +29,10 @@ po::options_description search_options(SearchOptions* o) {
       "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
-      "(0)")("enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
-             "portfolio: candidates the enumeration may propose before GP takes over")(
+      "(0)")("bank-first", at_least(&o->settings.portfolio.bank_candidates, 0),
+             "portfolio: expressions the value-bank enumeration may evaluate first (0: none)")(
+      "enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
+      "portfolio: candidates the enumeration may propose before GP takes over")(
       "elites", bounded(&o->settings.portfolio.elites, 0, 1u << 20),
       "portfolio: the enumeration's best candidates placed in GP's first population")(
       "candidates,c", po::value(&o->candidates_path),

@@ -90,8 +90,11 @@ struct EnumerateSettings {
   bool splits = true;   // goals met case by case: decision lists under the entry's bool expressions
 };
 
-// The portfolio: enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
+// The portfolio: the value-bank enumeration, then the enumeration, each for its first
+// candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
+  u64 bank_candidates =
+      10000;  // expressions the value bank may evaluate first (its loops: search/bank_loops.h)
   u64 enumerate_candidates =
       200000;        // candidates and probes the enumeration may propose (2/3 of the default budget)
   u32 elites = 100;  // its best candidates that join GP's first population
@@ -141,7 +144,9 @@ std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& probl
 // cases) included; an expression whose outputs are the problem's on every train case is proposed.
 // Problems with one result only (none is proposed for others); no lambdas, goals or case splits yet.
 std::unique_ptr<Generator> make_bank_generator(const suites::Problem& problem, EnumerateSettings settings);
-// Enumeration, then GP: the enumeration proposes up to settings.portfolio.enumerate_candidates
+// The value bank, enumeration, then GP: the value-bank enumeration evaluates up to
+// settings.portfolio.bank_candidates expressions (counted as candidates; it proposes only one
+// that meets the goal), the enumeration proposes up to settings.portfolio.enumerate_candidates
 // programs (candidates and probes; fewer if it finishes first, none for a problem it cannot
 // take), then GP searches, its first population holding the enumeration's best candidates by
 // train cases passed (up to settings.portfolio.elites) in the place of random programs.

@@ -1,6 +1,11 @@
-// The portfolio generator (search/generator.h, docs/search.md "Generators"): bottom-up
-// enumeration first, for a fixed number of candidates, then genetic programming, whose first
-// population carries the best programs the enumeration found.
+// The portfolio generator (search/generator.h, docs/search.md "Generators"): the value-bank
+// enumeration first, then bottom-up enumeration, each for a fixed number of candidates, then
+// genetic programming, whose first population carries the best programs the enumeration found.
+//
+// The value bank goes first because it is cheap where it wins: its loops with state (folds,
+// digit loops, "last index where") answer in a few hundred candidates what the enumeration needs
+// 10^5 for or cannot express (last-index-of-zero), and its 10,000 candidates cost well under a
+// second; it has no lambdas or case splits, which the enumeration then brings.
 //
 // Why both: on PSB1 the two solve different problems (docs/results.md "Program search"). The
 // enumeration finds small exact programs quickly and deterministically (mirror-image in 486
@@ -40,6 +45,7 @@ class PortfolioGenerator final : public Generator {
  public:
   PortfolioGenerator(const suites::Problem& problem, GeneratorSettings settings)
       : portfolio_(settings.portfolio) {
+    if (portfolio_.bank_candidates > 0) bank_ = make_bank_generator(problem, settings.enumerate);
     if (portfolio_.enumerate_candidates > 0)
       enumerate_ = make_enumerate_generator(problem, settings.enumerate);
     gp_ = make_gp_generator(problem.signature, std::move(settings));
@@ -48,6 +54,17 @@ class PortfolioGenerator final : public Generator {
   GeneratorKind kind() const override { return GeneratorKind::Portfolio; }
 
   std::vector<Proposal> propose(u32 count, u64) override {
+    internal_ = 0;
+    if (bank_) {
+      if (bank_spent_ < portfolio_.bank_candidates) {
+        const u64 left = portfolio_.bank_candidates - bank_spent_;
+        std::vector<Proposal> out = bank_->propose(u32(std::min<u64>(count, left)), bank_spent_);
+        internal_ = bank_->evaluated_internally();
+        bank_spent_ += internal_ + out.size();
+        if (!out.empty() || internal_ > 0) return out;
+      }
+      bank_.reset();  // its budget is spent, or it is finished
+    }
     if (enumerate_) {
       if (proposed_ < portfolio_.enumerate_candidates) {
         const u64 left = portfolio_.enumerate_candidates - proposed_;
@@ -73,6 +90,7 @@ class PortfolioGenerator final : public Generator {
   }
 
   void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& e, i64 first_id) override {
+    if (bank_) return;  // its one proposal met the goal in the bank: nothing to learn from it
     if (gp_iteration_ > 0) return gp_->observe(proposals, e, first_id);
     enumerate_->observe(proposals, e, first_id);
     if (probe_) return;  // probes are not candidates for this problem
@@ -91,6 +109,7 @@ class PortfolioGenerator final : public Generator {
   }
 
   std::optional<Type> probe_result() const override { return probe_; }
+  u64 evaluated_internally() const override { return internal_; }
 
  private:
   struct Elite {
@@ -100,8 +119,9 @@ class PortfolioGenerator final : public Generator {
   };
 
   PortfolioSettings portfolio_;
-  std::unique_ptr<Generator> enumerate_, gp_;
-  u64 proposed_ = 0;  // by the enumeration
+  std::unique_ptr<Generator> bank_, enumerate_, gp_;
+  u64 bank_spent_ = 0, internal_ = 0;  // by the value bank: in all, in the last propose()
+  u64 proposed_ = 0;                   // by the enumeration
   u64 gp_iteration_ = 0;
   u64 order_ = 0;
   std::optional<Type> probe_;

@@ -1,7 +1,7 @@
-// The portfolio generator (search/portfolio_generator.cpp): enumeration for its first
-// candidates, then GP whose first population holds the enumeration's best programs; through the
-// search loop's protocol by hand, through run_search, and from the command line on a PSB1
-// problem GP alone does not solve.
+// The portfolio generator (search/portfolio_generator.cpp): the value bank and then the
+// enumeration for their first candidates, then GP whose first population holds the enumeration's
+// best programs; through the search loop's protocol by hand, through run_search, and from the
+// command line on PSB1 problems GP alone does not solve.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,8 +34,9 @@ suites::Problem hard_problem() {
   return *p;
 }
 
-search::GeneratorSettings settings(u64 enumerate_candidates, u32 elites) {
+search::GeneratorSettings settings(u64 enumerate_candidates, u32 elites, u64 bank_candidates = 0) {
   search::GeneratorSettings s;
+  s.portfolio.bank_candidates = bank_candidates;
   s.portfolio.enumerate_candidates = enumerate_candidates;
   s.portfolio.elites = elites;
   return s;
@@ -109,6 +110,39 @@ TEST(Portfolio, EnumeratesFirstThenGpStartsFromTheBestItFound) {
                           [](const search::Proposal& q) { return q.parents[0] >= 0; }));
 }
 
+// The value bank evaluates exactly its share (counted as candidates, none proposed on a problem
+// it does not solve within it), then the enumeration proposes.
+TEST(Portfolio, TheValueBankEvaluatesItsShareFirst) {
+  const suites::Problem p = hard_problem();
+  const u64 bank = 1000;
+  auto g = search::make_portfolio_generator(p, settings(300, 5, bank));
+  auto pipeline = cpu();
+  u64 evaluated = 0, it = 0;
+  for (;; ++it) {
+    Step s = step(*g, p, *pipeline, 64, it, 0);
+    if (!s.proposals.empty()) {
+      EXPECT_EQ(g->evaluated_internally(), 0u) << "the enumeration's proposals";
+      break;
+    }
+    ASSERT_GT(g->evaluated_internally(), 0u) << "an empty batch must have evaluated some";
+    EXPECT_LE(g->evaluated_internally(), 64u);
+    evaluated += g->evaluated_internally();
+  }
+  EXPECT_EQ(evaluated, bank);
+}
+
+// last-index-of-zero (PSB1): the enumeration needs 187,392 candidates without lambdas
+// (docs/search.md); the value bank's loop last_where_eq(xs, 0) is at 215.
+TEST(Portfolio, CommandLineSolvesLastIndexOfZeroWithTheValueBanksLoop) {
+  const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/last-index-of-zero.json";
+  auto o = testing::run_command(
+      jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000", "-d", "cpu", "-q"});
+  EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
+  EXPECT_NE(o.out.find("last-index-of-zero: solved"), std::string::npos) << o.out << o.err;
+  EXPECT_NE(o.out.find("last_where_eq(xs, 0)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("(generalises)"), std::string::npos) << o.out;
+}
+
 TEST(Portfolio, IsDeterministicForASeed) {
   const suites::Problem p = hard_problem();
   search::SearchConfig config;
@@ -140,9 +174,9 @@ TEST(Portfolio, CommandLineSolvesATupleProblem) {
 // (docs/results.md); the portfolio's enumeration finds reverse(a) == b within its head.
 TEST(Portfolio, CommandLineSolvesMirrorImage) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/mirror-image.json";
-  auto o =
-      testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000",
-                                                  "--enumerate-first", "2000", "-d", "cpu", "-q"});
+  auto o = testing::run_command(
+      jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000", "--enumerate-first",
+                             "2000", "--bank-first", "0", "-d", "cpu", "-q"});
   EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
   EXPECT_NE(o.out.find("mirror-image: solved"), std::string::npos) << o.out << o.err;
 }
