@@ -21,8 +21,22 @@ struct Predicate {
   const char* test;  // over x and v
 };
 
-const Predicate kPredicates[] = {
-    {"eq", "x == v"}, {"lt", "x < v"}, {"gt", "x > v"}, {"divides", "x % v == 0"}};
+const Predicate kPredicates[] = {{"eq", "x == v"},
+                                 {"lt", "x < v"},
+                                 {"gt", "x > v"},
+                                 {"divides", "x % v == 0"},
+                                 {"notdivides", "x % v != 0"}};
+
+struct Function {
+  const char* name;
+  const char* value;  // over x and v (a map), x and y (a zip), or x alone (a unary map)
+};
+
+const Function kMaps[] = {{"add", "x + v"}, {"sub", "x - v"},     {"mul", "x * v"},    {"div", "x / v"},
+                          {"mod", "x % v"}, {"max", "max(x, v)"}, {"min", "min(x, v)"}};
+const Function kUnaryMaps[] = {{"square", "x * x"}, {"negate", "-x"}, {"abs", "abs(x)"}};
+const Function kZips[] = {
+    {"add", "x + y"}, {"sub", "x - y"}, {"mul", "x * y"}, {"max", "max(x, y)"}, {"min", "min(x, y)"}};
 
 std::string fold(const std::string& name, const std::string& step) {
   return "fn " + name +
@@ -63,6 +77,24 @@ std::string last_where(const std::string& name, const std::string& test) {
          " {\n      return i;\n    }\n    i = i - 1;\n  }\n  return -1;\n}\n";
 }
 
+std::string filter(const std::string& name, const std::string& test) {
+  return "fn " + name + "(xs: [int], v: int) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if " +
+         test + " {\n      out = push(out, x);\n    }\n  }\n  return out;\n}\n";
+}
+
+std::string map(const std::string& name, const std::string& value, bool unary) {
+  return "fn " + name + (unary ? "(xs: [int])" : "(xs: [int], v: int)") +
+         " -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    out = push(out, " + value +
+         ");\n  }\n  return out;\n}\n";
+}
+
+std::string zip(const std::string& name, const std::string& value) {
+  return "fn " + name + "(xs: [int], ys: [int]) -> [int] {\n  let out: [int] = [];\n" +
+         "  for i in 0..min(len(xs), len(ys)) {\n    let x = xs[i];\n    let y = ys[i];\n    out = "
+         "push(out, " +
+         value + ");\n  }\n  return out;\n}\n";
+}
+
 }  // namespace
 
 std::vector<Production> loop_productions(const std::set<Type>& types) {
@@ -92,7 +124,16 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
       if (test != "eq")  // index_of
         add({A, I}, I, "first_where_" + test, first_where("first_where_" + test, w.test));
       add({A, I}, I, "last_where_" + test, last_where("last_where_" + test, w.test));
+      if (test != "eq") add({A, I}, A, "filter_" + test, filter("filter_" + test, w.test));
     }
+  if (types.count(A)) {
+    for (const Function& f : kMaps)
+      add({A, I}, A, std::string("map_") + f.name, map(std::string("map_") + f.name, f.value, false));
+    for (const Function& f : kUnaryMaps)
+      add({A}, A, std::string("map_") + f.name, map(std::string("map_") + f.name, f.value, true));
+    for (const Function& f : kZips)
+      add({A, A}, A, std::string("zip_") + f.name, zip(std::string("zip_") + f.name, f.value));
+  }
   return p;
 }
 

@@ -11,9 +11,15 @@
 //   count_where_P(xs, v)     how many x in xs have P(x, v)                         x == v, x < v, x % v == 0
 //   first_where_P(xs, v)     the first index with P(xs[i], v), or -1
 //   last_where_P(xs, v)      the last such index, or -1
+//   filter_P(xs, v)          the x in xs with P(x, v), in order                    the positives, the evens
+//   map_F(xs, v)             F(x, v) for each x in xs                              x + v, x * v, x / v, …
+//   map_U(xs)                U(x) for each x                                       squares, negations
+//   zip_F(xs, ys)            F(xs[i], ys[i]) for i below both lengths              vectors summed
 //
 // with OP an accumulation (acc + x, acc * x, max, min, acc + x * x, acc + 1, and for digits
-// acc * b + x) and P a comparison with a banked value.
+// acc * b + x), P a comparison with a banked value (x == v, x < v, x > v, v divides x, v does
+// not), F an operator (+, -, *, /, %, max, min; zip: the first five but / and %) and U x * x,
+// -x or abs(x): DeepCoder's list language (Balog et al. 2017) falls within them.
 //
 // In the bank a loop has kLoopFuel instructions per case (a few hundred steps), not the cases' whole
 // limit: a fold over 1..n with a banked n of 10^9 would otherwise burn a million instructions on
