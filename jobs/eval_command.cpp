@@ -11,6 +11,7 @@
 #include "jobs/command.h"
 #include "jobs/compile_options.h"
 #include "jobs/options.h"
+#include "pipeline/first_error.h"
 #include "pipeline/pipeline.h"
 #include "search/search_loop.h"
 #include "suites/candidates.h"
@@ -20,28 +21,6 @@
 namespace gs::jobs {
 
 namespace {
-
-// What went wrong with candidate i: its first compile error as "LINE:COL: message" within the
-// candidate, or its most frequent trap as "out_of_fuel x6".
-std::string first_error(const pipeline::BatchResults& r, u32 i, std::string_view source) {
-  auto kept = r.kept_diagnostics(i);
-  if (kept.empty()) {
-    if (r.trap.empty() || r.program_status(i) != pipeline::ProgramStatus::OK) return {};
-    u32 counts[256] = {};
-    for (u32 k = 0; k < r.cases; ++k) counts[r.trap[u64(i) * r.cases + k]]++;
-    u32 worst = 0;
-    for (u32 t = 1; t < 256; ++t)
-      if (counts[t] > counts[worst] || (worst == 0 && counts[t] > 0)) worst = t;
-    if (worst == 0) return {};
-    return std::string(vm::trap_name(vm::Trap(worst))) + " x" + std::to_string(counts[worst]);
-  }
-  u32 line, column;
-  compiler::line_and_column(source, kept[0].pos, &line, &column);
-  std::string more =
-      r.diagnostic_count[i] > 1 ? " (+" + std::to_string(r.diagnostic_count[i] - 1) + " more)" : "";
-  return std::to_string(line) + ":" + std::to_string(column) + ": " + compiler::message(kept[0], source) +
-         more;
-}
 
 struct Tally {
   u64 ran = 0, passing = 0, by_status[pipeline::kProgramStatusCount] = {};
@@ -153,7 +132,8 @@ int eval_command(const std::vector<std::string>& args) {
         if (all) passing.push_back(&c);
         if (!quiet)
           std::cout << first + i + 1 << "\t" << c.line << "\t" << pipeline::status_name(s) << "\t"
-                    << r.cases_passed[i] << "/" << r.cases << "\t" << first_error(r, i, c.source) << "\n";
+                    << r.cases_passed[i] << "/" << r.cases << "\t" << pipeline::first_error(r, i, c.source)
+                    << "\n";
       }
       if (file.candidates.size() > batch)
         std::cerr << "gpusynth eval: " << end << "/" << file.candidates.size() << " candidates, "

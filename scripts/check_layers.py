@@ -22,7 +22,7 @@ LAYERS = [
     ["search"],    # generators (GP, enumeration, portfolio, external), selection, search loop
     ["records", "neural"],  # HDF5 records | the libtorch compiler and self-play
     ["cluster"],   # campaigns, work queues, ledgers, collectives
-    ["jobs"],      # the gpusynth command
+    ["jobs", "python"],  # the gpusynth command | the Python package
 ]
 RANK = {folder: rank for rank, layer in enumerate(LAYERS) for folder in layer}
 SOURCE = re.compile(r".*\.(h|hpp|cuh|cpp|cu|def|inc)$")

@@ -20,7 +20,7 @@ if [ "$version" != 14 ]; then
 fi
 [ -f "$build/compile_commands.json" ] || { echo "check_tidy: no $build/compile_commands.json"; exit 2; }
 mapfile -t files < <(git ls-files 'base/*.cpp' 'vm/*.cpp' 'compiler/*.cpp' 'pipeline/*.cpp' 'suites/*.cpp' \
-                       'trees/*.cpp' 'search/*.cpp' 'records/*.cpp' 'cluster/*.cpp' 'jobs/*.cpp' |
+                       'trees/*.cpp' 'search/*.cpp' 'records/*.cpp' 'cluster/*.cpp' 'jobs/*.cpp' 'python/*.cpp' |
                      grep -v -e nccl_collective.cpp)
 # Only files this build compiles (the MPI and NCCL sources are optional).
 mapfile -t files < <(for f in "${files[@]}"; do grep -q "\"file\": \"[^\"]*/$f\"" "$build/compile_commands.json" && echo "$f"; done)

@@ -17,6 +17,8 @@ packages=(
   slurm-wlm munge                # slurmctld, slurmd, sbatch/srun and munged: tests/slurm runs slurm/ on a local Slurm
   python3-h5py                   # reading records without project code: tests, scripts/plot_trace.py
   python3-matplotlib             # scripts/plot_trace.py
+  pybind11-dev python3-dev       # the Python package gpusynth (python/, docs/python.md)
+  python3-pytest python3-venv    # its pytest suite, and `pip install .` into a virtual environment (tests/python)
   libtorch-dev                   # the neural compiler: neural/ (GPUSYNTH_TORCH, on in the release preset; CPU only)
   libopenblas0-openmp            # a fast BLAS for Debian's libtorch: the default reference libblas trains ~13x slower
 )
