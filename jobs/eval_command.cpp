@@ -4,12 +4,14 @@
 // judged in one batch pipeline call per --batch candidates; the pass count of each is printed
 // and the ones that pass every case are written out in the candidates' own format.
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
 #include "compiler/compiler.h"
 #include "jobs/command.h"
 #include "jobs/compile_options.h"
+#include "jobs/judge_samples.h"
 #include "jobs/options.h"
 #include "pipeline/first_error.h"
 #include "pipeline/pipeline.h"
@@ -21,6 +23,26 @@
 namespace gs::jobs {
 
 namespace {
+
+// "1,10,100" as numbers in [1, 2^20]; false with *error.
+bool parse_ks(const std::string& text, std::vector<u32>* ks, std::string* error) {
+  ks->clear();
+  size_t at = 0;
+  while (at <= text.size()) {
+    size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(at, end - at);
+    char* stop = nullptr;
+    const unsigned long k = std::strtoul(item.c_str(), &stop, 10);
+    if (item.empty() || *stop != '\0' || item[0] == '-' || k < 1 || k > (1u << 20)) {
+      *error = "expected numbers in [1, 2^20] separated by commas, not '" + text + "'";
+      return false;
+    }
+    ks->push_back(u32(k));
+    at = end + 1;
+  }
+  return true;
+}
 
 struct Tally {
   u64 ran = 0, passing = 0, by_status[pipeline::kProgramStatusCount] = {};
@@ -47,10 +69,22 @@ int eval_command(const std::vector<std::string>& args) {
   pipeline::PipelineConfig config;
   u32 batch = 65536;
   po::options_description visible("Options");
-  visible.add_options()("help,h", "show this help")("problem,p", po::value(&problem_path)->required(),
+  SamplesJob samples;
+  std::string ks_text = "1,10,100";
+  visible.add_options()("help,h", "show this help")("problem,p", po::value(&problem_path),
                                                     "problem file (JSON, docs/problems.md)")(
-      "candidates,c", po::value(&candidates_path)->required(),
+      "candidates,c", po::value(&candidates_path),
       "candidate programs: JSON Lines or text separated by '---' lines")(
+      "model-samples", po::value(&samples.samples_path),
+      "instead of --problem and --candidates: model samples for many tasks, JSON Lines of {task_id, "
+      "completion|source[, language]} ('-': stdin), judged against --suite")(
+      "suite", po::value(&samples.suite_dir),
+      "with --model-samples: the folder of problems the task_ids name")(
+      "results", po::value(&samples.results_path),
+      "with --model-samples: per-sample verdicts as JSON Lines (default SAMPLES.results.jsonl; '-': stdout)")(
+      "summary", po::value(&samples.summary_path),
+      "with --model-samples: pass@k per task and overall as JSON (default SAMPLES.summary.json; '-': "
+      "stdout)")("k", defaulted(&ks_text), "with --model-samples: the k of pass@k, comma-separated")(
       "out,o", po::value(&out_path), "where to write the passing candidates (default: CANDIDATES.passing)")(
       "split", defaulted(&split), "cases to judge on: train, test or all")(
       "device,d", defaulted(&device_text), "cpu, cuda or auto (CUDA when a GPU is present)")(
@@ -65,8 +99,12 @@ int eval_command(const std::vector<std::string>& args) {
   bool help;
   const std::string usage =
       "usage: gpusynth eval --problem P.json --candidates FILE [--device cpu|cuda|auto] [-o PASSING]\n"
+      "       gpusynth eval --model-samples S.jsonl --suite DIR [--results R.jsonl] [--summary S.json] [--k "
+      "1,10]\n"
       "Compiles, runs and tests every candidate program on the problem's cases; prints each one's\n"
-      "pass count and writes those that pass all cases. Malformed candidates are reported and counted.";
+      "pass count and writes those that pass all cases. Malformed candidates are reported and counted.\n"
+      "With --model-samples: a model's samples for many tasks, each judged on its task's cases; verdicts\n"
+      "per sample and pass@k (Chen et al. 2021) per task and overall.";
   if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
   bool quiet = vm.count("quiet") > 0;
@@ -82,6 +120,46 @@ int eval_command(const std::vector<std::string>& args) {
   std::string error;
   if (!check_compile_mode_options(config.neural, &error)) {
     std::cerr << "gpusynth eval: " << error << "\n";
+    return kExitUsage;
+  }
+  const suites::Split which = split == "train"  ? suites::Split::Train
+                              : split == "test" ? suites::Split::Test
+                                                : suites::Split::All;
+  if (!samples.samples_path.empty() || !samples.suite_dir.empty()) {
+    if (samples.samples_path.empty() || samples.suite_dir.empty() || !problem_path.empty() ||
+        !candidates_path.empty()) {
+      std::cerr
+          << "gpusynth eval: --model-samples goes with --suite, and neither with --problem or --candidates\n";
+      return kExitUsage;
+    }
+    if (!parse_ks(ks_text, &samples.ks, &error)) {
+      std::cerr << "gpusynth eval: --k: " << error << "\n";
+      return kExitUsage;
+    }
+    const bool from_stdin = samples.samples_path == "-";
+    if (!vm.count("results"))
+      samples.results_path = from_stdin ? "-" : samples.samples_path + ".results.jsonl";
+    if (!vm.count("summary") && !from_stdin) samples.summary_path = samples.samples_path + ".summary.json";
+    for (const std::string* out : {&samples.results_path, &samples.summary_path})
+      if (!out->empty() && *out != "-" &&
+          output_overwrites_input(*out, {{"samples", samples.samples_path}}, &error)) {
+        std::cerr << "gpusynth eval: " << error << "\n";
+        return kExitUsage;
+      }
+    samples.split = which;
+    samples.split_name = split;
+    samples.device = *device;
+    samples.config = config;
+    samples.batch = batch;
+    try {
+      return judge_samples(samples);
+    } catch (const std::exception& e) {
+      std::cerr << "gpusynth eval: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+  if (problem_path.empty() || candidates_path.empty()) {
+    std::cerr << "gpusynth eval: give --problem and --candidates (or --model-samples and --suite)\n";
     return kExitUsage;
   }
   if (out_path.empty()) out_path = candidates_path + ".passing";
@@ -100,14 +178,16 @@ int eval_command(const std::vector<std::string>& args) {
   suites::CandidateFile file = suites::parse_candidates(*text, candidates_path);
   for (const std::string& e : file.errors) std::cerr << e << "\n";
 
-  const suites::Split which = split == "train"  ? suites::Split::Train
-                              : split == "test" ? suites::Split::Test
-                                                : suites::Split::All;
   const suites::Signature& sig = problem->signature;
   std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
     const pipeline::CaseSet tests = suites::problem_cases(*problem, which);
     const u32 cases = tests.view().case_count;
+    if (cases == 0) {
+      std::cerr << problem_path << ": no " << split
+                << " cases to judge on (every candidate would pass vacuously)\n";
+      return kExitUsage;
+    }
     pipeline = pipeline::make_pipeline(*device, config);
     std::cerr << "gpusynth eval: " << file.candidates.size() << " candidates, " << cases << " " << split
               << " cases of " << problem->name << ", on the " << pipeline->name() << "\n";

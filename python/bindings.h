@@ -17,5 +17,6 @@ void bind_program(py::module_& m);   // program.cpp: compile, Program, run
 void bind_evaluate(py::module_& m);  // evaluate.cpp: evaluate, Result
 void bind_search(py::module_& m);    // search.cpp: search
 void bind_records(py::module_& m);   // records.cpp: Records
+void bind_samples(py::module_& m);   // samples.cpp: extract_code, pass_at_k
 
 }  // namespace gs::python

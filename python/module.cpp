@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   gs::python::bind_evaluate(m);
   gs::python::bind_search(m);
   gs::python::bind_records(m);
+  gs::python::bind_samples(m);
 }

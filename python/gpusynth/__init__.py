@@ -8,12 +8,12 @@ programs, program search, and a run's records (docs/python.md).
     gpusynth.search(p, budget=100_000)["solution"]["simplified"]
 """
 
-from ._core import Problem, Program, Records, Result, compile, evaluate, run, search
+from ._core import Problem, Program, Records, Result, compile, evaluate, extract_code, pass_at_k, run, search
 from .errors import BytecodeError, CompileError, GpusynthError, ProblemError, RecordsError, Trap
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Problem", "Program", "Records", "Result", "compile", "evaluate", "run", "search",
+    "Problem", "Program", "Records", "Result", "compile", "evaluate", "run", "search", "extract_code", "pass_at_k",
     "GpusynthError", "ProblemError", "CompileError", "BytecodeError", "Trap", "RecordsError",
 ]

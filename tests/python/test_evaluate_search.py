@@ -88,3 +88,11 @@ def test_an_exception_in_progress_stops_the_search(sum_problem):
 
     with pytest.raises(KeyboardInterrupt):
         gpusynth.search(hard, generator="gp", budget=10**7, batch=200, progress=stop)
+
+
+def test_model_sample_helpers():
+    assert gpusynth.extract_code("Sure!\n```syn\n" + SUM + "\n```\nDone.") == SUM + "\n"
+    assert gpusynth.extract_code("The answer:\n" + SUM) == SUM
+    assert gpusynth.pass_at_k(10, 3, 1) == pytest.approx(0.3)
+    assert gpusynth.pass_at_k(2, 1, 5) is None
+    assert gpusynth.pass_at_k(5, 5, 2) == 1.0

@@ -2,6 +2,8 @@
 // candidate formats, small batches, and every kind of bad input (exit code 2 and a message).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -120,6 +122,69 @@ TEST(Candidates, FormatsRoundTrip) {
   ASSERT_EQ(back.candidates.size(), 2u);
   EXPECT_EQ(back.candidates[1].source, "c\n");
   EXPECT_TRUE(suites::parse_candidates("", "e").candidates.empty());
+}
+
+const std::string kSamples = std::string(GPUSYNTH_SOURCE_DIR) + "/docs/examples/samples/";
+
+TEST(EvalCommand, JudgesModelSamplesForManyTasksWithPassAtK) {
+  const std::string results = temp("samples.results.jsonl"), summary = temp("samples.summary.json");
+  for (std::string batch : {"65536", "3"}) {
+    Outcome r = eval({"--model-samples", kSamples + "samples.jsonl", "--suite", kSamples + "tasks",
+                      "--results", results, "--summary", summary, "--k", "1,2,5", "--batch", batch});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string lines = slurp(results);
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), '\n'), 10);
+    // In file order, keyed by task and sample index; code fenced or after prose is found.
+    EXPECT_EQ(
+        lines.substr(0, lines.find('\n')),
+        R"({"cases":5,"error":"","line":1,"passed":5,"passes":true,"sample":0,"status":"ok","task_id":"sum-list"})");
+    EXPECT_NE(lines.find(R"("error":"invalid_argument x1","line":8,"passed":4,"passes":false,"sample":0)"),
+              std::string::npos);
+    EXPECT_NE(lines.find(R"("status":"unsupported_language","task_id":"count-evens")"), std::string::npos);
+    const std::string s = slurp(summary);
+    // sum-list: 2 of 4 pass; count-evens and largest-or-zero: 1 of 3. pass@1 = mean(1/2, 1/3, 1/3).
+    EXPECT_NE(s.find("\"pass@1\": 0.38888888888888"), std::string::npos) << s;
+    EXPECT_NE(s.find("\"pass@5\": null"), std::string::npos) << s;  // no task has 5 samples
+    EXPECT_NE(r.err.find("pass@2: 0.722222 over 3 tasks"), std::string::npos) << r.err;
+  }
+}
+
+TEST(EvalCommand, ModelSamplesFromStdinToStdoutAndBadLines) {
+  const std::string in = temp(
+      "bad-samples.jsonl",
+      std::string(R"({"task_id": "sum-list", "source": "fn solve(xs: [int]) -> int { return sum(xs); }"})") +
+          "\nnot json\n" + R"({"task_id": "nope", "completion": "x"})" + "\n\n");
+  Outcome r = eval({"--model-samples", in, "--suite", kSamples + "tasks", "--results", "-", "--k", "1"});
+  EXPECT_EQ(r.code, 1) << r.err;  // judged, but some lines were bad
+  EXPECT_NE(r.out.find(R"("passes":true,"sample":0,"status":"ok","task_id":"sum-list")"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.err.find("bad-samples.jsonl:2: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bad-samples.jsonl:3: task_id 'nope' is not a problem of"), std::string::npos)
+      << r.err;
+}
+
+TEST(EvalCommand, RefusesToJudgeOnNoCases) {
+  const std::string dir = ::testing::TempDir() + "no-test-cases";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/p.json")
+      << R"({"name": "p", "signature": "fn solve(x: int) -> int", "train": [{"inputs": [1], "outputs": [1]}]})";
+  const std::string samples =
+      temp("p-samples.jsonl",
+           std::string(R"({"task_id": "p", "source": "fn solve(x: int) -> int { return x; }"})") + "\n");
+  Outcome r = eval({"--model-samples", samples, "--suite", dir, "--split", "test"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no test cases to judge on (a sample would pass vacuously): p"), std::string::npos)
+      << r.err;
+  const std::string candidates = temp("p.syn", std::string("fn solve(x: int) -> int { return x; }\n"));
+  r = eval({"--problem", dir + "/p.json", "--candidates", candidates, "--split", "test"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no test cases to judge on"), std::string::npos) << r.err;
+  r = eval({"--model-samples", samples});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--model-samples goes with --suite"), std::string::npos) << r.err;
+  r = eval({"--model-samples", samples, "--suite", dir, "--k", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--k: expected numbers"), std::string::npos) << r.err;
 }
 
 }  // namespace
