@@ -113,7 +113,8 @@ int eval_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth eval: --device must be cpu, cuda or auto, not '" << device_text << "'\n";
     return kExitUsage;
   }
-  if (split != "train" && split != "test" && split != "all") {
+  const std::optional<suites::Split> which = suites::parse_split(split);
+  if (!which) {
     std::cerr << "gpusynth eval: --split must be train, test or all, not '" << split << "'\n";
     return kExitUsage;
   }
@@ -122,9 +123,6 @@ int eval_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth eval: " << error << "\n";
     return kExitUsage;
   }
-  const suites::Split which = split == "train"  ? suites::Split::Train
-                              : split == "test" ? suites::Split::Test
-                                                : suites::Split::All;
   if (!samples.samples_path.empty() || !samples.suite_dir.empty()) {
     if (samples.samples_path.empty() || samples.suite_dir.empty() || !problem_path.empty() ||
         !candidates_path.empty()) {
@@ -146,7 +144,7 @@ int eval_command(const std::vector<std::string>& args) {
         std::cerr << "gpusynth eval: " << error << "\n";
         return kExitUsage;
       }
-    samples.split = which;
+    samples.split = *which;
     samples.split_name = split;
     samples.device = *device;
     samples.config = config;
@@ -181,7 +179,7 @@ int eval_command(const std::vector<std::string>& args) {
   const suites::Signature& sig = problem->signature;
   std::unique_ptr<pipeline::Pipeline> pipeline;
   try {
-    const pipeline::CaseSet tests = suites::problem_cases(*problem, which);
+    const pipeline::CaseSet tests = suites::problem_cases(*problem, *which);
     const u32 cases = tests.view().case_count;
     if (cases == 0) {
       std::cerr << problem_path << ": no " << split

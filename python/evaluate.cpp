@@ -22,11 +22,10 @@ struct Result {
   bool passes() const { return status == "ok" && passed == cases; }
 };
 
-suites::Split parse_split(const std::string& split) {
-  if (split == "train") return suites::Split::Train;
-  if (split == "test") return suites::Split::Test;
-  if (split == "all") return suites::Split::All;
-  throw py::value_error("split must be train, test or all, not '" + split + "'");
+suites::Split checked_split(const std::string& split) {
+  const std::optional<suites::Split> s = suites::parse_split(split);
+  if (!s) throw py::value_error("split must be train, test or all, not '" + split + "'");
+  return *s;
 }
 
 std::vector<Result> evaluate(const suites::Problem& problem, py::iterable sources, const std::string& split,
@@ -36,7 +35,7 @@ std::vector<Result> evaluate(const suites::Problem& problem, py::iterable source
   pipeline::PipelineConfig config;
   config.threads = checked_threads(threads);
   config.limits = run_limits(config.limits, fuel, heap, std::nullopt, std::nullopt);
-  const pipeline::CaseSet tests = suites::problem_cases(problem, parse_split(split));
+  const pipeline::CaseSet tests = suites::problem_cases(problem, checked_split(split));
   if (tests.view().case_count == 0)
     throw py::value_error(problem.name + ": the " + split + " split has no cases to judge on");
   const pipeline::Device d = parse_device(device);

@@ -6,6 +6,13 @@
 
 namespace gs::suites {
 
+std::optional<Split> parse_split(std::string_view name) {
+  if (name == "train") return Split::Train;
+  if (name == "test") return Split::Test;
+  if (name == "all") return Split::All;
+  return std::nullopt;
+}
+
 pipeline::CaseSet problem_cases(const Problem& p, Split split) {
   std::vector<pipeline::CaseSet::Case> cases;
   auto add = [&](const std::vector<Case>& from) {
