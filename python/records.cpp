@@ -36,14 +36,23 @@ Records open(const std::string& path) {
   }
 }
 
-// Rows of a problem; RecordsError (not a C++ exception's RuntimeError) for a problem not there.
+// What read(reader) gives for a problem; RecordsError (not a C++ exception's RuntimeError) for a
+// problem not there, or a closed file.
 template <typename F>
-auto rows(const records::Reader& r, const std::string& problem, F&& read) {
+auto of_problem(const Records& records, const std::string& problem, F&& read) {
+  const records::Reader& r = records.live();
   try {
-    return read();
+    return read(r);
   } catch (const std::exception& e) {
     raise("RecordsError", py::make_tuple(r.path() + ": problem " + problem + ": " + e.what()));
   }
+}
+
+template <typename Row>
+py::list dicts(const std::vector<Row>& rows, py::dict (*dict)(const Row&)) {
+  py::list out;
+  for (const Row& row : rows) out.append(dict(row));
+  return out;
 }
 
 const char* trap_text(u8 trap) {
@@ -128,41 +137,36 @@ void bind_records(py::module_& m) {
       .def(
           "candidate_count",
           [](const Records& records, const std::string& problem) {
-            const records::Reader& r = records.live();
-            return rows(r, problem, [&] { return r.candidate_count(problem); });
+            return of_problem(records, problem,
+                              [&](const records::Reader& r) { return r.candidate_count(problem); });
           },
           py::arg("problem"))
       .def(
           "candidates",
           [](const Records& records, const std::string& problem, u64 first, std::optional<u64> count) {
-            const records::Reader& r = records.live();
-            auto cs = rows(r, problem, [&] {
-              return r.candidates(problem, first, count.value_or(std::numeric_limits<u64>::max()));
-            });
-            py::list out;
-            for (const records::CandidateRecord& c : cs) out.append(candidate_dict(c));
-            return out;
+            return dicts(of_problem(records, problem,
+                                    [&](const records::Reader& r) {
+                                      return r.candidates(problem, first,
+                                                          count.value_or(std::numeric_limits<u64>::max()));
+                                    }),
+                         &candidate_dict);
           },
           py::arg("problem"), py::arg("first") = 0, py::arg("count") = py::none(),
           "The problem's recorded candidates as dicts, from row `first`, at most `count` of them.")
       .def(
           "iterations",
           [](const Records& records, const std::string& problem) {
-            const records::Reader& r = records.live();
-            py::list out;
-            for (const records::IterationRecord& i : rows(r, problem, [&] { return r.iterations(problem); }))
-              out.append(iteration_dict(i));
-            return out;
+            return dicts(
+                of_problem(records, problem, [&](const records::Reader& r) { return r.iterations(problem); }),
+                &iteration_dict);
           },
           py::arg("problem"))
       .def(
           "solutions",
           [](const Records& records, const std::string& problem) {
-            const records::Reader& r = records.live();
-            py::list out;
-            for (const records::SolutionRecord& s : rows(r, problem, [&] { return r.solutions(problem); }))
-              out.append(solution_dict(s));
-            return out;
+            return dicts(
+                of_problem(records, problem, [&](const records::Reader& r) { return r.solutions(problem); }),
+                &solution_dict);
           },
           py::arg("problem"))
       .def("__repr__", [](const Records& r) {
