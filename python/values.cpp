@@ -55,10 +55,10 @@ vm::Value to_syn(py::handle v, Type t, const std::string& what) {
       return vm::Value::of_bool(py::cast<bool>(v));
     case Type::Str: {
       std::string bytes;
-      if (py::isinstance<py::str>(v) && !syn_bytes(v, &bytes))
+      if (syn_bytes(v, &bytes)) return vm::Value::of_str(std::move(bytes));
+      if (py::isinstance<py::str>(v))
         throw py::value_error(what + ": a Syn string holds bytes: characters up to U+00FF");
-      if (!syn_bytes(v, &bytes)) mismatch(v, t, what);
-      return vm::Value::of_str(std::move(bytes));
+      mismatch(v, t, what);
     }
     default: break;
   }
