@@ -24,6 +24,14 @@ struct Pending {
   suites::Sample sample;
 };
 
+// A sample's verdict: what its results line says besides where the sample came from.
+struct Verdict {
+  std::string status;  // pipeline::status_name, or unsupported_language
+  u32 passed = 0, cases = 0;
+  bool passes = false;
+  std::string error;  // pipeline::first_error
+};
+
 struct Tally {
   u64 n = 0, c = 0;
 };
@@ -87,19 +95,16 @@ int judge_samples(const SamplesJob& job) {
 
   // Judges the chunk, one pipeline call per task in it, and writes its verdicts in file order.
   auto judge = [&] {
-    std::vector<nlohmann::json> verdicts(chunk.size());
+    std::vector<Verdict> verdicts(chunk.size());
     std::map<u32, std::vector<size_t>> by_task;
     for (size_t k = 0; k < chunk.size(); ++k) {
       if (chunk[k].sample.language == suites::SampleLanguage::Syn) {
         by_task[chunk[k].task].push_back(k);
         continue;
       }
-      verdicts[k] = {{"status", "unsupported_language"},
-                     {"passed", 0},
-                     {"cases", cases[chunk[k].task].view().case_count},
-                     {"passes", false},
-                     {"error", std::string("language ") + suites::language_name(chunk[k].sample.language) +
-                                   ": this build judges Syn only"}};
+      verdicts[k] = {"unsupported_language", 0, cases[chunk[k].task].view().case_count, false,
+                     std::string("language ") + suites::language_name(chunk[k].sample.language) +
+                         ": this build judges Syn only"};
     }
     for (const auto& [task, members] : by_task) {
       pipeline::Sources sources;
@@ -108,21 +113,20 @@ int judge_samples(const SamplesJob& job) {
       pipeline->run(sources, cases[task], &r);
       for (u32 i = 0; i < r.programs; ++i) {
         const pipeline::ProgramStatus s = r.program_status(i);
-        const bool passes = s == pipeline::ProgramStatus::OK && r.cases_passed[i] == r.cases;
-        verdicts[members[i]] = {{"status", pipeline::status_name(s)},
-                                {"passed", r.cases_passed[i]},
-                                {"cases", r.cases},
-                                {"passes", passes},
-                                {"error", pipeline::first_error(r, i, chunk[members[i]].sample.source)}};
+        verdicts[members[i]] = {pipeline::status_name(s), r.cases_passed[i], r.cases,
+                                s == pipeline::ProgramStatus::OK && r.cases_passed[i] == r.cases,
+                                pipeline::first_error(r, i, chunk[members[i]].sample.source)};
       }
     }
     for (size_t k = 0; k < chunk.size(); ++k) {
       const Pending& p = chunk[k];
-      nlohmann::json line = {{"task_id", p.sample.task_id}, {"sample", p.index}, {"line", p.line}};
-      line.update(verdicts[k]);
+      const Verdict& v = verdicts[k];
+      const nlohmann::json line = {{"task_id", p.sample.task_id}, {"sample", p.index},  {"line", p.line},
+                                   {"status", v.status},          {"passed", v.passed}, {"cases", v.cases},
+                                   {"passes", v.passes},          {"error", v.error}};
       *results << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       tally[p.task].n++;
-      tally[p.task].c += verdicts[k]["passes"].get<bool>();
+      tally[p.task].c += v.passes;
     }
     judged += chunk.size();
     chunk.clear();
