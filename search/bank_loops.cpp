@@ -82,10 +82,18 @@ std::string filter(const std::string& name, const std::string& test) {
          test + " {\n      out = push(out, x);\n    }\n  }\n  return out;\n}\n";
 }
 
-std::string map(const std::string& name, const std::string& value, bool unary) {
-  return "fn " + name + (unary ? "(xs: [int])" : "(xs: [int], v: int)") +
+std::string map_with(const std::string& name, const std::string& value, const std::string& params) {
+  return "fn " + name + params +
          " -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    out = push(out, " + value +
          ");\n  }\n  return out;\n}\n";
+}
+
+std::string map(const std::string& name, const std::string& value) {
+  return map_with(name, value, "(xs: [int], v: int)");
+}
+
+std::string map_unary(const std::string& name, const std::string& value) {
+  return map_with(name, value, "(xs: [int])");
 }
 
 std::string zip(const std::string& name, const std::string& value) {
@@ -100,39 +108,37 @@ std::string zip(const std::string& name, const std::string& value) {
 std::vector<Production> loop_productions(const std::set<Type>& types) {
   const Type I = Type::Int, A = Type::IntArray;
   std::vector<Production> p;
-  auto add = [&](std::vector<Type> operands, Type result, const std::string& name,
-                 const std::string& helper) {
+  // The production `name($0, $1, …)` whose helper function, of that name, build writes around body.
+  using Builder = std::string (*)(const std::string& name, const std::string& body);
+  auto add = [&](std::vector<Type> operands, Type result, const std::string& name, Builder build,
+                 const std::string& body) {
     std::string text = name + "(";
     for (size_t i = 0; i < operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
-    p.push_back(operation_production(std::move(operands), result, text + ")", helper, kLoopFuel));
+    p.push_back(operation_production(std::move(operands), result, text + ")", build(name, body), kLoopFuel));
   };
   for (const Accumulation& a : kAccumulations) {
     const std::string op = a.name;
     if (types.count(A)) {
-      if (op != "count") add({A, I}, I, "fold_" + op, fold("fold_" + op, a.step));  // count: len(xs) + init
-      add({A, I}, A, "scan_" + op, scan("scan_" + op, a.step));
+      if (op != "count") add({A, I}, I, "fold_" + op, fold, a.step);  // count: len(xs) + init
+      add({A, I}, A, "scan_" + op, scan, a.step);
     }
     if (op != "count" && op != "max" && op != "min")  // max/min over 1..n: n or 1 against init
-      add({I, I}, I, "fold_range_" + op, fold_range("fold_range_" + op, a.step));
-    add({I, I, I}, I, "digits_" + op, digits("digits_" + op, a.step));
+      add({I, I}, I, "fold_range_" + op, fold_range, a.step);
+    add({I, I, I}, I, "digits_" + op, digits, a.step);
   }
-  add({I, I, I}, I, "digits_rebuild", digits("digits_rebuild", "acc * b + x"));
+  add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");
   if (types.count(A))
     for (const Predicate& w : kPredicates) {
       const std::string test = w.name;
-      add({A, I}, I, "count_where_" + test, count_where("count_where_" + test, w.test));
-      if (test != "eq")  // index_of
-        add({A, I}, I, "first_where_" + test, first_where("first_where_" + test, w.test));
-      add({A, I}, I, "last_where_" + test, last_where("last_where_" + test, w.test));
-      if (test != "eq") add({A, I}, A, "filter_" + test, filter("filter_" + test, w.test));
+      add({A, I}, I, "count_where_" + test, count_where, w.test);
+      if (test != "eq") add({A, I}, I, "first_where_" + test, first_where, w.test);  // eq: index_of
+      add({A, I}, I, "last_where_" + test, last_where, w.test);
+      if (test != "eq") add({A, I}, A, "filter_" + test, filter, w.test);
     }
   if (types.count(A)) {
-    for (const Function& f : kMaps)
-      add({A, I}, A, std::string("map_") + f.name, map(std::string("map_") + f.name, f.value, false));
-    for (const Function& f : kUnaryMaps)
-      add({A}, A, std::string("map_") + f.name, map(std::string("map_") + f.name, f.value, true));
-    for (const Function& f : kZips)
-      add({A, A}, A, std::string("zip_") + f.name, zip(std::string("zip_") + f.name, f.value));
+    for (const Function& f : kMaps) add({A, I}, A, std::string("map_") + f.name, map, f.value);
+    for (const Function& f : kUnaryMaps) add({A}, A, std::string("map_") + f.name, map_unary, f.value);
+    for (const Function& f : kZips) add({A, A}, A, std::string("zip_") + f.name, zip, f.value);
   }
   return p;
 }
