@@ -24,8 +24,8 @@ enum class NodeKind : u8 {
   AssignIndex,  // span: name; ref: slot; children: index, value
   If,           // children: condition, Block, [Block or If]
   While,        // children: condition, Block
-  ForRange,     // span: name; ref: slot (counter at ref+1, end at ref+2); children: lo, hi, Block
-  ForEach,      // span: name; ref: slot (sequence ref+1, index ref+2, length ref+3); children: seq, Block
+  ForRange,     // span: name; ref: slot; value: hidden slots (counter, end); children: lo, hi, Block
+  ForEach,      // span: name; ref: slot; value: hidden slots (sequence, index, length); children: seq, Block
   Break,
   Continue,
   Return,    // children: [expr or Tuple]
@@ -42,12 +42,22 @@ enum class NodeKind : u8 {
   Unary,     // op: TokenKind; children: operand
   Binary,    // op: TokenKind; children: lhs, rhs
   Tuple,     // children: exprs (only directly under Return)
+  Slice,     // (Python) children: sequence, lo, hi — seq[lo:hi] with Python's negative bounds
 };
 
 // Node flags.
 inline constexpr u8 kCompletes = 1;       // statement: control can continue after it
 inline constexpr u8 kVarAssigned = 2;     // ForRange: the body assigns the loop variable
 inline constexpr u8 kHasInstruction = 4;  // Call of a builtin: value holds its instruction
+// The typed-Python front end's (compiler/python_parser.h):
+inline constexpr u8 kPython =
+    8;  // Index, AssignIndex: Python's negative index; ForEach: a str gives 1-char strs
+inline constexpr u8 kNamedBuiltin =
+    16;  // Call: value holds the builtin's first overload row (not named by its span)
+inline constexpr u8 kInPlace = 32;  // Assign: Python changes the list in place (append, pop, +=)
+inline constexpr u8 kHasStep = 64;  // ForRange: children lo, hi, step, Block
+// A kNamedBuiltin call's value for Python's ord(), which is not a Syn builtin (instruction ORD).
+inline constexpr u64 kPythonOrd = 0xffff;
 
 struct Node {
   NodeKind kind;
@@ -70,10 +80,12 @@ struct FunctionInfo {
   u32 node;  // its Function node
   u8 param_count, result_count;
   u8 broken;  // the header had a syntax error: its result types are not to be trusted
+  u8 called;  // (Python) the program calls it: a list parameter it changes in place is the caller's
   u16 local_count;
   u16 max_stack;
   u32 code_start, code_words;
   u8 types[vm::kMaxParams + vm::kMaxResults];  // params, then results
+  u32 mutated_param_pos, mutated_param_len;    // (Python) a list parameter first changed in place
   GS_HD Type param(u32 i) const { return Type(types[i]); }
   GS_HD Type result(u32 i) const { return Type(types[param_count + i]); }
 };

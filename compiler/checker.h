@@ -3,6 +3,14 @@
 // normally (for "missing return" and for dropping dead code). It reports every error it finds
 // and keeps going: an expression in error has type Error, which fits anywhere, so one mistake
 // is reported once.
+//
+// Python (the typed-Python front end, CompileLimits::language): the same tree with Python's
+// rules where they differ — variables belong to the function (blocks open no scope) and come
+// into being at their first assignment; a read must follow an assignment on every path
+// (definite assignment, as in Java: a loop's body may not run); an int meets a float by
+// becoming one; `/` divides as floats; a str's element is a str; and a list changed in place
+// (append, pop, xs[i] = v, +=) must not be one another name may share (aliasing: Python's lists
+// are references, Syn's values), so such a program is an error rather than a wrong answer.
 #pragma once
 
 #include "compiler/builtins.h"
@@ -23,6 +31,19 @@ GS_HD inline bool assignable(Type to, Type from) {
   return to == from || to == Type::Error || from == Type::Error || (from == Type::EmptyArray && is_array(to));
 }
 
+// Definitely assigned variables (Python): one bit per entry of the function's locals table.
+struct Assigned {
+  u64 bits[(kMaxVariables + 64) / 64];
+  GS_HD void set(u32 i) { bits[i / 64] |= u64(1) << (i % 64); }
+  GS_HD bool has(u32 i) const { return (bits[i / 64] >> (i % 64)) & 1; }
+  GS_HD void all() {
+    for (u64& b : bits) b = ~u64(0);
+  }
+  GS_HD void meet(const Assigned& o) {
+    for (u32 k = 0; k < sizeof bits / 8; ++k) bits[k] &= o.bits[k];
+  }
+};
+
 struct Checker {
   Workspace& w;
   u32 fn = 0;          // function being checked
@@ -30,8 +51,12 @@ struct Checker {
   u32 next_slot = 0;   // first free local slot
   u32 slots_used = 0;  // high-water mark: the function's local_count
   bool locals_overflow = false;
+  bool python = false;
+  Assigned assigned{};  // Python: the variables assigned on every path to here
+  u32 body_depth = 0;   // Python: blocks open around the statement being checked
 
-  GS_HD explicit Checker(Workspace& workspace) : w(workspace) {}
+  GS_HD explicit Checker(Workspace& workspace)
+      : w(workspace), python(workspace.limits.language == Language::Python) {}
 
   GS_HD void error(Code code, const Node& at, u32 a = 0, u32 b = 0) {
     w.diagnostics.add(code, at.pos, at.len, a, b);
@@ -84,6 +109,12 @@ struct Checker {
     register_functions();
     for (u32 node = w.nodes[program].first; node != 0; node = w.nodes[node].next)
       if (w.nodes[node].kind == NodeKind::Function) check_function(node);
+    if (!python) return;
+    for (u32 i = 0; i < w.function_count; ++i) {  // a list parameter changed in place is the caller's list
+      const FunctionInfo& f = w.functions[i];
+      if (f.called && f.mutated_param_len > 0)
+        w.diagnostics.add(Code::PY_ALIASED_LIST, f.mutated_param_pos, f.mutated_param_len);
+    }
   }
 
   GS_HD void check_function(u32 node) {
@@ -94,12 +125,19 @@ struct Checker {
     scope = 0;
     next_slot = slots_used = 0;
     locals_overflow = false;
+    assigned = Assigned{};
+    body_depth = 0;
     u32 body = 0;
     for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next) {
-      if (w.nodes[c].kind == NodeKind::Param)
+      if (w.nodes[c].kind == NodeKind::Param) {
         declare(w.nodes[c], w.nodes[c].type);
-      else
+        if (w.local_count > 0) {
+          w.locals[w.local_count - 1].param = 1;
+          assigned.set(w.local_count - 1);
+        }
+      } else {
         body = c;
+      }
     }
     bool completes = body != 0 && w.nodes[body].kind == NodeKind::Block ? check_block(body) : false;
     if (completes && info.result_count > 0 && !info.broken) {
@@ -109,6 +147,63 @@ struct Checker {
       error(Code::MISSING_RETURN, name_span);
     }
     info.local_count = u16(slots_used);
+    if (python) check_aliasing(info);
+  }
+
+  // Python: a list changed in place must be its name's alone (see the header).
+  GS_HD void check_aliasing(FunctionInfo& info) {
+    for (u32 i = 0; i < w.local_count; ++i) {
+      const Local& l = w.locals[i];
+      if (l.mutated_len == 0) continue;
+      if (l.shared) {
+        w.diagnostics.add(Code::PY_ALIASED_LIST, l.mutated_pos, l.mutated_len);
+      } else if (l.param && info.mutated_param_len == 0) {
+        info.mutated_param_pos = l.mutated_pos;
+        info.mutated_param_len = l.mutated_len;
+      }
+    }
+  }
+
+  GS_HD Local* local_of_slot(u32 slot) {
+    for (u32 i = w.local_count; i-- > 0;)
+      if (w.locals[i].slot == slot) return &w.locals[i];
+    return nullptr;
+  }
+
+  // Python: the list in variable `slot` is changed in place by statement `at`.
+  GS_HD void mutated(u32 slot, const Node& at) {
+    Local* l = local_of_slot(slot);
+    if (l == nullptr || !is_array(l->type)) return;
+    if (l->mutated_len == 0) {
+      l->mutated_pos = at.pos;
+      l->mutated_len = at.len;
+    }
+    for (u32 i = 0; i < w.loop_count; ++i) {  // for x in xs: xs.append(..) sees the new elements in Python
+      const Node& loop = w.nodes[w.loops[i].node];
+      const Node& seq = w.nodes[loop.first];
+      if (loop.kind == NodeKind::ForEach && seq.kind == NodeKind::Name && seq.ref == slot)
+        l->shared = 1;  // reported with the others at the function's end
+    }
+  }
+
+  // Python: variable `target` receives value node `value`: a list read from a name is shared by
+  // both names, and one a program function returns may be its argument's.
+  GS_HD void note_sharing(u32 target, u32 value) {
+    Local* t = local_of_slot(target);
+    if (t == nullptr || !is_array(t->type)) return;
+    const Node& v = w.nodes[value];
+    bool fresh = true;
+    if (v.kind == NodeKind::Name) {
+      fresh = false;
+      if (Local* source = local_of_slot(v.ref)) source->shared = 1;
+    } else if (v.kind == NodeKind::Call && !(v.flags & (kHasInstruction | kNamedBuiltin))) {
+      fresh = false;
+    }
+    if (!fresh) {
+      t->shared = 1;
+    } else if (body_depth == 1 && t->mutated_len == 0) {
+      t->shared = t->param = 0;  // a new list on every path from here on, before any change
+    }
   }
 
   // ---- scopes -------------------------------------------------------------------------------
@@ -130,7 +225,7 @@ struct Checker {
       locals_overflow = true;
       return slot;
     }
-    w.locals[w.local_count++] = Local{name.pos, name.len, h, u16(slot), type, scope};
+    w.locals[w.local_count++] = Local{name.pos, name.len, h, u16(slot), type, scope, 0, 0, 0, 0};
     return slot;
   }
 
@@ -162,9 +257,10 @@ struct Checker {
     u32 locals, slot;
     GS_HD explicit Scope(Checker& checker)
         : c(checker), locals(checker.w.local_count), slot(checker.next_slot) {
-      ++c.scope;
+      if (!c.python) ++c.scope;  // Python: a variable belongs to the whole function
     }
     GS_HD ~Scope() {
+      if (c.python) return;
       --c.scope;
       c.w.local_count = locals;
       c.next_slot = slot;  // slots of a closed block are reused
@@ -176,7 +272,10 @@ struct Checker {
   // Checks a block in a new scope; true when control can run past its end.
   GS_HD bool check_block(u32 block) {
     Scope s(*this);
-    return check_statements(block);
+    ++body_depth;
+    bool completes = check_statements(block);
+    --body_depth;
+    return completes;
   }
 
   GS_HD bool check_statements(u32 block) {
@@ -212,13 +311,46 @@ struct Checker {
       default: break;  // Error: already reported
     }
     w.nodes[node].flags |= completes ? kCompletes : 0;
+    if (!completes) assigned.all();  // nothing after it runs
     return completes;
+  }
+
+  // Python: the variable named by `name` for an assignment, declared at its first one
+  // (type: what it is assigned; a later assignment of another type is an error). A variable
+  // first assigned [] takes its element type from the first list assigned or appended to it.
+  GS_HD Local* python_variable(const Node& name, Type type) {
+    Local* l = const_cast<Local*>(lookup(name));
+    if (l == nullptr) {
+      declare(name, type);
+      l = const_cast<Local*>(lookup(name));
+    } else if (l->type == Type::EmptyArray && is_array(type) && type != Type::EmptyArray) {
+      l->type = type;
+    }
+    return l;
+  }
+  GS_HD void set_assigned(const Local* l) {
+    if (l != nullptr) assigned.set(u32(l - w.locals));
   }
 
   GS_HD void check_let(u32 node) {
     Node& n = w.nodes[node];
     Type init = check_value(n.first);
     Type type = n.type;
+    if (python) {  // x: T = value — declares x, or assigns it when it exists
+      const Local* l = lookup(n);
+      if (l == nullptr) {
+        declare(n, type);
+        l = lookup(n);
+      } else if (l->type != type && l->type != Type::Error && type != Type::Error) {
+        error(Code::TYPE_MISMATCH, n, u32(l->type), u32(type));
+      }
+      if (!assignable(type, init)) error(Code::TYPE_MISMATCH, w.nodes[n.first], u32(type), u32(init));
+      if (l == nullptr) return;
+      n.ref = l->slot;
+      note_sharing(n.ref, n.first);
+      set_assigned(l);
+      return;
+    }
     if (type == Type::Unit) {
       type = init;
       if (init == Type::EmptyArray) {
@@ -260,7 +392,7 @@ struct Checker {
   GS_HD void check_assign(u32 node) {
     Node& n = w.nodes[node];
     Type value = check_value(n.first);
-    const Local* l = lookup(n);
+    const Local* l = python ? python_variable(n, value) : lookup(n);
     if (l == nullptr) {
       error(Code::UNKNOWN_NAME, n);
       return;
@@ -268,6 +400,13 @@ struct Checker {
     n.ref = l->slot;
     n.type = l->type;
     if (!assignable(l->type, value)) error(Code::TYPE_MISMATCH, w.nodes[n.first], u32(l->type), u32(value));
+    if (python) {
+      if (n.flags & kInPlace)
+        mutated(n.ref, n);
+      else
+        note_sharing(n.ref, n.first);
+      set_assigned(l);
+    }
     for (u32 i = 0; i < w.loop_count; ++i) {
       Node& loop = w.nodes[w.loops[i].node];
       if (loop.kind == NodeKind::ForRange && loop.ref == n.ref) loop.flags |= kVarAssigned;
@@ -286,6 +425,10 @@ struct Checker {
     }
     n.ref = l->slot;
     n.type = l->type;
+    if (python) {
+      check_read(l, n);
+      mutated(n.ref, n);
+    }
     if (ti != Type::Int && ti != Type::Error) error(Code::INDEX_TYPE, w.nodes[index], u32(ti));
     if (l->type == Type::Str) {
       error(Code::STRING_IMMUTABLE, n);
@@ -305,9 +448,17 @@ struct Checker {
   GS_HD bool check_if(u32 node) {
     u32 cond = w.nodes[node].first, then = w.nodes[cond].next, other = w.nodes[then].next;
     check_condition(cond);
+    Assigned before = assigned;
     bool completes = check_statement(then);
-    if (other == 0) return true;
-    return check_statement(other) || completes;
+    if (other == 0) {
+      assigned = before;
+      return true;
+    }
+    Assigned after_then = assigned;
+    assigned = before;
+    bool other_completes = check_statement(other);
+    assigned.meet(after_then);  // (a branch that cannot complete assigned everything)
+    return other_completes || completes;
   }
 
   GS_HD void push_loop(u32 node) {
@@ -317,10 +468,12 @@ struct Checker {
   GS_HD bool check_while(u32 node) {
     u32 cond = w.nodes[node].first, body = w.nodes[cond].next;
     check_condition(cond);
+    Assigned before = assigned;
     push_loop(node);
     check_statement(body);
     bool has_break = w.loops[w.loop_count - 1].has_break;
     --w.loop_count;
+    assigned = before;  // the body may not run
     bool forever = w.nodes[cond].kind == NodeKind::BoolLit && w.nodes[cond].value == 1;
     return !forever || has_break;
   }
@@ -330,21 +483,26 @@ struct Checker {
     if (t != Type::Int && t != Type::Error) error(Code::RANGE_TYPE, w.nodes[bound], u32(t));
   }
 
-  // for i in lo..hi: slots i, counter, end.  for x in seq: slots x, sequence, index, length.
+  // for i in lo..hi: slots i, then hidden counter, end.  for x in seq: slots x, then hidden
+  // sequence, index, length. (Python: the variable may exist already; it is always apart
+  // from the counter, as it keeps the last value after the loop.)
   GS_HD void check_for(u32 node) {
     Node& n = w.nodes[node];
     bool range = n.kind == NodeKind::ForRange;
     u32 first = n.first, second = w.nodes[first].next;
     u32 body = range ? w.nodes[second].next : second;
+    if (range && (n.flags & kHasStep)) body = w.nodes[body].next;
     Type element = Type::Error;
     if (range) {
       check_range_bound(first);
       check_range_bound(second);
+      if (n.flags & kHasStep) check_step(w.nodes[second].next);
       element = Type::Int;
+      if (python) n.flags |= kVarAssigned;
     } else {
       Type t = check_value(first);
       if (t == Type::Str)
-        element = Type::Int;
+        element = python ? Type::Str : Type::Int;
       else if (t == Type::EmptyArray)
         error(Code::CANNOT_INFER, w.nodes[first]);
       else if (is_array(t))
@@ -353,11 +511,29 @@ struct Checker {
         error(Code::NOT_ITERABLE, w.nodes[first], u32(t));
     }
     Scope s(*this);
-    n.ref = declare(n, element);
-    allocate_slots(n, range ? 2 : 3);
+    Assigned before = assigned;
+    const Local* var = python ? python_variable(n, element) : nullptr;
+    if (var != nullptr) {
+      if (var->type != element && var->type != Type::Error && element != Type::Error)
+        error(Code::TYPE_MISMATCH, n, u32(var->type), u32(element));
+      n.ref = var->slot;
+      set_assigned(var);
+    } else {
+      n.ref = declare(n, element);
+    }
+    n.type = element;
+    n.value = allocate_slots(n, range ? 2 : 3);
     push_loop(node);
     check_statement(body);
     --w.loop_count;
+    assigned = before;  // the body may not run
+  }
+
+  // Python: range(a, b, step) with step a nonzero int literal (its sign picks the comparison).
+  GS_HD void check_step(u32 step) {
+    Type t = check_value(step);
+    const Node& s = w.nodes[step];
+    if (t != Type::Error && (s.kind != NodeKind::IntLit || s.value == 0)) error(Code::PY_RANGE_STEP, s);
   }
 
   GS_HD void check_jump(u32 node) {
@@ -439,6 +615,7 @@ struct Checker {
       case NodeKind::Index: t = check_index(node); break;
       case NodeKind::Unary: t = check_unary(node); break;
       case NodeKind::Binary: t = check_binary(node); break;
+      case NodeKind::Slice: t = check_slice(node); break;
       case NodeKind::Tuple:
         error(Code::MISPLACED_TUPLE, n);
         for (u32 c = n.first; c != 0; c = w.nodes[c].next) check_value(c);
@@ -477,7 +654,16 @@ struct Checker {
       return Type::Error;
     }
     n.ref = l->slot;
+    if (python) check_read(l, n);
     return l->type;
+  }
+
+  // Python: a variable read where some path has not assigned it (reported once).
+  GS_HD void check_read(const Local* l, const Node& at) {
+    u32 i = u32(l - w.locals);
+    if (assigned.has(i)) return;
+    error(Code::PY_UNBOUND, at);
+    assigned.set(i);
   }
 
   GS_HD Type check_call(u32 node) {
@@ -491,10 +677,21 @@ struct Checker {
       if (count <= vm::kMaxParams) args[count] = t;
       ++count;
     }
-    i32 callee = find_function(text(n), n.len);  // a program's own function hides a builtin
+    if (n.flags & kInPlace) {  // xs.append(v) / xs.pop() used as a value (Python: None, or the element)
+      error(Code::PY_OUTSIDE_SUBSET, n);
+      return Type::Error;
+    }
+    // a program's own function hides a builtin (not one the Python front end names itself)
+    i32 callee = (n.flags & kNamedBuiltin) ? -1 : find_function(text(n), n.len);
     if (callee < 0) return check_builtin_call(node, args, count, poisoned);
-    const FunctionInfo& f = w.functions[callee];
+    FunctionInfo& f = w.functions[callee];
     n.ref = u32(callee);
+    if (python) {  // the callee may return (or change) a list it is given
+      f.called = 1;
+      for (u32 c = n.first; c != 0; c = w.nodes[c].next)
+        if (w.nodes[c].kind == NodeKind::Name && is_array(w.nodes[c].type))
+          if (Local* l = local_of_slot(w.nodes[c].ref)) l->shared = 1;
+    }
     if (count != f.param_count) {
       error(Code::ARGUMENT_COUNT, n, f.param_count, count);
     } else {
@@ -509,7 +706,9 @@ struct Checker {
 
   GS_HD Type check_builtin_call(u32 node, const Type* args, u32 count, bool poisoned) {
     Node& n = w.nodes[node];
-    i32 builtin = find_builtin(text(n), n.len);
+    if ((n.flags & kNamedBuiltin) && n.value == kPythonOrd) return check_ord(node, args, count, poisoned);
+    i32 builtin = (n.flags & kNamedBuiltin) ? i32(n.value) : find_builtin(text(n), n.len);
+    if (python && !(n.flags & kNamedBuiltin) && !python_builtin(text(n), n.len)) builtin = -1;
     if (builtin < 0) {
       error(lookup(n) != nullptr ? Code::NOT_A_FUNCTION : Code::UNKNOWN_FUNCTION, n);
       return Type::Error;
@@ -529,10 +728,56 @@ struct Checker {
       error(Code::BUILTIN_ARGUMENTS, n, packed, count);
       return Type::Error;
     }
+    if (python && result == Type::Str && (args[0] == Type::Float || args[0] == Type::Bool)) {
+      error(Code::PY_STR_OF, n, u32(args[0]));  // Python's str(2.5) and str(True) differ from Syn's
+      return Type::Error;
+    }
     n.op = u8(row + 1);
     n.value = instruction;
     n.flags |= kHasInstruction;
     return result;
+  }
+
+  // The builtins a Python program names as Syn does (others are a program's functions).
+  GS_HD static bool python_builtin(const char* s, u32 n) {
+    const char* names[] = {"len", "abs", "min", "max", "sum", "int", "float", "str", "chr"};
+    for (const char* name : names)
+      if (same_name(name, s, n)) return true;
+    return false;
+  }
+
+  // Python's ord(c): the byte of a one-character str.
+  GS_HD Type check_ord(u32 node, const Type* args, u32 count, bool poisoned) {
+    Node& n = w.nodes[node];
+    if (poisoned) return Type::Error;
+    if (count != 1) {
+      error(Code::ARGUMENT_COUNT, n, 1, count);
+      return Type::Error;
+    }
+    if (args[0] != Type::Str) {
+      error(Code::BUILTIN_ARGUMENTS, n, u32(args[0]), 1);
+      return Type::Error;
+    }
+    n.value = vm::encode(vm::Op::ORD, 0);
+    n.flags |= kHasInstruction;
+    return Type::Int;
+  }
+
+  // Python's seq[lo:hi]: the sequence's type.
+  GS_HD Type check_slice(u32 node) {
+    u32 seq = w.nodes[node].first, lo = w.nodes[seq].next, hi = w.nodes[lo].next;
+    Type ts = check_value(seq);
+    for (u32 bound : {lo, hi}) {
+      Type t = check_value(bound);
+      if (t != Type::Int && t != Type::Error) error(Code::INDEX_TYPE, w.nodes[bound], u32(t));
+    }
+    if (ts == Type::Str || is_array(ts) || ts == Type::Error) return ts;
+    if (ts == Type::EmptyArray) {
+      error(Code::CANNOT_INFER, w.nodes[seq]);
+    } else {
+      error(Code::NOT_INDEXABLE, w.nodes[seq], u32(ts));
+    }
+    return Type::Error;
   }
 
   GS_HD Type check_index(u32 node) {
@@ -540,7 +785,7 @@ struct Checker {
     Type ts = check_value(seq);
     Type ti = check_value(index);
     if (ti != Type::Int && ti != Type::Error) error(Code::INDEX_TYPE, w.nodes[index], u32(ti));
-    if (ts == Type::Str) return Type::Int;
+    if (ts == Type::Str) return python ? Type::Str : Type::Int;  // Python: a one-character str
     if (ts == Type::EmptyArray) {
       error(Code::CANNOT_INFER, w.nodes[seq]);
       return Type::Error;
@@ -589,6 +834,7 @@ struct Checker {
     Node& n = w.nodes[node];
     Type b = check_value(w.nodes[n.first].next);
     if (a == Type::Error || b == Type::Error) return Type::Error;
+    if (python) promote(node, &a, &b);
     Type t = binary_result(Tok(n.op), a, b);
     if (t == Type::Empty) {
       error(Code::CANNOT_INFER, n);
@@ -596,6 +842,42 @@ struct Checker {
     }
     if (t == Type::Error) error(Code::BINARY_TYPES, n, u32(a), u32(b));
     return t;
+  }
+
+  // Python: an int operand of an arithmetic or comparison operator meeting a float becomes a
+  // float, and / divides floats.
+  GS_HD void promote(u32 node, Type* a, Type* b) {
+    Tok op = Tok(w.nodes[node].op);
+    bool numeric = op == Tok::PLUS || op == Tok::MINUS || op == Tok::STAR || op == Tok::TRUE_DIV ||
+                   op == Tok::LT || op == Tok::LE || op == Tok::GT || op == Tok::GE || op == Tok::EQ ||
+                   op == Tok::NE;
+    bool mixed = (*a == Type::Int && *b == Type::Float) || (*a == Type::Float && *b == Type::Int);
+    bool ints_divided = op == Tok::TRUE_DIV && *a == Type::Int && *b == Type::Int;
+    if (!numeric || !(mixed || ints_divided)) return;
+    u32 lhs = w.nodes[node].first, rhs = w.nodes[lhs].next;
+    if (*a == Type::Int) *a = to_float(lhs);
+    if (*b == Type::Int) *b = to_float(rhs);
+  }
+
+  // Turns node e (an int expression) into float(e) in place: e's content moves to a new node
+  // under it, so its parent's links stay as they are. Float, or Error when no node is left.
+  GS_HD Type to_float(u32 e) {
+    if (w.node_count >= w.node_cap) {
+      error(Code::TOO_MANY_NODES, w.nodes[e], w.node_cap - 1);
+      return Type::Error;
+    }
+    u32 moved = w.node_count++;
+    w.nodes[moved] = w.nodes[e];
+    w.nodes[moved].next = 0;
+    Node& c = w.nodes[e];
+    c.kind = NodeKind::Call;
+    c.flags = kHasInstruction;
+    c.op = 0;
+    c.value = vm::encode(vm::Op::FLOAT_OF_INT, 0);
+    c.first = moved;
+    c.type = Type::Float;
+    c.depth = u8(w.nodes[moved].depth < 255 ? w.nodes[moved].depth + 1 : 255);
+    return Type::Float;
   }
 
   // Result type of a binary operator; Error when it does not apply, Empty when it applies
@@ -616,6 +898,9 @@ struct Checker {
       case Tok::STAR:
       case Tok::SLASH:
       case Tok::PERCENT: return common == Type::Int || common == Type::Float ? common : Type::Error;
+      case Tok::FLOOR_DIV:  // Python's // and % (on floats: outside the subset for now)
+      case Tok::FLOOR_MOD: return common == Type::Int ? Type::Int : Type::Error;
+      case Tok::TRUE_DIV: return common == Type::Float ? Type::Float : Type::Error;
       case Tok::AMP:
       case Tok::PIPE:
       case Tok::CARET:

@@ -129,6 +129,7 @@ struct Codegen {
       case NodeKind::Assign: assign(s); break;
       case NodeKind::AssignIndex:
         value(n.first);
+        if (n.flags & kPython) emit(Op::WRAP_INDEX_AT, n.ref);
         value(next(n.first));
         emit(Op::ARRAY_SET, n.ref);
         break;
@@ -247,11 +248,19 @@ struct Codegen {
   }
 
   // for i in lo..hi: the loop variable doubles as the counter unless the body assigns it.
+  // Python's range(lo, hi, step): the counter moves by the literal step, while below hi (step
+  // > 0) or above it (step < 0).
   GS_HD void for_range(u32 s) {
     const Node& n = node(s);
     u32 lo = n.first, hi = next(lo), body = next(hi);
+    i64 step = 1;
+    if (n.flags & kHasStep) {
+      step = i64(node(body).value);
+      body = next(body);
+    }
     bool separate = n.flags & kVarAssigned;
-    u32 var = n.ref, counter = separate ? n.ref + 1 : n.ref, end = n.ref + 2;
+    u32 hidden = u32(n.value);
+    u32 var = n.ref, counter = separate ? hidden : n.ref, end = hidden + 1;
     bool literal_end = node(hi).kind == NodeKind::IntLit;
     value(lo);
     emit(Op::STORE_VAR, counter);
@@ -266,7 +275,7 @@ struct Codegen {
       emit(Op::LOAD_VAR, counter);
       emit(Op::STORE_VAR, var);
     }
-    loop_body(s, body, counter, entry, top, [&] {
+    loop_body(s, body, counter, step, entry, top, [&] {
       emit(Op::LOAD_VAR, counter);
       if (literal_end)
         load_int(i64(node(hi).value));
@@ -275,11 +284,13 @@ struct Codegen {
     });
   }
 
-  // for x in seq: hidden slots hold the sequence, the index and the length.
+  // for x in seq: hidden slots hold the sequence, the index and the length. (Python: a str's
+  // elements are one-character strs.)
   GS_HD void for_each(u32 s) {
     const Node& n = node(s);
     u32 seq = n.first, body = next(seq);
-    u32 var = n.ref, sequence = n.ref + 1, index = n.ref + 2, length = n.ref + 3;
+    u32 hidden = u32(n.value);
+    u32 var = n.ref, sequence = hidden, index = hidden + 1, length = hidden + 2;
     owned(seq);
     emit(Op::STORE_VAR, sequence);
     emit(Op::LOAD_INT, 0);
@@ -292,28 +303,30 @@ struct Codegen {
     u32 top = here();
     emit(Op::LOAD_VAR, sequence);
     emit(Op::LOAD_VAR, index);
-    emit(node(seq).type == Type::Str ? Op::STR_GET : Op::ARRAY_GET);
+    emit(node(seq).type != Type::Str ? Op::ARRAY_GET : n.type == Type::Str ? Op::STR_CHAR : Op::STR_GET);
     emit(Op::STORE_VAR, var);
-    loop_body(s, body, index, entry, top, [&] {
+    loop_body(s, body, index, 1, entry, top, [&] {
       emit(Op::LOAD_VAR, index);
       emit(Op::LOAD_VAR, length);
     });
   }
 
-  // The shared tail of both for loops: body; counter += 1; if counter < bound goto top.
+  // The shared tail of both for loops: body; counter += step; if counter < bound (> for a
+  // negative step) goto top.
   template <typename PushCounterAndBound>
-  GS_HD void loop_body(u32 s, u32 body, u32 counter, u32 entry, u32 top, PushCounterAndBound bound) {
+  GS_HD void loop_body(u32 s, u32 body, u32 counter, i64 step, u32 entry, u32 top,
+                       PushCounterAndBound bound) {
     push_loop(s);
     statement(body);
     Loop done = w.loops[--w.loop_count];
     patch(done.continue_list, here());
     emit(Op::LOAD_VAR, counter);
-    emit(Op::LOAD_INT, 1);
+    load_int(step);
     emit(Op::BINARY_ADD);
     emit(Op::STORE_VAR, counter);
     patch(entry, here());
     bound();
-    emit(Op::COMPARE_LT);
+    emit(step > 0 ? Op::COMPARE_LT : Op::COMPARE_GT);
     emit(Op::JUMP_IF_TRUE, top);
     patch(done.break_list, here());
   }
@@ -372,7 +385,17 @@ struct Codegen {
         u32 seq = n.first;
         value(seq);
         value(next(seq));
-        emit(node(seq).type == Type::Str ? Op::STR_GET : Op::ARRAY_GET);
+        if (n.flags & kPython) emit(Op::WRAP_INDEX);
+        emit(node(seq).type != Type::Str ? Op::ARRAY_GET : n.type == Type::Str ? Op::STR_CHAR : Op::STR_GET);
+        return;
+      }
+      case NodeKind::Slice: {
+        u32 seq = n.first, lo = next(seq);
+        value(seq);
+        value(lo);
+        value(next(lo));
+        emit(Op::WRAP_BOUNDS);
+        emit(node(seq).type == Type::Str ? Op::SLICE_STR : Op::SLICE_ARRAY);
         return;
       }
       case NodeKind::Unary: {
@@ -458,6 +481,7 @@ struct Codegen {
         case Tok::MINUS: return Op::FLOAT_SUB;
         case Tok::STAR: return Op::FLOAT_MUL;
         case Tok::SLASH: return Op::FLOAT_DIV;
+        case Tok::TRUE_DIV: return Op::FLOAT_TRUE_DIV;
         case Tok::PERCENT: return Op::FLOAT_MOD;
         case Tok::LT: return Op::FLOAT_LT;
         case Tok::LE: return Op::FLOAT_LE;
@@ -474,6 +498,8 @@ struct Codegen {
       case Tok::STAR: return Op::BINARY_MUL;
       case Tok::SLASH: return Op::BINARY_DIV;
       case Tok::PERCENT: return Op::BINARY_MOD;
+      case Tok::FLOOR_DIV: return Op::FLOOR_DIV;
+      case Tok::FLOOR_MOD: return Op::FLOOR_MOD;
       case Tok::AMP: return Op::BINARY_AND;
       case Tok::PIPE: return Op::BINARY_OR;
       case Tok::CARET: return Op::BINARY_XOR;

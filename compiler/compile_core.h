@@ -13,6 +13,7 @@
 #include "compiler/lexer.h"
 #include "compiler/parser.h"
 #include "compiler/peephole.h"
+#include "compiler/python_parser.h"
 #include "compiler/workspace.h"
 #include "vm/bytecode.h"
 #include "vm/verifier.h"
@@ -48,7 +49,8 @@ GS_HD inline bool run_passes(Workspace& w) {
 
 // run_passes for a workspace whose w.tokens, w.token_count and w.diagnostics the caller has
 // already filled with what lex() gives for w.source (the batch lexer, pipeline/lex_stage.h):
-// the passes after the lexer, with the same result as run_passes. A source over the limit
+// the passes after the lexer, with the same result as run_passes. (Syn only: the batch lexer
+// lexes Syn.) A source over the limit
 // gives SOURCE_TOO_LARGE alone, as run_passes does, whatever was placed.
 GS_HD inline bool run_passes_lexed(Workspace& w) {
   bool ok = false;
@@ -69,7 +71,10 @@ GS_HD inline bool run_passes_unsorted(Workspace& w) {
     d.add(Code::SOURCE_TOO_LARGE, 0, 0, w.source_len, w.limits.max_source_bytes);
     return false;
   }
-  w.token_count = lex(w.source, w.source_len, w.tokens, w.token_cap, d);
+  if (w.limits.language == Language::Python)
+    w.token_count = python_lex(w.source, w.source_len, w.tokens, w.token_cap, d);
+  else
+    w.token_count = lex(w.source, w.source_len, w.tokens, w.token_cap, d);
   return run_passes_after_lex(w);
 }
 
@@ -78,9 +83,18 @@ GS_HD inline bool run_passes_after_lex(Workspace& w) {
   Diagnostics& d = w.diagnostics;
   w.node_count = 1;  // node 0 is the "none" sentinel
   w.nodes[0] = Node{};
-  Parser parser{w};
-  u32 program = parser.parse_program();
-  if (parser.fatal || d.stopped || program == 0) return false;
+  u32 program;
+  bool fatal;
+  if (w.limits.language == Language::Python) {
+    PythonParser parser(w);
+    program = parser.parse_module();
+    fatal = parser.fatal;
+  } else {
+    Parser parser{w};
+    program = parser.parse_program();
+    fatal = parser.fatal;
+  }
+  if (fatal || d.stopped || program == 0) return false;
   Checker checker(w);
   checker.verify_stage(program);
   if (d.count > 0) return false;

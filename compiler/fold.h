@@ -60,6 +60,14 @@ GS_HD inline bool fold_ints(Tok op, i64 a, i64 b, u64* out, bool* is_bool) {
       if (b == 0) return false;
       *out = u64(int_mod(a, b));
       return true;
+    case Tok::FLOOR_DIV:
+      if (b == 0) return false;
+      *out = u64(floor_div(a, b));
+      return true;
+    case Tok::FLOOR_MOD:
+      if (b == 0) return false;
+      *out = u64(floor_mod(a, b));
+      return true;
     case Tok::AMP: *out = u64(a & b); return true;
     case Tok::PIPE: *out = u64(a | b); return true;
     case Tok::CARET: *out = u64(a ^ b); return true;

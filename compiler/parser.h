@@ -209,6 +209,13 @@ struct Parser {
     }
     if (kind() != Tok::LBRACE) error(Code::EXPECTED, u32(Tok::LBRACE));
     add(fn, &last, kind() == Tok::LBRACE ? parse_block() : error_node());
+    finish_function(fn, info, named);
+    return fn;
+  }
+
+  // Registers a parsed function (its results collected in info.types[kMaxParams ..]); an
+  // unnamed one becomes an Error node. Shared with the Python front end.
+  GS_HD void finish_function(u32 fn, FunctionInfo info, bool named) {
     if (fn != 0 && named) {
       if (w.function_count == w.function_cap) {
         if (!fatal) w.diagnostics.add(Code::TOO_MANY_FUNCTIONS, info.name_pos, info.name_len, w.function_cap);
@@ -224,7 +231,6 @@ struct Parser {
     } else if (fn != 0) {
       w.nodes[fn].kind = NodeKind::Error;
     }
-    return fn;
   }
 
   // param = IDENT ":" type ;
@@ -655,12 +661,21 @@ struct Parser {
     u32 body = t.pos + 1;
     u32 body_len = t.len - 1;
     if (body_len > 0 && w.source[t.pos + t.len - 1] == '"' && t.len >= 2) --body_len;
+    intern_string(node, t, body, body_len, decode_string);
+    advance();
+    return node;
+  }
+
+  // Decodes source[body .. body + body_len) with decode into a new object of the string image,
+  // which StrLit node refers to (t: the literal's token, for the error when the image is full).
+  template <class Decode>
+  GS_HD void intern_string(u32 node, const Token& t, u32 body, u32 body_len, Decode decode) {
     u64 need = 8 + align8(body_len);
     if (w.string_count == w.string_cap || w.string_image_used + need > w.string_image_cap) {
       error_at(Code::TOO_MANY_STRINGS, t.pos, t.len, w.string_cap);
     } else if (node != 0) {
       u8* obj = w.string_image + w.string_image_used;
-      u32 n = decode_string(w.source + body, body_len, obj + 8);
+      u32 n = decode(w.source + body, body_len, obj + 8);
       reinterpret_cast<u32*>(obj)[0] = n;
       reinterpret_cast<u32*>(obj)[1] = n;
       fill_bytes(obj + 8 + n, 0, align8(n) - n);
@@ -668,8 +683,6 @@ struct Parser {
       w.nodes[node].ref = w.string_count++;
       w.string_image_used += 8 + align8(n);
     }
-    advance();
-    return node;
   }
 };
 

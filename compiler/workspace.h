@@ -18,6 +18,10 @@ struct Local {
   u16 slot;
   Type type;
   u8 scope;
+  // Python (compiler/checker.h "aliasing"): the list may be another name's too; where it is
+  // first changed in place (mutated_len 0: never).
+  u8 shared, param;
+  u32 mutated_pos, mutated_len;
 };
 
 // An enclosing loop while checking and generating code.
@@ -71,6 +75,8 @@ GS_HD inline u32 min_u32(u64 a, u64 b) { return u32(a < b ? a : b); }
 GS_HD inline WorkspaceSizes workspace_sizes(u32 source_len, const CompileLimits& l) {
   WorkspaceSizes s{};
   s.tokens = source_len + 2;
+  if (l.language == Language::Python)
+    s.tokens = 2 * source_len + 2;  // NEWLINE, INDENT, DEDENT (python_lexer.h)
   s.nodes = min_u32(l.max_nodes + 1, 4 * u64(s.tokens) + 16);
   s.functions = min_u32(vm::kMaxFunctions, s.tokens / 6 + 1);
   s.function_table = 8;

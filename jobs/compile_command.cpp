@@ -18,14 +18,17 @@ int compile_command(const std::vector<std::string>& args) {
       "output,o", po::value(&output), "bytecode file to write (default: FILE with the extension .gsbc)")(
       "disasm", "print the bytecode as text on stdout")("check", "only check the program; write nothing");
   visible.add(compile_limit_options(&limits));
+  std::string language;
+  visible.add(language_option(&language));
   po::variables_map vm;
   bool help;
   const std::string usage =
-      "usage: gpusynth compile FILE.syn [-o OUT.gsbc] [--disasm] [--check]\n"
-      "Compiles a Syn program to a verified bytecode container.";
+      "usage: gpusynth compile FILE.syn|FILE.py [-o OUT.gsbc] [--disasm] [--check] [--language L]\n"
+      "Compiles a Syn program (or a typed-Python one, docs/python.md) to a verified bytecode container.";
   if (!parse_command_line(args, visible, &input, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
 
+  if (!choose_language(language, input, &limits)) return kExitUsage;
   auto source = read_file(input, kMaxProgramBytes);
   if (!source) return kExitUsage;
   compiler::Output out = compiler::compile(*source, limits);

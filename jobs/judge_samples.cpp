@@ -84,6 +84,7 @@ int judge_samples(const SamplesJob& job) {
   if (!open_output(job.results_path, &results_file, &results)) return kExitUsage;
 
   auto pipeline = pipeline::make_pipeline(job.device, job.config);
+  decltype(pipeline) python_pipeline;  // made at the first Python sample: the same, with the Python front end
   std::cerr << "gpusynth eval: samples from " << job.samples_path << " against " << problems.size()
             << " problems of " << job.suite_dir << " (" << job.split_name << " cases), on the "
             << pipeline->name() << "\n";
@@ -96,21 +97,20 @@ int judge_samples(const SamplesJob& job) {
   // Judges the chunk, one pipeline call per task in it, and writes its verdicts in file order.
   auto judge = [&] {
     std::vector<Verdict> verdicts(chunk.size());
-    std::map<u32, std::vector<size_t>> by_task;
-    for (size_t k = 0; k < chunk.size(); ++k) {
-      if (chunk[k].sample.language == suites::SampleLanguage::Syn) {
-        by_task[chunk[k].task].push_back(k);
-        continue;
+    std::map<std::pair<suites::SampleLanguage, u32>, std::vector<size_t>> by_task;
+    for (size_t k = 0; k < chunk.size(); ++k) by_task[{chunk[k].sample.language, chunk[k].task}].push_back(k);
+    for (const auto& [key, members] : by_task) {
+      const auto& [language, task] = key;
+      if (language == suites::SampleLanguage::Python && !python_pipeline) {
+        pipeline::PipelineConfig config = job.config;
+        config.compile.language = compiler::Language::Python;
+        python_pipeline = pipeline::make_pipeline(job.device, config);
       }
-      verdicts[k] = {"unsupported_language", 0, cases[chunk[k].task].view().case_count, false,
-                     std::string("language ") + suites::language_name(chunk[k].sample.language) +
-                         ": this build judges Syn only"};
-    }
-    for (const auto& [task, members] : by_task) {
       pipeline::Sources sources;
       for (size_t k : members) sources.add(chunk[k].sample.source);
       pipeline::BatchResults r;
-      pipeline->run(sources, cases[task], &r);
+      (language == suites::SampleLanguage::Python ? python_pipeline : pipeline)
+          ->run(sources, cases[task], &r);
       for (u32 i = 0; i < r.programs; ++i) {
         const pipeline::ProgramStatus s = r.program_status(i);
         verdicts[members[i]] = {pipeline::status_name(s), r.cases_passed[i], r.cases,

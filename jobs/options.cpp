@@ -20,6 +20,28 @@ po::options_description compile_limit_options(compiler::CompileLimits* l) {
   return d;
 }
 
+po::options_description language_option(std::string* spelled) {
+  po::options_description d("Source language");
+  *spelled = "auto";
+  d.add_options()("language", po::value(spelled)->default_value(*spelled),
+                  "syn, python (the typed subset, docs/python.md) or auto (python for a .py file)");
+  return d;
+}
+
+bool choose_language(const std::string& spelled, const std::string& path, compiler::CompileLimits* limits) {
+  if (spelled == "syn" || spelled == "python") {
+    limits->language = spelled == "python" ? compiler::Language::Python : compiler::Language::Syn;
+    return true;
+  }
+  if (spelled == "auto") {
+    bool py = std::filesystem::path(path).extension() == ".py";
+    limits->language = py ? compiler::Language::Python : compiler::Language::Syn;
+    return true;
+  }
+  std::cerr << "--language: '" << spelled << "' is not syn, python or auto\n";
+  return false;
+}
+
 po::options_description run_limit_options(vm::Limits* l) {
   po::options_description d("Run-time limits");
   d.add_options()("fuel", bounded(&l->fuel, 1, vm::kMaxFuel),

@@ -91,6 +91,11 @@ inline u32 max_threads() { return usable_cpus(); }
 
 // --max-source, --max-nodes, --max-depth into *limits.
 po::options_description compile_limit_options(compiler::CompileLimits* limits);
+// --language syn|python|auto into *spelled (default auto).
+po::options_description language_option(std::string* spelled);
+// The front end for `path` as --language names it: auto is Python for a .py file, else Syn.
+// False (after a usage error on stderr) for any other spelling.
+bool choose_language(const std::string& spelled, const std::string& path, compiler::CompileLimits* limits);
 // --fuel, --stack, --heap, --call-depth into *limits.
 po::options_description run_limit_options(vm::Limits* limits);
 

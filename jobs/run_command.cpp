@@ -49,6 +49,8 @@ int run_command(const std::vector<std::string>& args) {
       "args,a", defaulted(&arguments), "arguments as a JSON array, e.g. '[[1, 2, 3], 5]'")(
       "stats", "print instructions executed and fuel used on stderr");
   visible.add(run_limit_options(&limits)).add(compile_limit_options(&compile_limits));
+  std::string language;
+  visible.add(language_option(&language));
   po::variables_map vm;
   bool help;
   const std::string usage =
@@ -58,6 +60,7 @@ int run_command(const std::vector<std::string>& args) {
   if (!parse_command_line(args, visible, &input, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
 
+  if (!choose_language(language, input, &compile_limits)) return kExitUsage;
   int status;
   auto program = load_program(input, compile_limits, &status);
   if (!program) return status;

@@ -84,9 +84,10 @@ GS_HD inline void compile_stage_from(const SourceBatch& s, u32 i, const LexedPro
   u64 cap = b.offsets[i + 1] - b.offsets[i];
   u32 out_cap = u32(cap > 0xffffffffu ? 0xffffffffu : cap);
   compiler::CompileStatus status;
-  if constexpr (kPreLexed) {
-    status = place_lexed(*lexed, w) ? compiler::compile_core_lexed(w, slot, out_cap, &size)
-                                    : compiler::compile_core(w, slot, out_cap, &size);
+  if constexpr (kPreLexed) {  // (the batch lexer lexes Syn: a Python source is lexed here)
+    status = l.language == compiler::Language::Syn && place_lexed(*lexed, w)
+                 ? compiler::compile_core_lexed(w, slot, out_cap, &size)
+                 : compiler::compile_core(w, slot, out_cap, &size);
   } else {
     status = compiler::compile_core(w, slot, out_cap, &size);
   }

@@ -28,7 +28,7 @@ void CpuPipeline::compile(const Sources& sources, BytecodeBatch& b, BatchResults
   auto t0 = std::chrono::steady_clock::now();
   CompileResults cr{out->diagnostics.data(), out->diagnostic_count.data(), out->syntax_nodes.data()};
   const SourceBatch s = sources.view();
-  if (config_.batch_lexer && s.count > 0) {
+  if (config_.batch_lexer && config_.compile.language == compiler::Language::Syn && s.count > 0) {
     lexed_.resize(s);
     const LexedBatch lexed = lexed_.view();
     lexer_.lex(s, lexed);

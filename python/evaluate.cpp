@@ -30,9 +30,10 @@ suites::Split checked_split(const std::string& split) {
 
 std::vector<Result> evaluate(const suites::Problem& problem, py::iterable sources, const std::string& split,
                              const std::string& device, u32 threads, u32 batch, std::optional<u64> fuel,
-                             std::optional<u32> heap) {
+                             std::optional<u32> heap, const std::string& language) {
   if (batch == 0) throw py::value_error("batch must be at least 1");
   pipeline::PipelineConfig config;
+  config.compile.language = parse_language(language);
   config.threads = checked_threads(threads);
   config.limits = run_limits(config.limits, fuel, heap, std::nullopt, std::nullopt);
   const pipeline::CaseSet tests = suites::problem_cases(problem, checked_split(split));
@@ -80,7 +81,9 @@ void bind_evaluate(py::module_& m) {
   m.def("evaluate", &evaluate, py::arg("problem"), py::arg("candidates"), py::kw_only(),
         py::arg("split") = "train", py::arg("device") = "auto", py::arg("threads") = 0,
         py::arg("batch") = 65536, py::arg("fuel") = py::none(), py::arg("heap") = py::none(),
-        "Compiles, runs and judges every candidate (Syn source) on the problem's cases (split: train, test "
+        py::arg("language") = "syn",
+        "Compiles, runs and judges every candidate (Syn source, or typed Python with language='python') on "
+        "the problem's cases (split: train, test "
         "or all) and returns one Result per candidate, in order. threads=0: every usable CPU.");
 }
 

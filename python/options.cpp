@@ -28,4 +28,10 @@ u32 checked_threads(u32 threads) {
   return threads;
 }
 
+compiler::Language parse_language(const std::string& text) {
+  if (text == "syn") return compiler::Language::Syn;
+  if (text == "python") return compiler::Language::Python;
+  throw py::value_error("language must be syn or python, not '" + text + "'");
+}
+
 }  // namespace gs::python

@@ -1,6 +1,7 @@
 // Keyword arguments the API's functions share — run limits, device, threads — checked against
 // the ranges every command uses (vm/limits.h, docs/cli.md); ValueError for one out of range.
 #pragma once
+
 #include <pybind11/pybind11.h>
 
 #include <optional>
@@ -19,6 +20,8 @@ vm::Limits run_limits(vm::Limits base, std::optional<u64> fuel, std::optional<u3
 
 // "cpu", "cuda" or "auto".
 pipeline::Device parse_device(const std::string& text);
+// "syn" or "python" (the typed subset, docs/python.md); ValueError otherwise.
+compiler::Language parse_language(const std::string& text);
 
 // CPU worker threads: 0 (every CPU the process may use) up to that number.
 u32 checked_threads(u32 threads);

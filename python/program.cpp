@@ -20,11 +20,13 @@ struct Program {
   std::string source;  // empty when it came as bytecode
 };
 
-Program compile_source(const std::string& source, const std::string& path) {
+Program compile_source(const std::string& source, const std::string& path, compiler::Language language) {
   compiler::Output out;
   {
     py::gil_scoped_release unlocked;
-    out = compiler::compile(source);
+    compiler::CompileLimits limits;
+    limits.language = language;
+    out = compiler::compile(source, limits);
   }
   if (!out.ok()) {
     py::list diagnostics;
@@ -60,7 +62,7 @@ py::object run(py::object program, py::object args, const std::string& entry, st
   std::optional<Program> compiled;
   const Program* p;
   if (py::isinstance<py::str>(program) || py::isinstance<py::bytes>(program)) {
-    compiled = compile_source(source_bytes(program, "program"), "<source>");
+    compiled = compile_source(source_bytes(program, "program"), "<source>", compiler::Language::Syn);
     p = &*compiled;
   } else {
     p = &py::cast<const Program&>(program);
@@ -117,11 +119,12 @@ void bind_program(py::module_& m) {
       });
   m.def(
       "compile",
-      [](py::handle source, const std::string& path) {
-        return compile_source(source_bytes(source, "source"), path);
+      [](py::handle source, const std::string& path, const std::string& language) {
+        return compile_source(source_bytes(source, "source"), path, parse_language(language));
       },
-      py::arg("source"), py::arg("path") = "<source>",
-      "Compiles Syn source to a Program. Raises CompileError (its diagnostics: (line, column, message)).");
+      py::arg("source"), py::arg("path") = "<source>", py::kw_only(), py::arg("language") = "syn",
+      "Compiles Syn source (language='python': the typed-Python subset, docs/python.md) to a Program. "
+      "Raises CompileError (its diagnostics: (line, column, message)).");
   m.def("run", &run, py::arg("program"), py::arg("args") = py::tuple(), py::kw_only(),
         py::arg("entry") = "solve", py::arg("fuel") = py::none(), py::arg("heap") = py::none(),
         py::arg("stack") = py::none(), py::arg("call_depth") = py::none(),

@@ -659,6 +659,63 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         NEXT();
       }
 
+      // ---- Python semantics ------------------------------------------------------------------
+      CASE(FLOOR_DIV) {
+        i64 a = i64(sp[-2]), b = i64(sp[-1]);
+        if (b == 0) RAISE(DIVISION_BY_ZERO);
+        sp[-2] = u64(floor_div(a, b));
+        --sp;
+        NEXT();
+      }
+      CASE(FLOOR_MOD) {
+        i64 a = i64(sp[-2]), b = i64(sp[-1]);
+        if (b == 0) RAISE(DIVISION_BY_ZERO);
+        sp[-2] = u64(floor_mod(a, b));
+        --sp;
+        NEXT();
+      }
+      CASE(FLOAT_TRUE_DIV) {
+        double b = double_of(sp[-1]);
+        if (b == 0) RAISE(DIVISION_BY_ZERO);
+        sp[-2] = bits_of(double_of(sp[-2]) / b);
+        --sp;
+        NEXT();
+      }
+      CASE(WRAP_INDEX) {
+        if (!heap.holds(sp[-2], 0)) RAISE(BAD_REFERENCE);
+        sp[-1] = wrap_index(sp[-1], LEN_OF(u32(sp[-2])));
+        NEXT();
+      }
+      CASE(WRAP_INDEX_AT) {
+        if (!heap.holds(base[ARG], 0)) RAISE(BAD_REFERENCE);
+        sp[-1] = wrap_index(sp[-1], LEN_OF(u32(base[ARG])));
+        NEXT();
+      }
+      CASE(WRAP_BOUNDS) {
+        if (!heap.holds(sp[-3], 0)) RAISE(BAD_REFERENCE);
+        u32 n = LEN_OF(u32(sp[-3]));
+        sp[-2] = wrap_index(sp[-2], n);
+        sp[-1] = wrap_index(sp[-1], n);
+        NEXT();
+      }
+      CASE(STR_CHAR) {
+        AS_STRING(sp[-2], s);
+        u64 i = sp[-1];
+        if (i >= LEN_OF(s)) RAISE(INDEX_OUT_OF_RANGE);
+        u8 byte = heap.bytes(s)[i];
+        u32 ref;
+        if (!heap.new_string_from(&byte, 1, &ref)) RAISE(HEAP_EXHAUSTED);
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
+      CASE(ORD) {
+        AS_STRING(sp[-1], s);
+        if (LEN_OF(s) != 1) RAISE(INVALID_ARGUMENT);
+        sp[-1] = heap.bytes(s)[0];
+        NEXT();
+      }
+
 #if GS_ON_DEVICE
       default: RAISE(BAD_INSTRUCTION);
     }
