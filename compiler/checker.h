@@ -364,7 +364,59 @@ struct Checker {
     n.ref = declare(n, type);
   }
 
+  // Python's a, b = f(x) / a, b = x, y: every value is computed, then each name assigned.
+  GS_HD void check_python_tuple_assignment(u32 node) {
+    u32 bindings = 0, init = 0;
+    for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next) {
+      if (w.nodes[c].kind == NodeKind::Binding)
+        ++bindings;
+      else
+        init = c;
+    }
+    Type types[vm::kMaxResults + 1];
+    u32 values[vm::kMaxResults + 1] = {};
+    u32 count = 0;
+    if (init != 0 && w.nodes[init].kind == NodeKind::Tuple) {
+      for (u32 c = w.nodes[init].first; c != 0; c = w.nodes[c].next, ++count) {
+        Type t = check_value(c);
+        if (count <= vm::kMaxResults) {
+          types[count] = t;
+          values[count] = c;
+        }
+      }
+      w.nodes[init].type = Type::Tuple;
+    } else {
+      Type t = init != 0 ? check_expr(init) : Type::Error;
+      if (t == Type::Tuple) {
+        const FunctionInfo& f = w.functions[w.nodes[init].ref];
+        count = f.result_count;
+        for (u32 k = 0; k < count; ++k) {
+          types[k] = f.result(k);
+          values[k] = init;
+        }
+      } else if (t != Type::Error && init != 0) {
+        error(Code::NOT_A_TUPLE, w.nodes[init]);
+      }
+    }
+    if (count != 0 && count != bindings) error(Code::RESULT_COUNT, w.nodes[init], bindings, count);
+    u32 k = 0;
+    for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next, ++k) {
+      Node& b = w.nodes[c];
+      if (b.kind != NodeKind::Binding) continue;
+      bool known = count == bindings && k <= vm::kMaxResults;
+      Type t = known ? types[k] : Type::Error;
+      Local* l = python_variable(b, t);
+      if (l == nullptr) continue;
+      if (!assignable(l->type, t)) error(Code::TYPE_MISMATCH, b, u32(l->type), u32(t));
+      b.ref = l->slot;
+      b.type = l->type;
+      if (known) note_sharing(b.ref, values[k]);
+      set_assigned(l);
+    }
+  }
+
   GS_HD void check_let_tuple(u32 node) {
+    if (python) return check_python_tuple_assignment(node);
     u32 bindings = 0, init = 0;
     for (u32 c = w.nodes[node].first; c != 0; c = w.nodes[c].next) {
       if (w.nodes[c].kind == NodeKind::Binding)
@@ -681,6 +733,10 @@ struct Checker {
       error(Code::PY_OUTSIDE_SUBSET, n);
       return Type::Error;
     }
+    if (python && !(n.flags & kNamedBuiltin) && lookup(n) != nullptr) {  // len = 3; len(xs)
+      error(Code::NOT_A_FUNCTION, n);
+      return Type::Error;
+    }
     // a program's own function hides a builtin (not one the Python front end names itself)
     i32 callee = (n.flags & kNamedBuiltin) ? -1 : find_function(text(n), n.len);
     if (callee < 0) return check_builtin_call(node, args, count, poisoned);
@@ -732,10 +788,21 @@ struct Checker {
       error(Code::PY_STR_OF, n, u32(args[0]));  // Python's str(2.5) and str(True) differ from Syn's
       return Type::Error;
     }
+    if (python) instruction = python_instruction(instruction, n);
     n.op = u8(row + 1);
     n.value = instruction;
     n.flags |= kHasInstruction;
     return result;
+  }
+
+  // Python's variant of a builtin's instruction where Python raises and Syn does not: int() of
+  // a float that is NaN, infinite or past the int range; s.split(sep) with an empty sep (the
+  // parser marks the explicit-separator form kPython).
+  GS_HD static u32 python_instruction(u32 instruction, const Node& call) {
+    vm::Op op = vm::opcode_of(instruction);
+    if (op == vm::Op::INT_OF_FLOAT) return vm::encode(vm::Op::TRUNC_FLOAT, 0);
+    if (op == vm::Op::SPLIT && (call.flags & kPython)) return vm::encode(vm::Op::SPLIT_SEP, 0);
+    return instruction;
   }
 
   // The builtins a Python program names as Syn does (others are a program's functions).

@@ -164,7 +164,11 @@ struct Codegen {
       else
         init = c;
     }
-    call(init);
+    if (node(init).kind == NodeKind::Tuple) {  // Python's a, b = x, y
+      for (u32 c = node(init).first; c != 0; c = next(c)) owned(c);
+    } else {
+      call(init);
+    }
     // results arrive in order: the last is on top
     for (u32 k = count; k-- > 0;) {
       u32 c = node(s).first;

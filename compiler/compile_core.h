@@ -95,6 +95,9 @@ GS_HD inline bool run_passes_after_lex(Workspace& w) {
     fatal = parser.fatal;
   }
   if (fatal || d.stopped || program == 0) return false;
+  // Python: after a syntax error (often a construct outside the subset) the tree misses what
+  // the checker would look for, so it would only add confusing errors
+  if (w.limits.language == Language::Python && d.count > 0) return false;
   Checker checker(w);
   checker.verify_stage(program);
   if (d.count > 0) return false;

@@ -118,31 +118,50 @@ GS_HD inline Tok python_punctuation(const char* s, u32 n, u32 pos, u32* len) {
   }
 }
 
-// A number from its first byte: Syn's (decimal, 0x hex, a float with a fraction or an
-// exponent) or a float with nothing before or after its point (.5, 5.). Underscores, 0o, 0b and
-// imaginary literals make it INVALID.
+// Digits from i, with Python's single underscores between digits; returns the end.
+GS_HD inline u32 scan_digits(const char* s, u32 n, u32 i, bool hex) {
+  auto digit = [&](u32 k) {
+    return k < n && (hex ? is_hex_digit(u8(s[k])) : char_class(u8(s[k])) == kDigit);
+  };
+  while (digit(i) || (i < n && s[i] == '_' && i > 0 && digit(i - 1) && digit(i + 1))) ++i;
+  return i;
+}
+
+// A number from its first byte: decimal or 0x hex ints, floats with a point and/or an exponent
+// (.5, 5., 1e3), underscores between digits. 0o, 0b and imaginary literals make it INVALID (the
+// parser drops the underscores before converting, compiler/python_parser.h parse_number).
 GS_HD inline Tok scan_python_number(const char* s, u32 n, u32 pos, u32* end) {
-  if (s[pos] == '.' || (pos + 1 < n && s[pos + 1] == '.' && char_class(u8(s[pos])) == kDigit)) {
-    u32 i = pos;
-    while (i < n && char_class(u8(s[i])) == kDigit) ++i;
-    if (i < n && s[i] == '.') ++i;
-    while (i < n && char_class(u8(s[i])) == kDigit) ++i;
-    bool ok = true;
+  u32 i = pos;
+  Tok kind = Tok::INT;
+  bool ok = true;
+  if (s[i] == '0' && i + 1 < n && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+    u32 digits = i + 2;
+    i = scan_digits(s, n, digits, true);
+    ok = i > digits;
+  } else {
+    i = scan_digits(s, n, i, false);
+    bool before = i > pos;
+    if (i < n && s[i] == '.') {
+      kind = Tok::FLOAT;
+      u32 after = ++i;
+      i = scan_digits(s, n, i, false);
+      ok = before || i > after;
+    }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+      kind = Tok::FLOAT;
       ++i;
       if (i < n && (s[i] == '+' || s[i] == '-')) ++i;
       u32 digits = i;
-      while (i < n && char_class(u8(s[i])) == kDigit) ++i;
-      ok = i > digits;
+      i = scan_digits(s, n, i, false);
+      ok = ok && i > digits;
     }
-    if (i < n && is_word_char(u8(s[i]))) {
-      ok = false;
-      while (i < n && is_word_char(u8(s[i]))) ++i;
-    }
-    *end = i;
-    return ok ? Tok::FLOAT : Tok::INVALID;
   }
-  return scan_number(s, n, pos, end);
+  if (i < n && is_word_char(u8(s[i]))) {
+    ok = false;
+    while (i < n && is_word_char(u8(s[i]))) ++i;
+  }
+  *end = i;
+  return ok ? kind : Tok::INVALID;
 }
 
 // A string literal from its opening quote (' or ", single or tripled): ends after the closing

@@ -40,11 +40,13 @@ struct PythonParser : Parser {
   GS_HD void skip_line() {
     u32 depth = 0;
     while (kind() != Tok::END) {
-      if (kind() == Tok::INDENT) ++depth;
       if (kind() == Tok::DEDENT) {
         if (depth == 0) break;
-        --depth;
+        advance();
+        if (--depth == 0) break;  // the block after the line is over
+        continue;
       }
+      if (kind() == Tok::INDENT) ++depth;
       bool newline = kind() == Tok::NEWLINE;
       advance();
       if (newline && depth == 0 && kind() != Tok::INDENT) break;
@@ -312,8 +314,8 @@ struct PythonParser : Parser {
     u32 target = parse_expr();
     if (panic || target == 0) return;
     const Node t = w.nodes[target];
-    if (kind() == Tok::COMMA) {  // a, b = ... or a bare tuple
-      outside(t.pos, tok().pos + tok().len - t.pos);
+    if (kind() == Tok::COMMA) {  // a, b = f(x) or a, b = x, y
+      add(block, last, parse_tuple_assignment(target));
       return;
     }
     if (kind() == Tok::COLON) {  // x: T = value
@@ -380,6 +382,40 @@ struct PythonParser : Parser {
     u32 stmt = make(NodeKind::ExprStmt, t.pos, t.len), slast = 0;
     add(stmt, &slast, target);
     add(block, last, stmt);
+  }
+
+  // tuple_assignment = IDENT "," IDENT { "," IDENT } "=" ( call | expr "," expr { "," expr } ) ;
+  // A LetTuple whose bindings are the names: every value is computed before any is stored.
+  GS_HD u32 parse_tuple_assignment(u32 first) {
+    const Node& f = w.nodes[first];
+    u32 stmt = make(NodeKind::LetTuple, f.pos, f.len), last = 0;
+    if (stmt != 0) w.nodes[stmt].flags |= kPython;
+    u32 target = first;
+    for (;;) {
+      if (target == 0) return 0;
+      const Node& t = w.nodes[target];
+      if (t.kind != NodeKind::Name) {
+        if (t.kind != NodeKind::Error) error_at(Code::BAD_ASSIGNMENT, t.pos, t.len);
+        return 0;
+      }
+      u32 binding = make(NodeKind::Binding, t.pos, t.len);
+      add(stmt, &last, binding);
+      if (!accept(Tok::COMMA) || kind() == Tok::ASSIGN) break;
+      target = parse_arith(1);
+      if (panic) return 0;
+    }
+    if (!expect(Tok::ASSIGN)) return 0;
+    u32 value = parse_expr();
+    if (kind() == Tok::COMMA) {
+      u32 tuple = make(NodeKind::Tuple, value != 0 ? w.nodes[value].pos : tok().pos, 1), tlast = 0;
+      add(tuple, &tlast, value);
+      while (accept(Tok::COMMA) && !panic && !at_line_end()) add(tuple, &tlast, parse_expr());
+      close_span(tuple);
+      value = tuple;
+    }
+    if (!panic && kind() == Tok::ASSIGN) outside_here();
+    add(stmt, &last, value);
+    return stmt;
   }
 
   // The right-hand side of an assignment: one expression (a, b or x = y = z are outside).
@@ -655,7 +691,7 @@ struct PythonParser : Parser {
     if (k == Tok::MINUS && peek() == Tok::INT && peek(2) != Tok::LBRACKET && peek(2) != Tok::DSTAR &&
         peek(2) != Tok::DOT) {
       advance();  // a negative literal, so that -9223372036854775808 is one
-      return parse_int_literal(true, w.tokens[at - 1].pos);
+      return parse_number(true, w.tokens[at - 1].pos);
     }
     if (k == Tok::PLUS) {
       outside_here();
@@ -774,6 +810,8 @@ struct PythonParser : Parser {
       u32 call = named_call(name, m.builtin), last = 0;
       if (call == 0) return receiver;
       if (m.in_place) w.nodes[call].flags |= kInPlace;
+      if (spelled_as(name, "split") && !split_on_space)
+        w.nodes[call].flags |= kPython;  // an empty sep raises
       u32 arg = split_on_space ? empty_string(name) : args[0];
       add(call, &last, m.receiver_first ? receiver : arg);
       if (m.arity == 1) add(call, &last, m.receiver_first ? arg : receiver);
@@ -812,13 +850,8 @@ struct PythonParser : Parser {
   //      | "[" [ expr { "," expr } ] "]" ;
   GS_HD u32 parse_atom() {
     switch (kind()) {
-      case Tok::INT: return parse_int_literal(false, tok().pos);
-      case Tok::FLOAT: {
-        u32 node = make_at_token(NodeKind::FloatLit);
-        if (node != 0) w.nodes[node].value = bits_of(float_literal(w.source + tok().pos, tok().len));
-        advance();
-        return node;
-      }
+      case Tok::INT:
+      case Tok::FLOAT: return parse_number(false, tok().pos);
       case Tok::STRING: {
         u32 node = parse_py_string();
         if (kind() == Tok::STRING) outside_here();  // "a" "b": implicit concatenation
@@ -853,6 +886,34 @@ struct PythonParser : Parser {
     error(Code::EXPECTED_EXPRESSION);
     return error_node();
   }
+
+  // An INT or FLOAT token (negated: after a unary minus starting at start); Python's
+  // underscores between digits are dropped before Syn's literal conversion.
+  GS_HD u32 parse_number(bool negated, u32 start) {
+    const Token t = tok();
+    char digits[kMaxNumberText];
+    u32 n = 0;
+    for (u32 i = 0; i < t.len && n < kMaxNumberText; ++i)
+      if (w.source[t.pos + i] != '_') digits[n++] = w.source[t.pos + i];
+    bool too_long = t.len > kMaxNumberText;
+    if (t.kind == Tok::FLOAT) {
+      u32 node = make(NodeKind::FloatLit, t.pos, t.len);
+      if (too_long) error_at(Code::BAD_NUMBER, t.pos, t.len);
+      if (node != 0) w.nodes[node].value = bits_of(float_literal(digits, n));
+      advance();
+      return node;
+    }
+    u32 node = make(NodeKind::IntLit, start, t.pos + t.len - start);
+    u64 v = 0;
+    if (too_long || !int_literal(digits, n, negated, &v)) error_at(Code::INT_TOO_LARGE, t.pos, t.len);
+    if (node != 0) {
+      w.nodes[node].value = v;
+      w.nodes[node].type = Type::Int;
+    }
+    advance();
+    return node;
+  }
+  static constexpr u32 kMaxNumberText = 400;
 
   GS_HD u32 parse_py_string() {
     const Token t = tok();

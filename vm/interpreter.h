@@ -709,6 +709,24 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         --sp;
         NEXT();
       }
+      CASE(TRUNC_FLOAT) {
+        double x = double_of(sp[-1]);
+        // [-2^63, 2^63): the doubles whose truncation is an int (NaN fails both comparisons)
+        if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) RAISE(INVALID_ARGUMENT);
+        sp[-1] = u64(i64(x));
+        NEXT();
+      }
+      CASE(SPLIT_SEP) {
+        AS_STRING(sp[-2], s);
+        AS_STRING(sp[-1], sep);
+        if (LEN_OF(sep) == 0) RAISE(INVALID_ARGUMENT);
+        WORK(u64(LEN_OF(s)) + search_work(LEN_OF(s), LEN_OF(sep)));
+        u32 ref;
+        RESULT_OF(split_string(heap, s, sep, &ref));
+        sp[-2] = ref;
+        --sp;
+        NEXT();
+      }
       CASE(ORD) {
         AS_STRING(sp[-1], s);
         if (LEN_OF(s) != 1) RAISE(INVALID_ARGUMENT);

@@ -145,6 +145,18 @@ TEST(PythonFrontEnd, GivesPythonsMeaning) {
        "\"a-b4\""},
       {"def solve(xs: list[int]) -> int:\n    return min(3, 1, 2) + max(xs) + sum(sorted(xs)[:1])\n",
        "[[5, 4]]", "10"},
+      {"def solve(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    "
+       "return a\n",
+       "[10]", "55"},  // every value computed before any is assigned
+      {"def dm(a: int, b: int) -> tuple[int, int]:\n    return a // b, a % b\n\ndef solve(n: int) -> int:\n"
+       "    q, r = dm(n, 7)\n    return q * 100 + r\n",
+       "[-20]", "-299"},
+      {"def solve(x: float) -> int:\n    return int(x)\n", "[-2.75]", "-2"},
+      {"def solve(x: float) -> int:\n    return int(x / 0.5 * 1e300 * 1e300)\n", "[1.0]",
+       "trap: invalid_argument"},
+      {"def solve(s: str, sep: str) -> int:\n    return len(s.split(sep))\n", "[\"a,b\", \"\"]",
+       "trap: invalid_argument"},
+      {"def solve(n: int) -> int:\n    return n + 1_000_000 + int(2_5.0_0)\n", "[1]", "1000026"},
       {"def fib(n: int) -> int:\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n\n"
        "def solve(n: int) -> int:\n    return fib(n)\n",
        "[10]", "55"},
@@ -193,6 +205,10 @@ TEST(PythonFrontEnd, RefusesWithALocatedError) {
       {"def solve(a: int) -> int:\n    if a:\n        return 1\n  return a\n",
        "t.py:4:1: error: this line's indentation matches no enclosing block"},
       {"def solve(xs: list[int]) -> int:\n    return xs.pop()\n", "t.py:2:15: error: 'pop' is outside"},
+      {"def g(x: int) -> int:\n    return x\n\ndef solve(g: int) -> int:\n    return g(g)\n",
+       "t.py:5:12: error: 'g' is a variable, not a function"},
+      {"class A:\n    x = 1\n\ndef solve(a: int) -> int:\n    return b\n",  // recovers at the next def
+       "t.py:1:1: error: 'class' is outside"},
       {"def solve(n: int) -> int:\n    for i in range(0, n, n):\n        pass\n    return n\n",
        "t.py:2:26: error: a range step must be a nonzero integer literal"},
   };

@@ -1,0 +1,6 @@
+# // and % take ints only.
+# error: 6
+
+
+def solve(x: float) -> float:
+    return x // 2.0

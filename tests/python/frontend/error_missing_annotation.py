@@ -1,0 +1,6 @@
+# Every parameter needs an annotation.
+# error: 5
+
+
+def solve(x) -> int:
+    return 1
