@@ -21,6 +21,16 @@
 #define GS_ON_DEVICE 0
 #endif
 
+// GS_NOINLINE: kept out of line, so that a rarely taken path's large locals do not grow the
+// frame of every (recursive) caller — on the device each thread's stack is small.
+#if defined(__CUDACC__)
+#define GS_NOINLINE __noinline__
+#elif defined(__GNUC__)
+#define GS_NOINLINE __attribute__((noinline))
+#else
+#define GS_NOINLINE
+#endif
+
 #if defined(__CUDACC__)
 #define GS_ALWAYS_INLINE __forceinline__
 #elif defined(__GNUC__)

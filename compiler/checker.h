@@ -834,7 +834,8 @@ struct Checker {
   GS_HD Type check_slice(u32 node) {
     u32 seq = w.nodes[node].first, lo = w.nodes[seq].next, hi = w.nodes[lo].next;
     Type ts = check_value(seq);
-    for (u32 bound : {lo, hi}) {
+    const u32 bounds[2] = {lo, hi};
+    for (u32 bound : bounds) {
       Type t = check_value(bound);
       if (t != Type::Int && t != Type::Error) error(Code::INDEX_TYPE, w.nodes[bound], u32(t));
     }

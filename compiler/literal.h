@@ -84,7 +84,7 @@ struct BigNat {
 
 // The double nearest a / b (ties to even), a and b > 0 with b's bits ≤ kBigLimbs × 32 - 2:
 // binary long division keeps the quotient's first 64 bits and whether anything follows.
-GS_HD inline double nearest_quotient(const BigNat& a, const BigNat& b) {
+GS_HD GS_NOINLINE inline double nearest_quotient(const BigNat& a, const BigNat& b) {
   u32 abits = a.bits(), bbits = b.bits();
   u32 shift = bbits + 64 > abits ? bbits + 64 - abits : 0;  // the quotient gets at least 64 bits
   BigNat r;
@@ -120,6 +120,25 @@ GS_HD inline double nearest_quotient(const BigNat& a, const BigNat& b) {
   u64 rest = top & ((u64(1) << drop) - 1), half = u64(1) << (drop - 1);
   if (rest > half || (rest == half && (sticky || (mantissa & 1)))) ++mantissa;
   return ldexp(double(mantissa), exponent + i32(drop));  // exact: mantissa fits its precision
+}
+
+// The double nearest mantissa × 10^exp10 (dropped: plus something smaller than 10^exp10).
+GS_HD GS_NOINLINE inline double exact_float(u64 mantissa, i32 exp10, bool dropped) {
+  if (mantissa == 0) return 0.0;
+  if (exp10 > 310) return HUGE_VAL;  // at least 1e310: past the largest double
+  if (exp10 < -345) return 0.0;      // below 2^64 × 1e-345: under half the smallest
+  BigNat a, b;
+  a.limb[0] = u32(mantissa);
+  a.limb[1] = u32(mantissa >> 32);
+  a.used = a.limb[1] != 0 ? 2 : 1;
+  if (dropped) {  // the digits after the 19th: strictly between M and M + 1 at their place
+    a.mul_add(10, 1);
+    --exp10;
+  }
+  b.limb[0] = 1;
+  b.used = 1;
+  for (i32 k = 0; k < (exp10 > 0 ? exp10 : -exp10); ++k) (exp10 > 0 ? a : b).mul_add(10, 0);
+  return nearest_quotient(a, b);
 }
 
 // Float literal text -> value, correctly rounded (to nearest, ties to even) for up to 19
@@ -170,21 +189,7 @@ GS_HD inline double float_literal(const char* s, u32 n) {
                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   if (!dropped && mantissa < (u64(1) << 53) && exp10 >= -22 && exp10 <= 22)
     return exp10 >= 0 ? v * exact[exp10] : v / exact[-exp10];
-  if (mantissa == 0) return 0.0;
-  if (exp10 > 310) return HUGE_VAL;  // at least 1e310: past the largest double
-  if (exp10 < -345) return 0.0;      // below 2^64 × 1e-345: under half the smallest
-  BigNat a, b;
-  a.limb[0] = u32(mantissa);
-  a.limb[1] = u32(mantissa >> 32);
-  a.used = a.limb[1] != 0 ? 2 : 1;
-  if (dropped) {  // the digits after the 19th: strictly between M and M + 1 at their place
-    a.mul_add(10, 1);
-    --exp10;
-  }
-  b.limb[0] = 1;
-  b.used = 1;
-  for (i32 k = 0; k < (exp10 > 0 ? exp10 : -exp10); ++k) (exp10 > 0 ? a : b).mul_add(10, 0);
-  return nearest_quotient(a, b);
+  return exact_float(mantissa, exp10, dropped);
 }
 
 // Decodes a string literal's body (between the quotes, escapes validated by the lexer, or

@@ -891,11 +891,19 @@ struct PythonParser : Parser {
   // underscores between digits are dropped before Syn's literal conversion.
   GS_HD u32 parse_number(bool negated, u32 start) {
     const Token t = tok();
-    char digits[kMaxNumberText];
-    u32 n = 0;
-    for (u32 i = 0; i < t.len && n < kMaxNumberText; ++i)
-      if (w.source[t.pos + i] != '_') digits[n++] = w.source[t.pos + i];
-    bool too_long = t.len > kMaxNumberText;
+    const char* digits = w.source + t.pos;
+    u32 n = t.len;
+    char copy[kMaxNumberText];  // without the underscores, when there are some
+    bool too_long = false;
+    for (u32 i = 0; i < t.len; ++i) {
+      if (w.source[t.pos + i] != '_') continue;
+      too_long = t.len > kMaxNumberText;
+      n = 0;
+      for (u32 k = 0; k < t.len && n < kMaxNumberText; ++k)
+        if (w.source[t.pos + k] != '_') copy[n++] = w.source[t.pos + k];
+      digits = copy;
+      break;
+    }
     if (t.kind == Tok::FLOAT) {
       u32 node = make(NodeKind::FloatLit, t.pos, t.len);
       if (too_long) error_at(Code::BAD_NUMBER, t.pos, t.len);
@@ -913,7 +921,7 @@ struct PythonParser : Parser {
     advance();
     return node;
   }
-  static constexpr u32 kMaxNumberText = 400;
+  static constexpr u32 kMaxNumberText = 64;  // a literal with underscores
 
   GS_HD u32 parse_py_string() {
     const Token t = tok();
