@@ -838,6 +838,10 @@ struct PythonParser : Parser {
         return count;
       }
       u32 arg = parse_expr();
+      if (kind() == Tok::KW_FOR && !panic) {  // a generator expression
+        outside_here();
+        return count;
+      }
       if (count < cap) args[count] = arg;
       ++count;
       if (!accept(Tok::COMMA)) break;

@@ -52,14 +52,16 @@ nlohmann::json outcome_json(const suites::Problem& p, const SearchOptions& o,
   return j;
 }
 
-// Writes j to path ("-": stdout); false after saying why.
+// Writes j to path ("-": stdout); false after saying why. A program's string literals may hold
+// bytes that are not UTF-8 (GP makes any byte): JSON gets U+FFFD for them rather than no output.
 bool write_json(const std::string& path, const nlohmann::json& j) {
+  const std::string text = j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (path == "-") {
-    std::cout << j.dump(1) << "\n";
+    std::cout << text << "\n";
     return true;
   }
   std::ofstream out(path);
-  out << j.dump(1) << "\n";
+  out << text << "\n";
   if (out.flush()) return true;
   std::cerr << "gpusynth search: " << path << ": cannot write the JSON outcome\n";
   return false;

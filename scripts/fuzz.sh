@@ -26,6 +26,7 @@ corpus=$build/corpus
 mkdir -p "$corpus/compiler_fuzzer" "$corpus/bytecode_fuzzer" "$corpus/input_fuzzer" "$corpus/records_fuzzer" \
   "$build/crashes"
 find tests/programs docs/examples -name '*.syn' -exec cp {} "$corpus/compiler_fuzzer/" \;
+cp tests/python/frontend/*.py "$corpus/compiler_fuzzer/"  # the typed-Python front end's corpus
 for f in docs/examples/*.syn; do
   out=$corpus/bytecode_fuzzer/$(basename "$f" .syn).gsbc
   [ -f "$out" ] || [ ! -x build/release/jobs/gpusynth ] || build/release/jobs/gpusynth compile "$f" -o "$out" >/dev/null 2>&1 || true

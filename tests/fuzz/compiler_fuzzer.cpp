@@ -1,4 +1,5 @@
-// libFuzzer target: any bytes are a Syn source. The property is the compiler's contract: either
+// libFuzzer target: any bytes are a Syn source, and then a typed-Python one (the two front ends
+// share everything after the parser). The property is the compiler's contract: either
 // bytecode the verifier accepts, which runs to a result or a trap (never bad_reference or
 // bad_instruction, which only hand-made bytecode may cause), or diagnostics — none internal —
 // whose spans lie inside the source and which render. The compiler passes are header-only
@@ -15,9 +16,10 @@ namespace {
 
 // Compiles source with the cores (as compiler::Compiler does) into *bytecode, or returns false
 // with the diagnostics in w.
-bool compile(std::string_view source, compiler::Workspace& w, std::vector<u64>& buffer,
-             std::vector<u64>& output, u32* size) {
+bool compile(std::string_view source, compiler::Language language, compiler::Workspace& w,
+             std::vector<u64>& buffer, std::vector<u64>& output, u32* size) {
   compiler::CompileLimits limits;
+  limits.language = language;
   u32 len = u32(source.size());
   buffer.resize((compiler::workspace_bytes(len, limits) + 7) / 8);
   compiler::carve_workspace(reinterpret_cast<u8*>(buffer.data()), source.data(), len, limits, &w);
@@ -66,12 +68,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   static std::vector<u64> buffer, output;  // reused, as a batch worker reuses its workspace
-  compiler::Workspace w;
-  u32 bytecode_size = 0;
-  if (fuzzing::compile(source, w, buffer, output, &bytecode_size)) {
-    fuzzing::check_bytecode(output, bytecode_size, data, size);
-  } else {
-    fuzzing::check_diagnostics(source, w);
+  for (compiler::Language language : {compiler::Language::Syn, compiler::Language::Python}) {
+    compiler::Workspace w;
+    u32 bytecode_size = 0;
+    if (fuzzing::compile(source, language, w, buffer, output, &bytecode_size)) {
+      fuzzing::check_bytecode(output, bytecode_size, data, size);
+    } else {
+      fuzzing::check_diagnostics(source, w);
+    }
   }
   return 0;
 }

@@ -27,6 +27,20 @@ def test_evaluate_judges_each_candidate(sum_problem):
     assert gpusynth.evaluate(sum_problem, []) == []
 
 
+def test_evaluate_judges_python_candidates(sum_problem):
+    right = "def solve(xs: list[int]) -> int:\n    t = 0\n    for x in xs:\n        t += x\n    return t\n"
+    traps = "def solve(xs: list[int]) -> int:\n    return xs[-1] + sum(xs[:-1])\n"
+    outside = "def solve(xs: list[int]) -> int:\n    return sum(x for x in xs)\n"
+    results = gpusynth.evaluate(sum_problem, [right, traps, outside, SUM], language="python")
+    assert [r.status for r in results] == ["ok", "ok", "compile_error", "compile_error"]
+    assert results[0].passes and results[1].passed == 2 and results[1].error == "index_out_of_range x1"
+    assert "outside gpusynth's Python subset" in results[2].error
+    with pytest.raises(ValueError, match="language must be syn or python"):
+        gpusynth.evaluate(sum_problem, [SUM], language="cobol")
+    with pytest.raises(ValueError, match="language must be"):
+        gpusynth.compile(SUM, language="rust")
+
+
 def test_evaluate_agrees_with_run_across_batches(sum_problem):
     candidates = [f"fn solve(xs: [int]) -> int {{ return sum(xs) + {k % 3}; }}" for k in range(50)]
     results = gpusynth.evaluate(sum_problem, candidates, batch=7, threads=1)
