@@ -43,6 +43,11 @@ enum class NodeKind : u8 {
   Binary,    // op: TokenKind; children: lhs, rhs
   Tuple,     // children: exprs (only directly under Return)
   Slice,     // (Python) children: sequence, lo, hi — seq[lo:hi] with Python's negative bounds
+  IfExpr,    // (Python) children: condition, then, else — `a if c else b`, only one arm evaluated
+  // (Python) [element for x in seq if cond]: value: the result's hidden slot; children: loop,
+  // element, [condition]. The loop is a ForEach or ForRange node without a body; its variable
+  // belongs to the comprehension alone.
+  Comprehension,
 };
 
 // Node flags.

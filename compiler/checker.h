@@ -8,7 +8,8 @@
 // rules where they differ — variables belong to the function (blocks open no scope) and come
 // into being at their first assignment; a read must follow an assignment on every path
 // (definite assignment, as in Java: a loop's body may not run); an int meets a float by
-// becoming one; `/` divides as floats; a str's element is a str; and a list changed in place
+// becoming one; `/` divides as floats; a str's element is a str; any value is a condition (its
+// truth: not zero, not empty); a comprehension's variable is its own; and a list changed in place
 // (append, pop, xs[i] = v, +=) must not be one another name may share (aliasing: Python's lists
 // are references, Syn's values), so such a program is an error rather than a wrong answer.
 #pragma once
@@ -39,6 +40,7 @@ struct Assigned {
   GS_HD void all() {
     for (u64& b : bits) b = ~u64(0);
   }
+  GS_HD void clear(u32 i) { bits[i / 64] &= ~(u64(1) << (i % 64)); }
   GS_HD void meet(const Assigned& o) {
     for (u32 k = 0; k < sizeof bits / 8; ++k) bits[k] &= o.bits[k];
   }
@@ -180,10 +182,35 @@ struct Checker {
     }
     for (u32 i = 0; i < w.loop_count; ++i) {  // for x in xs: xs.append(..) sees the new elements in Python
       const Node& loop = w.nodes[w.loops[i].node];
-      const Node& seq = w.nodes[loop.first];
-      if (loop.kind == NodeKind::ForEach && seq.kind == NodeKind::Name && seq.ref == slot)
+      if (loop.kind == NodeKind::ForEach && names_slot(loop.first, slot))
         l->shared = 1;  // reported with the others at the function's end
     }
+  }
+
+  // Python: is expression e the list in variable `slot` (itself, or an arm of `a if c else b`)?
+  GS_HD bool names_slot(u32 e, u32 slot) const {
+    const Node& n = w.nodes[e];
+    if (n.kind == NodeKind::Name) return n.ref == slot;
+    if (n.kind != NodeKind::IfExpr) return false;
+    u32 a = w.nodes[n.first].next;
+    return names_slot(a, slot) || names_slot(w.nodes[a].next, slot);
+  }
+
+  // Python: is value node e a new list? A list read from a name is shared by both names (the
+  // name's is marked so), one a program function returns may be its argument's, and `a if c
+  // else b` is new when both arms are.
+  GS_HD bool fresh(u32 e) {
+    const Node& v = w.nodes[e];
+    if (v.kind == NodeKind::Name) {
+      if (Local* source = local_of_slot(v.ref)) source->shared = 1;
+      return false;
+    }
+    if (v.kind == NodeKind::IfExpr) {
+      u32 a = w.nodes[v.first].next;
+      bool fresh_a = fresh(a);
+      return fresh(w.nodes[a].next) && fresh_a;
+    }
+    return v.kind != NodeKind::Call || (v.flags & (kHasInstruction | kNamedBuiltin));
   }
 
   // Python: variable `target` receives value node `value`: a list read from a name is shared by
@@ -191,15 +218,7 @@ struct Checker {
   GS_HD void note_sharing(u32 target, u32 value) {
     Local* t = local_of_slot(target);
     if (t == nullptr || !is_array(t->type)) return;
-    const Node& v = w.nodes[value];
-    bool fresh = true;
-    if (v.kind == NodeKind::Name) {
-      fresh = false;
-      if (Local* source = local_of_slot(v.ref)) source->shared = 1;
-    } else if (v.kind == NodeKind::Call && !(v.flags & (kHasInstruction | kNamedBuiltin))) {
-      fresh = false;
-    }
-    if (!fresh) {
+    if (!fresh(value)) {
       t->shared = 1;
     } else if (body_depth == 1 && t->mutated_len == 0) {
       t->shared = t->param = 0;  // a new list on every path from here on, before any change
@@ -493,8 +512,39 @@ struct Checker {
   }
 
   GS_HD void check_condition(u32 node) {
+    if (python) return check_truth(node);
     Type t = check_value(node);
     if (t != Type::Bool && t != Type::Error) error(Code::CONDITION_TYPE, w.nodes[node], u32(t));
+  }
+
+  // Python: a condition may be any value — an int or a float is true when it is not zero, a str
+  // or a list when it is not empty (to_truth) — and `and`, `or`, `not` in a condition pass that
+  // on to their operands. The left spine of an and/or chain is walked in a loop, as in
+  // check_binary; only right operands and `not` recurse (each adds to the tree's depth).
+  GS_HD void check_truth(u32 top) {
+    u32 n = top, parent = 0;
+    while (w.nodes[n].kind == NodeKind::Binary &&
+           (Tok(w.nodes[n].op) == Tok::AND || Tok(w.nodes[n].op) == Tok::OR)) {
+      w.nodes[n].ref = parent;
+      parent = n;
+      n = w.nodes[n].first;
+    }
+    Node& leaf = w.nodes[n];
+    if (leaf.kind == NodeKind::Unary && Tok(leaf.op) == Tok::NOT) {
+      check_truth(leaf.first);
+      leaf.type = Type::Bool;
+      fold(w, n);
+    } else {
+      Type t = check_value(n);
+      if (t != Type::Bool && t != Type::Error) to_truth(n, t);
+    }
+    for (u32 b = parent; b != 0;) {
+      u32 up = w.nodes[b].ref;
+      check_truth(w.nodes[w.nodes[b].first].next);
+      w.nodes[b].type = Type::Bool;
+      fold(w, b);
+      b = up;
+    }
   }
 
   GS_HD bool check_if(u32 node) {
@@ -541,27 +591,10 @@ struct Checker {
   GS_HD void check_for(u32 node) {
     Node& n = w.nodes[node];
     bool range = n.kind == NodeKind::ForRange;
-    u32 first = n.first, second = w.nodes[first].next;
-    u32 body = range ? w.nodes[second].next : second;
-    if (range && (n.flags & kHasStep)) body = w.nodes[body].next;
-    Type element = Type::Error;
-    if (range) {
-      check_range_bound(first);
-      check_range_bound(second);
-      if (n.flags & kHasStep) check_step(w.nodes[second].next);
-      element = Type::Int;
-      if (python) n.flags |= kVarAssigned;
-    } else {
-      Type t = check_value(first);
-      if (t == Type::Str)
-        element = python ? Type::Str : Type::Int;
-      else if (t == Type::EmptyArray)
-        error(Code::CANNOT_INFER, w.nodes[first]);
-      else if (is_array(t))
-        element = element_of(t);
-      else if (t != Type::Error)
-        error(Code::NOT_ITERABLE, w.nodes[first], u32(t));
-    }
+    u32 body = n.first;
+    while (w.nodes[body].next != 0) body = w.nodes[body].next;  // the last child
+    Type element = check_iterable(node);
+    if (range && python) n.flags |= kVarAssigned;
     Scope s(*this);
     Assigned before = assigned;
     const Local* var = python ? python_variable(n, element) : nullptr;
@@ -579,6 +612,72 @@ struct Checker {
     check_statement(body);
     --w.loop_count;
     assigned = before;  // the body may not run
+  }
+
+  // The iterable of loop node `node` (a ForRange's lo, hi and step; a ForEach's sequence),
+  // checked; returns the type its variable takes.
+  GS_HD Type check_iterable(u32 node) {
+    const Node& n = w.nodes[node];
+    u32 first = n.first, second = w.nodes[first].next;
+    if (n.kind == NodeKind::ForRange) {
+      check_range_bound(first);
+      check_range_bound(second);
+      if (n.flags & kHasStep) check_step(w.nodes[second].next);
+      return Type::Int;
+    }
+    Type t = check_value(first);
+    if (t == Type::Str) return python ? Type::Str : Type::Int;
+    if (t == Type::EmptyArray)
+      error(Code::CANNOT_INFER, w.nodes[first]);
+    else if (is_array(t))
+      return element_of(t);
+    else if (t != Type::Error)
+      error(Code::NOT_ITERABLE, w.nodes[first], u32(t));
+    return Type::Error;
+  }
+
+  // Python's [element for x in seq if cond]: seq is checked where the comprehension stands;
+  // x, the loop's hidden slots and the result's slot are the comprehension's own, in a scope
+  // closed after it (its slots are reused; x's definite assignment is forgotten).
+  GS_HD Type check_comprehension(u32 node) {
+    u32 loop = w.nodes[node].first, element = w.nodes[loop].next, cond = w.nodes[element].next;
+    u32 locals = w.local_count, slots = next_slot;
+    // the result's slot first: it is set before seq is evaluated (whose slots are then free)
+    w.nodes[node].value = allocate_slots(w.nodes[node], 1);
+    Type var_type = check_iterable(loop);
+    ++scope;
+    Node& l = w.nodes[loop];
+    l.ref = declare(l, var_type);
+    l.type = var_type;
+    if (w.local_count > locals) assigned.set(w.local_count - 1);
+    l.value = allocate_slots(l, l.kind == NodeKind::ForRange ? 2 : 3);
+    if (cond != 0) check_condition(cond);
+    Type t = check_value(element);
+    for (u32 i = locals; i < w.local_count; ++i) assigned.clear(i);
+    w.local_count = locals;
+    next_slot = slots;
+    --scope;
+    if (t == Type::Error || var_type == Type::Error) return Type::Error;
+    if (!is_scalar(t)) {
+      error(Code::NESTED_ARRAY, w.nodes[element]);
+      return Type::Error;
+    }
+    return array_of(t);
+  }
+
+  // Python's `a if c else b`: one type for both arms; an int arm meeting a float one becomes a
+  // float (as an int operand of + does).
+  GS_HD Type check_if_expr(u32 node) {
+    u32 cond = w.nodes[node].first, a = w.nodes[cond].next, b = w.nodes[a].next;
+    check_condition(cond);
+    Type ta = check_value(a), tb = check_value(b);
+    if (ta == Type::Error || tb == Type::Error) return Type::Error;
+    if (ta == Type::Int && tb == Type::Float) ta = to_float(a);
+    if (ta == Type::Float && tb == Type::Int) tb = to_float(b);
+    if (ta == Type::EmptyArray && is_array(tb)) return tb;
+    if (tb == Type::EmptyArray && is_array(ta)) return ta;
+    if (ta != tb) error(Code::TYPE_MISMATCH, w.nodes[b], u32(ta), u32(tb));
+    return ta == tb ? ta : Type::Error;
   }
 
   // Python: range(a, b, step) with step a nonzero int literal (its sign picks the comparison).
@@ -668,6 +767,8 @@ struct Checker {
       case NodeKind::Unary: t = check_unary(node); break;
       case NodeKind::Binary: t = check_binary(node); break;
       case NodeKind::Slice: t = check_slice(node); break;
+      case NodeKind::IfExpr: t = check_if_expr(node); break;
+      case NodeKind::Comprehension: t = check_comprehension(node); break;
       case NodeKind::Tuple:
         error(Code::MISPLACED_TUPLE, n);
         for (u32 c = n.first; c != 0; c = w.nodes[c].next) check_value(c);
@@ -745,8 +846,7 @@ struct Checker {
     if (python) {  // the callee may return (or change) a list it is given
       f.called = 1;
       for (u32 c = n.first; c != 0; c = w.nodes[c].next)
-        if (w.nodes[c].kind == NodeKind::Name && is_array(w.nodes[c].type))
-          if (Local* l = local_of_slot(w.nodes[c].ref)) l->shared = 1;
+        if (is_array(w.nodes[c].type)) fresh(c);
     }
     if (count != f.param_count) {
       error(Code::ARGUMENT_COUNT, n, f.param_count, count);
@@ -868,6 +968,8 @@ struct Checker {
     Type t = check_value(n.first);
     if (t == Type::Error) return t;
     Tok op = Tok(n.op);
+    if (python && op == Tok::NOT && t != Type::Bool) t = to_truth(n.first, t);  // not xs
+    if (t == Type::Error) return t;
     bool ok = (op == Tok::MINUS && (t == Type::Int || t == Type::Float)) ||
               (op == Tok::NOT && t == Type::Bool) || (op == Tok::TILDE && t == Type::Int);
     if (!ok) {
@@ -946,6 +1048,49 @@ struct Checker {
     c.type = Type::Float;
     c.depth = u8(w.nodes[moved].depth < 255 ? w.nodes[moved].depth + 1 : 255);
     return Type::Float;
+  }
+
+  // Python: turns node e (of type t) into its truth in place — e != 0 for an int, e != 0.0 for a
+  // float, len(e) != 0 for a str or a list — as to_float does. Bool, or Error when no node is left.
+  GS_HD Type to_truth(u32 e, Type t) {
+    bool sized = t == Type::Str || t == Type::EmptyArray || is_array(t);
+    u32 need = sized ? 3 : 2;
+    if (w.node_count + need > w.node_cap) {
+      error(Code::TOO_MANY_NODES, w.nodes[e], w.node_cap - 1);
+      return Type::Error;
+    }
+    Node& c = w.nodes[e];
+    u32 moved = w.node_count++, operand = moved;
+    w.nodes[moved] = c;
+    w.nodes[moved].next = 0;
+    Node span{};
+    span.pos = c.pos;
+    span.len = c.len;
+    if (sized) {
+      operand = w.node_count++;
+      Node& len = w.nodes[operand] = span;
+      len.kind = NodeKind::Call;
+      len.flags = kHasInstruction;
+      len.value = vm::encode(vm::Op::LEN, 0);
+      len.first = moved;
+      len.type = Type::Int;
+    }
+    u32 zero = w.node_count++;
+    Node& z = w.nodes[zero] = span;
+    z.kind = t == Type::Float ? NodeKind::FloatLit : NodeKind::IntLit;
+    z.type = t == Type::Float ? Type::Float : Type::Int;
+    w.nodes[operand].next = zero;
+    u32 d = u32(w.nodes[moved].depth) + need - 1;
+    c.kind = NodeKind::Binary;
+    c.op = u8(Tok::NE);
+    c.flags = 0;
+    c.first = operand;
+    c.ref = 0;
+    c.value = 0;
+    c.type = Type::Bool;
+    c.depth = u8(d < 255 ? d : 255);
+    fold(w, e);
+    return Type::Bool;
   }
 
   // Result type of a binary operator; Error when it does not apply, Empty when it applies

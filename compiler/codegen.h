@@ -90,6 +90,11 @@ struct Codegen {
 
   GS_HD const Node& node(u32 i) const { return w.nodes[i]; }
   GS_HD u32 next(u32 i) const { return w.nodes[i].next; }
+  GS_HD u32 last_child(u32 i) const {
+    u32 c = node(i).first;
+    while (c != 0 && next(c) != 0) c = next(c);
+    return c;
+  }
 
   // ---- functions ----------------------------------------------------------------------------
 
@@ -135,8 +140,8 @@ struct Codegen {
         break;
       case NodeKind::If: if_statement(s); break;
       case NodeKind::While: while_loop(s); break;
-      case NodeKind::ForRange: for_range(s); break;
-      case NodeKind::ForEach: for_each(s); break;
+      case NodeKind::ForRange: for_range(s, [&] { statement(last_child(s)); }); break;
+      case NodeKind::ForEach: for_each(s, [&] { statement(last_child(s)); }); break;
       case NodeKind::Break: jump(Op::JUMP, &w.loops[w.loop_count - 1].break_list); break;
       case NodeKind::Continue: {
         Loop& loop = w.loops[w.loop_count - 1];
@@ -253,25 +258,22 @@ struct Codegen {
 
   // for i in lo..hi: the loop variable doubles as the counter unless the body assigns it.
   // Python's range(lo, hi, step): the counter moves by the literal step, while below hi (step
-  // > 0) or above it (step < 0).
-  GS_HD void for_range(u32 s) {
+  // > 0) or above it (step < 0). body() emits the body (a statement, or a comprehension's).
+  template <typename Body>
+  GS_HD void for_range(u32 s, Body body) {
     const Node& n = node(s);
-    u32 lo = n.first, hi = next(lo), body = next(hi);
-    i64 step = 1;
-    if (n.flags & kHasStep) {
-      step = i64(node(body).value);
-      body = next(body);
-    }
+    u32 lo = n.first, hi = next(lo);
+    i64 step = (n.flags & kHasStep) ? i64(node(next(hi)).value) : 1;
     bool separate = n.flags & kVarAssigned;
     u32 hidden = u32(n.value);
     u32 var = n.ref, counter = separate ? hidden : n.ref, end = hidden + 1;
     bool literal_end = node(hi).kind == NodeKind::IntLit;
-    value(lo);
-    emit(Op::STORE_VAR, counter);
+    value(lo);  // both bounds before either is stored: a comprehension in hi may use these slots
     if (!literal_end) {
       value(hi);
       emit(Op::STORE_VAR, end);
     }
+    emit(Op::STORE_VAR, counter);
     u32 entry = 0;
     jump(Op::JUMP, &entry);
     u32 top = here();
@@ -290,9 +292,10 @@ struct Codegen {
 
   // for x in seq: hidden slots hold the sequence, the index and the length. (Python: a str's
   // elements are one-character strs.)
-  GS_HD void for_each(u32 s) {
+  template <typename Body>
+  GS_HD void for_each(u32 s, Body body) {
     const Node& n = node(s);
-    u32 seq = n.first, body = next(seq);
+    u32 seq = n.first;
     u32 hidden = u32(n.value);
     u32 var = n.ref, sequence = hidden, index = hidden + 1, length = hidden + 2;
     owned(seq);
@@ -317,11 +320,11 @@ struct Codegen {
 
   // The shared tail of both for loops: body; counter += step; if counter < bound (> for a
   // negative step) goto top.
-  template <typename PushCounterAndBound>
-  GS_HD void loop_body(u32 s, u32 body, u32 counter, i64 step, u32 entry, u32 top,
+  template <typename Body, typename PushCounterAndBound>
+  GS_HD void loop_body(u32 s, Body body, u32 counter, i64 step, u32 entry, u32 top,
                        PushCounterAndBound bound) {
     push_loop(s);
-    statement(body);
+    body();
     Loop done = w.loops[--w.loop_count];
     patch(done.continue_list, here());
     emit(Op::LOAD_VAR, counter);
@@ -414,8 +417,44 @@ struct Codegen {
         return;
       }
       case NodeKind::Binary: binary(e); return;
+      case NodeKind::IfExpr: {  // only the chosen arm runs; an arm read from a name is shared
+        u32 cond = n.first, a = next(cond), b = next(a);
+        if (node(cond).kind == NodeKind::BoolLit) return owned(node(cond).value ? a : b);
+        u32 other = 0, done = 0;
+        branch(cond, false, &other);
+        owned(a);
+        jump(Op::JUMP, &done);
+        --depth;  // the other arm starts without a's value
+        patch(other, here());
+        owned(b);
+        patch(done, here());
+        return;
+      }
+      case NodeKind::Comprehension: comprehension(e); return;
       default: return;
     }
+  }
+
+  // [element for x in seq if cond]: result = []; the loop, whose body is `if cond: result =
+  // push(result, element)` (in place); then the result. The loop runs with values below it on
+  // the stack (an operand the comprehension is the right of): its body is balanced.
+  GS_HD void comprehension(u32 e) {
+    u32 loop = node(e).first, element = next(loop), cond = next(element);
+    u32 result = u32(node(e).value);
+    emit(Op::NEW_ARRAY, 0);
+    emit(Op::STORE_VAR, result);
+    auto body = [&] {
+      u32 skip = 0;
+      if (cond != 0) branch(cond, false, &skip);
+      value(element);
+      emit(Op::PUSH_VAR, result);
+      patch(skip, here());
+    };
+    if (node(loop).kind == NodeKind::ForRange)
+      for_range(loop, body);
+    else
+      for_each(loop, body);
+    emit(Op::LOAD_VAR, result);
   }
 
   GS_HD static bool is_logical(u8 op) { return Tok(op) == Tok::AND || Tok(op) == Tok::OR; }

@@ -2,7 +2,8 @@
 // Syn parser builds (compiler/ast.h), so the checker and the code generator are shared. What
 // Python spells differently is rewritten here: `x in xs` is contains(xs, x), `xs.append(v)` the
 // in-place x = push(x, v), `sorted` sort, `[v] * n` array(max(n, 0), v), `s[a:b]` a Slice, `a // b`
-// the FLOOR_DIV operator. Python semantics that depend on types (promotion to float, a str's
+// the FLOOR_DIV operator; `a if c else b` and `[e for x in seq if c]` are the two node kinds only
+// Python has (IfExpr, Comprehension). Python semantics that depend on types (promotion to float, a str's
 // element being a str, variables scoped to the function, definite assignment, aliasing) are the
 // checker's (compiler/checker.h, "Python" there). Anything outside the subset (docs/python.md)
 // is a located error. Host+device code; recursion bounded by CompileLimits::max_depth as in the
@@ -16,6 +17,11 @@ namespace gs::compiler {
 
 struct PythonParser : Parser {
   GS_HD explicit PythonParser(Workspace& workspace) : Parser{workspace} {}
+
+  // The token index of a "(" that may open a generator expression (parse_arguments), or
+  // kGeneratorTaken once parse_parenthesized has made one of it.
+  u32 generator_paren = 0;
+  static constexpr u32 kGeneratorTaken = ~0u;
 
   // ---- helpers ------------------------------------------------------------------------------
   GS_HD bool spelled_as(const Token& t, const char* word) const {
@@ -506,7 +512,19 @@ struct PythonParser : Parser {
       outside_here();
       return stmt;
     }
-    if (!expect(Tok::KW_IN)) return stmt;
+    if (!expect(Tok::KW_IN) || !parse_iterable(stmt, &last, false)) return stmt;
+    if (!expect(Tok::COLON)) return stmt;
+    add(stmt, &last, parse_suite());
+    if (kind() == Tok::KW_ELSE) outside_here();  // for ... else
+    return stmt;
+  }
+
+  // iterable = "range" "(" expr [ "," expr [ "," expr ] ] ")" | "reversed" "(" expr ")" | expr ;
+  // The children of loop (a ForEach, made a ForRange for range): the sequence, or lo, hi and
+  // the step. A comprehension's sequence is an or_test, so that its `if` is not an `a if c
+  // else b`. False after a syntax error.
+  GS_HD bool parse_iterable(u32 loop, u32* last, bool in_comprehension) {
+    if (loop != 0) w.nodes[loop].flags |= kPython;
     if (at_word("range") && peek() == Tok::LPAREN) {
       const Token range = tok();
       advance();
@@ -518,42 +536,88 @@ struct PythonParser : Parser {
       }
       if (count == 0 || kind() != Tok::RPAREN) {
         if (!panic) error(count == 0 ? Code::EXPECTED_EXPRESSION : Code::EXPECTED, u32(Tok::RPAREN));
-        return stmt;
+        return false;
       }
       advance();  // )
-      if (stmt != 0) w.nodes[stmt].kind = NodeKind::ForRange;
+      if (loop != 0) w.nodes[loop].kind = NodeKind::ForRange;
       if (count == 1) {
-        add(stmt, &last, int_node(range.pos, 0));
-        add(stmt, &last, bounds[0]);
+        add(loop, last, int_node(range.pos, 0));
+        add(loop, last, bounds[0]);
       } else {
-        add(stmt, &last, bounds[0]);
-        add(stmt, &last, bounds[1]);
+        add(loop, last, bounds[0]);
+        add(loop, last, bounds[1]);
       }
       if (count == 3) {
-        add(stmt, &last, bounds[2]);
-        if (stmt != 0) w.nodes[stmt].flags |= kHasStep;
+        add(loop, last, bounds[2]);
+        if (loop != 0) w.nodes[loop].flags |= kHasStep;
       }
     } else if (at_word("reversed") && peek() == Tok::LPAREN) {
-      add(stmt, &last, parse_reversed());
+      add(loop, last, parse_reversed());
     } else {
-      add(stmt, &last, parse_expr());
+      add(loop, last, in_comprehension ? parse_logical(Tok::OR) : parse_expr());
     }
-    if (!expect(Tok::COLON)) return stmt;
-    add(stmt, &last, parse_suite());
-    if (stmt != 0) w.nodes[stmt].flags |= kPython;
-    if (kind() == Tok::KW_ELSE) outside_here();  // for ... else
-    return stmt;
+    return !panic;
   }
 
   // ---- expressions --------------------------------------------------------------------------
 
-  // expr = or_test ;   (a conditional expression `a if c else b` is outside the subset)
+  // expr = or_test [ "if" or_test "else" expr ] ;   (an IfExpr: only the chosen arm is evaluated)
   GS_HD u32 parse_expr() {
     Level level(*this);
     if (!level.ok) return error_node();
     u32 e = parse_logical(Tok::OR);
-    if (kind() == Tok::KW_IF && !panic) outside_here();
-    return e;
+    if (kind() != Tok::KW_IF || panic) return e;
+    u32 node = make_at_token(NodeKind::IfExpr), last = 0;
+    advance();  // if
+    u32 cond = parse_logical(Tok::OR);
+    if (!expect(Tok::KW_ELSE)) return error_node();
+    u32 other = parse_expr();
+    if (node == 0 || e == 0) return error_node();
+    w.nodes[node].pos = w.nodes[e].pos;
+    add(node, &last, cond);
+    add(node, &last, e);
+    add(node, &last, other);
+    close_span(node);
+    return node;
+  }
+
+  // comprehension = expr "for" IDENT "in" iterable { "if" or_test } ;   (after the element;
+  // several `if`s are one `and`; a second `for` is outside the subset). Fills node comp.
+  GS_HD u32 parse_comprehension(u32 comp, u32 element) {
+    Level level(*this);
+    if (!level.ok) return error_node();
+    advance();  // for
+    u32 loop = make_at_token(NodeKind::ForEach), loop_last = 0, last = 0;
+    if (!accept(Tok::IDENT)) {
+      error(Code::EXPECTED, u32(Tok::IDENT));
+      return error_node();
+    }
+    if (kind() == Tok::COMMA) {  // for i, x in ...
+      outside_here();
+      return error_node();
+    }
+    if (!expect(Tok::KW_IN) || !parse_iterable(loop, &loop_last, true)) return error_node();
+    u32 cond = 0;
+    while (kind() == Tok::KW_IF && !panic) {
+      const Token if_token = tok();
+      advance();
+      u32 c = parse_logical(Tok::OR);
+      if (cond == 0 || c == 0) {
+        cond = c;
+        continue;
+      }
+      u32 both = make(NodeKind::Binary, if_token.pos, if_token.len);
+      if (both == 0) return error_node();
+      link_binary(both, Tok::AND, cond, c);
+      cond = both;
+    }
+    if (kind() == Tok::KW_FOR && !panic) outside_here();  // [x for xs in xss for x in xs]
+    if (comp == 0 || element == 0 || loop == 0 || panic) return error_node();
+    w.nodes[comp].kind = NodeKind::Comprehension;
+    add(comp, &last, loop);
+    add(comp, &last, element);
+    add(comp, &last, cond);
+    return comp;
   }
 
   // or_test = and_test { "or" and_test } ;  and_test = not_test { "and" not_test } ;
@@ -783,7 +847,7 @@ struct PythonParser : Parser {
       outside(name.pos, name.len);
       return receiver;
     }
-    u32 args[2] = {0, 0}, count = parse_arguments(args, 2);
+    u32 args[2] = {0, 0}, count = parse_arguments(args, 2, spelled_as(name, "join"));
     if (panic) return receiver;
     struct Method {
       const char* name;
@@ -829,7 +893,10 @@ struct PythonParser : Parser {
   }
 
   // "(" [ expr { "," expr } [ "," ] ] ")": up to cap argument nodes into args; returns the count.
-  GS_HD u32 parse_arguments(u32* args, u32 cap) {
+  // generator: a lone generator expression `f(e for x in xs)` may be the argument — a
+  // comprehension, for the callees that consume it whole the way they would a list (sum, min,
+  // max, sorted, list, join; not len or a function of the program, where a list differs).
+  GS_HD u32 parse_arguments(u32* args, u32 cap, bool generator = false) {
     advance();  // (
     u32 count = 0;
     while (kind() != Tok::RPAREN && !panic) {
@@ -837,10 +904,24 @@ struct PythonParser : Parser {
         outside_here();
         return count;
       }
+      if (generator && count == 0 && kind() == Tok::LPAREN) generator_paren = at;  // f((e for x in xs))
       u32 arg = parse_expr();
-      if (kind() == Tok::KW_FOR && !panic) {  // a generator expression
-        outside_here();
+      if (generator_paren == kGeneratorTaken && kind() != Tok::RPAREN && !panic) {
+        outside_here();  // a parenthesized generator and more arguments
         return count;
+      }
+      generator_paren = 0;
+      if (kind() == Tok::KW_FOR && !panic) {  // a generator expression
+        if (!generator || count != 0) {
+          outside_here();
+          return count;
+        }
+        u32 comp = arg != 0 ? make(NodeKind::Comprehension, w.nodes[arg].pos, w.nodes[arg].len) : 0;
+        comp = parse_comprehension(comp, arg);
+        close_span(comp);
+        args[0] = comp;
+        if (!panic) expect(Tok::RPAREN);
+        return 1;
       }
       if (count < cap) args[count] = arg;
       ++count;
@@ -960,7 +1041,10 @@ struct PythonParser : Parser {
     }
     advance();  // the name
     u32 args[vm::kMaxParams + 1] = {};
-    u32 count = parse_arguments(args, vm::kMaxParams + 1);
+    bool consumes_whole = spelled_as(callee, "sum") || spelled_as(callee, "min") ||
+                          spelled_as(callee, "max") || spelled_as(callee, "sorted") ||
+                          spelled_as(callee, "list");
+    u32 count = parse_arguments(args, vm::kMaxParams + 1, consumes_whole);
     if (count > vm::kMaxParams + 1) count = vm::kMaxParams + 1;
     if (panic) return error_node();
     bool min_max = spelled_as(callee, "min") || spelled_as(callee, "max");
@@ -1014,11 +1098,25 @@ struct PythonParser : Parser {
     return call;
   }
 
-  // "(" expr ")" or a tuple "(" expr "," ... ")" (allowed only after return, as in Syn).
+  // "(" expr ")" or a tuple "(" expr "," ... ")" (allowed only after return, as in Syn), or a
+  // generator expression "(" comprehension ")" as the lone argument parse_arguments allows.
   GS_HD u32 parse_parenthesized() {
     u32 open = tok().pos;
+    bool may_generate = generator_paren == at;
     advance();  // (
     u32 first = parse_expr();
+    if (kind() == Tok::KW_FOR && !panic) {
+      if (!may_generate) {
+        outside_here();
+        return first;
+      }
+      u32 comp = first != 0 ? make(NodeKind::Comprehension, open, 1) : 0;
+      comp = parse_comprehension(comp, first);
+      expect(Tok::RPAREN);
+      close_span(comp);
+      generator_paren = kGeneratorTaken;
+      return comp;
+    }
     if (kind() != Tok::COMMA) {
       expect(Tok::RPAREN);
       return first;
@@ -1031,16 +1129,23 @@ struct PythonParser : Parser {
     return tuple;
   }
 
-  // "[" [ expr { "," expr } [ "," ] ] "]"   (a comprehension is outside the subset)
+  // list = "[" [ expr { "," expr } [ "," ] ] "]" | "[" comprehension "]" ;
   GS_HD u32 parse_list() {
     u32 list = make_at_token(NodeKind::ArrayLit), last = 0;
     advance();  // [
     while (kind() != Tok::RBRACKET && !panic) {
-      add(list, &last, parse_expr());
-      if (kind() == Tok::KW_FOR) {
-        outside_here();
-        return list;
+      u32 element = parse_expr();
+      if (kind() == Tok::KW_FOR && !panic) {
+        if (last != 0) {  // [a, b for ...]
+          outside_here();
+          return list;
+        }
+        u32 comp = parse_comprehension(list, element);
+        expect(Tok::RBRACKET);
+        close_span(comp);
+        return comp;
       }
+      add(list, &last, element);
       if (!accept(Tok::COMMA)) break;
     }
     expect(Tok::RBRACKET);

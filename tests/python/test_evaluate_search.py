@@ -30,7 +30,7 @@ def test_evaluate_judges_each_candidate(sum_problem):
 def test_evaluate_judges_python_candidates(sum_problem):
     right = "def solve(xs: list[int]) -> int:\n    t = 0\n    for x in xs:\n        t += x\n    return t\n"
     traps = "def solve(xs: list[int]) -> int:\n    return xs[-1] + sum(xs[:-1])\n"
-    outside = "def solve(xs: list[int]) -> int:\n    return sum(x for x in xs)\n"
+    outside = "def solve(xs: list[int]) -> int:\n    return len(x for x in xs)\n"
     results = gpusynth.evaluate(sum_problem, [right, traps, outside, SUM], language="python")
     assert [r.status for r in results] == ["ok", "ok", "compile_error", "compile_error"]
     assert results[0].passes and results[1].passed == 2 and results[1].error == "index_out_of_range x1"

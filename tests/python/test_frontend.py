@@ -396,10 +396,52 @@ class ExpressionGenerator:
         """An expression whose value never aliases a variable's list (a bare list name is
         copied with list(...)), for assignments: gpusynth's lists are values, Python's are not."""
         e = self.expr(t, depth)
-        # A helper's list result may be its parameter, that is the caller's list: copy it too.
-        shared = isinstance(e, ast.Name) or (isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
-                                             and e.func.id in {h[0] for h in self.ctx.helpers})
-        return call("list", e) if t in LISTS and shared else e
+        return call("list", e) if t in LISTS and self.shared(e) else e
+
+    def shared(self, e):
+        """May list expression e be another name's list? A name, a helper's result (perhaps its
+        parameter, the caller's list), or `a if c else b` with such an arm."""
+        if isinstance(e, ast.IfExp):
+            return self.shared(e.body) or self.shared(e.orelse)
+        return isinstance(e, ast.Name) or (isinstance(e, ast.Call) and isinstance(e.func, ast.Name)
+                                           and e.func.id in {h[0] for h in self.ctx.helpers})
+
+    def if_expr(self, t, depth):
+        """a if c else b, the condition sometimes a non-bool value (truthiness)."""
+        return ast.IfExp(self.condition(depth), self.expr(t, depth), self.expr(t, depth))
+
+    def condition(self, depth):
+        """A bool, or (a fifth of the time) any value as a condition: its truth."""
+        rng = self.rng
+        if depth <= 0 or rng.random() < 0.8:
+            return self.bool_expr(depth)
+        truth = lambda: self.expr(rng.choice([INT, INT, STR, LINT, LSTR, FLOAT]), depth - 1)  # noqa: E731
+        return weighted(rng, [
+            (4, truth),
+            (1, lambda: ast.UnaryOp(ast.Not(), truth())),
+            (1, lambda: ast.BoolOp(rng.choice([ast.And(), ast.Or()]), [truth(), self.condition(depth - 1)])),
+        ])
+
+    def comprehension(self, element_type, depth, generator=False):
+        """[e for v in seq if c] (or the generator expression) over a list, a str or a range;
+        v is the comprehension's own variable."""
+        rng, ctx, d = self.rng, self.ctx, depth - 1
+        source = rng.choice([LINT, LINT, STR, LSTR, "range"])
+        if source == "range":
+            seq = call("range", rng.choice([const(rng.randint(0, 6)), call("len", self.expr(rng.choice(LISTS), d))]))
+            var_type = INT
+        else:
+            seq = self.expr(source, d)
+            var_type = ELEMENT.get(source, STR)
+        var = ctx.fresh("q")
+        with ctx.block(readonly=(var,)):
+            ctx.declare(var, var_type)
+            if source == STR:
+                ctx.chars.add(var)
+            conds = [self.condition(d) for _ in range(rng.choices([0, 1, 2], [4, 5, 1])[0])]
+            element = self.expr(element_type, d)
+        loop = [ast.comprehension(store(var), seq, conds, 0)]
+        return ast.GeneratorExp(element, loop) if generator else ast.ListComp(element, loop)
 
     def var_or(self, t, make):
         names = self.ctx.variables(t)
@@ -430,6 +472,9 @@ class ExpressionGenerator:
             (1, lambda: method(self.str_expr(d), "find", self.str_expr(d))),
             (1, lambda: call("int", self.float_expr(d))),
             (2 if self.helpers(INT) else 0, lambda: self.helper_call(INT, d)),
+            (1, lambda: self.if_expr(INT, d)),
+            (1, lambda: call(rng.choice(["sum", "sum", "min", "max"]), self.comprehension(INT, d, generator=True))),
+            (0.5, lambda: call("len", self.comprehension(rng.choice([INT, STR]), d))),
         ])
 
     def divisor(self, depth):
@@ -511,6 +556,8 @@ class ExpressionGenerator:
             (1, lambda: compare(self.float_expr(d), rng.choice(cmp_ops[:4]), self.float_expr(d))),
             (1, lambda: self.var_or(BOOL, lambda: const(rng.random() < 0.5))),
             (1 if self.helpers(BOOL) else 0, lambda: self.helper_call(BOOL, d)),
+            (1, lambda: ast.UnaryOp(ast.Not(), self.expr(rng.choice([INT, STR, LINT, FLOAT]), d))),
+            (0.5, lambda: self.if_expr(BOOL, d)),
         ])
 
     # strs --------------------------------------------------------------------------------
@@ -530,6 +577,8 @@ class ExpressionGenerator:
                                "join", self.list_expr(d, LSTR))),
             (1, lambda: self.element(LSTR, d)),
             (1 if self.helpers(STR) else 0, lambda: self.helper_call(STR, d)),
+            (1, lambda: self.if_expr(STR, d)),
+            (1, lambda: method(const(rng.choice(["", ","])), "join", self.comprehension(STR, d, generator=True))),
         ])
 
     # lists -------------------------------------------------------------------------------
@@ -552,6 +601,9 @@ class ExpressionGenerator:
             (2, literal),
             (3 if t == LSTR else 0, split),
             (1 if self.helpers(t) else 0, lambda: self.helper_call(t, d)),
+            (2, lambda: self.comprehension(elem, d)),
+            (0.5, lambda: call("sorted", self.comprehension(elem, d, generator=True))),
+            (1, lambda: self.if_expr(t, d)),
         ])
 
     # floats (true division, promotion, float(), compared or turned back with int()) -------
@@ -664,12 +716,12 @@ class StatementGenerator:
 
     def if_statement(self, nesting):
         rng = self.rng
-        test = self.e.bool_expr(2)
+        test = self.e.condition(2)
         then = self.body(nesting)
         orelse = []
         shape = rng.random()
         if shape < 0.3:     # elif
-            test2 = self.e.bool_expr(2)
+            test2 = self.e.condition(2)
             orelse = [ast.If(test2, self.body(nesting), self.body(nesting) if rng.random() < 0.5 else [])]
         elif shape < 0.6:   # else
             orelse = self.body(nesting)
@@ -691,9 +743,9 @@ class StatementGenerator:
                     return body + [self.return_statement()]
                 return body + [ast.Assign([store(name)], self.e.fresh(t, 2))]
 
-        test, then = self.e.bool_expr(2), branch(may_return=True)
+        test, then = self.e.condition(2), branch(may_return=True)
         if rng.random() < 0.3:
-            orelse = [ast.If(self.e.bool_expr(2), branch(), branch())]
+            orelse = [ast.If(self.e.condition(2), branch(), branch())]
         else:
             orelse = branch()
         ctx.declare(name, t)
@@ -769,10 +821,10 @@ class StatementGenerator:
         return [init, ast.While(test, body, [])]
 
     def break_continue(self):
-        return [ast.If(self.e.bool_expr(2), [self.rng.choice([ast.Break(), ast.Continue()])], [])]
+        return [ast.If(self.e.condition(2), [self.rng.choice([ast.Break(), ast.Continue()])], [])]
 
     def early_return(self):
-        return [ast.If(self.e.bool_expr(2), [self.return_statement()], [])]
+        return [ast.If(self.e.condition(2), [self.return_statement()], [])]
 
     def return_statement(self):
         t = self.ctx.return_type

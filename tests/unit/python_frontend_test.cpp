@@ -160,6 +160,33 @@ TEST(PythonFrontEnd, GivesPythonsMeaning) {
       {"def fib(n: int) -> int:\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n\n"
        "def solve(n: int) -> int:\n    return fib(n)\n",
        "[10]", "55"},
+      // a conditional expression evaluates only its chosen arm
+      {"def solve(xs: list[int]) -> int:\n    return 0 if len(xs) == 0 else xs[0] // len(xs)\n", "[[]]", "0"},
+      {"def solve(a: int) -> float:\n    return a if a > 0 else 0.5\n", "[2]", "2.0"},  // Python: 2
+      // truthiness: an int, a float, a str, a list; `not` of any value; and/or in a condition
+      {"def solve(n: int, s: str, xs: list[int], f: float) -> list[bool]:\n    out: list[bool] = []\n"
+       "    for v in [n, len(s), len(xs)]:\n        out.append(not v)\n    if n and s or xs:\n"
+       "        out.append(True)\n    if f:\n        out.append(False)\n    return out\n",
+       "[0, \"a\", [5], 0.0]", "[true, false, false, true]"},
+      {"def solve(n: int) -> int:\n    s = 0\n    while n:\n        s += n % 10\n        n //= 10\n    "
+       "return s\n",
+       "[905]", "14"},
+      // comprehensions: filtered, over a str and a range, nested, as generator arguments
+      {"def solve(xs: list[int]) -> list[int]:\n    return [x * x for x in xs if x % 2 if x > 1]\n",
+       "[[1, 2, 3, 5]]", "[9, 25]"},
+      {"def solve(s: str) -> str:\n    return \"\".join(c + c for c in s if c != \"b\")\n", "[\"abc\"]",
+       "\"aacc\""},
+      {"def solve(xs: list[int]) -> list[int]:\n    return [len([y for y in xs if y < x]) for x in xs]\n",
+       "[[3, 1, 2]]", "[2, 0, 1]"},
+      {"def solve(xs: list[int]) -> int:\n    return sum((x for x in xs)) + max(x * 2 for x in xs)\n",
+       "[[1, 4]]", "13"},
+      {"def solve(xs: list[int]) -> int:\n    return min(x for x in xs if x > 9)\n", "[[1, 4]]",
+       "trap: invalid_argument"},
+      // a comprehension in a range bound, and one whose sequence is another: their slots are
+      // free again when the loop stores its own state
+      {"def solve(xs: list[int]) -> int:\n    t = 0\n    for i in range(1, len([x for x in xs if x])):\n"
+       "        t += i\n    return t + len([a for a in [b + 1 for b in xs] if a > 1])\n",
+       "[[0, 1, 2, 3]]", "6"},
   };
   for (const Case& c : cases) {
     Ran r = run(c.source, c.args);
@@ -191,10 +218,20 @@ TEST(PythonFrontEnd, RefusesWithALocatedError) {
        "t.py:3:9: error: 'xs' is changed in place"},
       {"def solve(a: int) -> bool:\n    return 0 < a < 9\n",
        "t.py:2:18: error: comparisons cannot be chained"},
-      {"def solve(a: int) -> int:\n    return a if a > 0 else -a\n", "t.py:2:14: error: 'if' is outside"},
+      {"def solve(a: int) -> int:\n    return a if a > 0 else \"-\"\n",
+       "t.py:2:28: error: expected int, found str"},
+      {"def solve(a: int, b: int) -> int:\n    return a or b\n",
+       "t.py:2:14: error: operator 'or' cannot take int"},
+      {"def solve(xs: list[int]) -> int:\n    return len(x for x in xs)\n",
+       "t.py:2:18: error: 'for' is outside"},
+      {"def solve(xs: list[int]) -> int:\n    ys = [x for x in xs]\n    return x\n",
+       "t.py:3:12: error: unknown name 'x'"},  // a comprehension's variable is its own
+      {"def solve(xs: list[int], c: bool) -> int:\n    ys = xs if c else []\n    ys.append(1)\n    return "
+       "0\n",
+       "t.py:3:5: error: 'ys' is changed in place but its list may be shared"},
       {"def solve(a: int) -> int:\n    return a ** 2\n", "t.py:2:14: error: '**' is outside"},
-      {"def solve(xs: list[int]) -> list[int]:\n    return [x for x in xs]\n",
-       "t.py:2:15: error: 'for' is outside"},
+      {"def solve(xs: list[int]) -> list[int]:\n    return [x for x in xs for y in xs]\n",
+       "t.py:2:27: error: 'for' is outside"},
       {"def solve(a: int) -> int:\n    x = 1\n    x = \"s\"\n    return a\n",
        "t.py:3:9: error: expected int, found str"},
       {"def solve(a: float) -> str:\n    return str(a)\n",
