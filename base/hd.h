@@ -23,6 +23,15 @@
 
 // GS_NOINLINE: kept out of line, so that a rarely taken path's large locals do not grow the
 // frame of every (recursive) caller — on the device each thread's stack is small.
+// GS_DEVICE_NOINLINE: out of line in device code only. The compiler's recursive hubs (a parse,
+// check or codegen step per statement and per expression) carry it: inlined into one another
+// they make the compile kernel one huge function that nvcc's optimiser takes many minutes over.
+#if defined(__CUDA_ARCH__)
+#define GS_DEVICE_NOINLINE __noinline__
+#else
+#define GS_DEVICE_NOINLINE
+#endif
+
 #if defined(__CUDACC__)
 #define GS_NOINLINE __noinline__
 #elif defined(__GNUC__)

@@ -305,7 +305,7 @@ struct Checker {
     return completes;
   }
 
-  GS_HD bool check_statement(u32 node) {
+  GS_HD GS_DEVICE_NOINLINE bool check_statement(u32 node) {
     bool completes = true;
     switch (w.nodes[node].kind) {
       case NodeKind::Block: completes = check_block(node); break;
@@ -751,7 +751,7 @@ struct Checker {
     return t;
   }
 
-  GS_HD Type check_expr(u32 node) {
+  GS_HD GS_DEVICE_NOINLINE Type check_expr(u32 node) {
     if (node == 0) return Type::Error;
     Node& n = w.nodes[node];
     Type t = Type::Error;

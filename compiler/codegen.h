@@ -122,7 +122,7 @@ struct Codegen {
     }
   }
 
-  GS_HD void statement(u32 s) {
+  GS_HD GS_DEVICE_NOINLINE void statement(u32 s) {
     const Node& n = node(s);
     switch (n.kind) {
       case NodeKind::Block: statements(s); break;
@@ -373,7 +373,7 @@ struct Codegen {
   }
 
   // Pushes exactly one value.
-  GS_HD void value(u32 e) {
+  GS_HD GS_DEVICE_NOINLINE void value(u32 e) {
     const Node& n = node(e);
     switch (n.kind) {
       case NodeKind::IntLit: load_int(i64(n.value)); return;
@@ -559,7 +559,7 @@ struct Codegen {
   }
 
   // Jumps (via *list) when e evaluates to `when`; falls through otherwise.
-  GS_HD void branch(u32 e, bool when, u32* list) {
+  GS_HD GS_DEVICE_NOINLINE void branch(u32 e, bool when, u32* list) {
     const Node& n = node(e);
     if (n.kind == NodeKind::BoolLit) {
       if ((n.value != 0) == when) jump(Op::JUMP, list);

@@ -311,7 +311,7 @@ struct Parser {
 
   // statement = let_stmt | if_stmt | while_stmt | for_stmt | return_stmt
   //           | "break" ";" | "continue" ";" | block | simple_stmt ;
-  GS_HD u32 parse_statement() {
+  GS_HD GS_DEVICE_NOINLINE u32 parse_statement() {
     switch (kind()) {
       case Tok::KW_LET: return parse_let();
       case Tok::KW_IF: return parse_if();
@@ -461,7 +461,7 @@ struct Parser {
   // ---- expressions --------------------------------------------------------------------------
 
   // expr = or_expr ;
-  GS_HD u32 parse_expr() {
+  GS_HD GS_DEVICE_NOINLINE u32 parse_expr() {
     Level level(*this);
     if (!level.ok) return error_node();
     return parse_binary(1);
@@ -525,7 +525,7 @@ struct Parser {
   }
 
   // unary_expr = ( "-" | "!" | "~" ) unary_expr | postfix_expr ;
-  GS_HD u32 parse_unary() {
+  GS_HD GS_DEVICE_NOINLINE u32 parse_unary() {
     Tok k = kind();
     if (k == Tok::MINUS && peek() == Tok::INT && peek(2) != Tok::LBRACKET) {
       advance();  // a negative literal, so that -9223372036854775808 is one

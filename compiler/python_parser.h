@@ -258,7 +258,7 @@ struct PythonParser : Parser {
   }
 
   // statement = if_stmt | while_stmt | for_stmt | simple_line ;
-  GS_HD void parse_statement(u32 block, u32* last) {
+  GS_HD GS_DEVICE_NOINLINE void parse_statement(u32 block, u32* last) {
     switch (kind()) {
       case Tok::KW_IF: add(block, last, parse_if()); return;
       case Tok::KW_WHILE: add(block, last, parse_while()); return;
@@ -562,7 +562,7 @@ struct PythonParser : Parser {
   // ---- expressions --------------------------------------------------------------------------
 
   // expr = or_test [ "if" or_test "else" expr ] ;   (an IfExpr: only the chosen arm is evaluated)
-  GS_HD u32 parse_expr() {
+  GS_HD GS_DEVICE_NOINLINE u32 parse_expr() {
     Level level(*this);
     if (!level.ok) return error_node();
     u32 e = parse_logical(Tok::OR);
@@ -750,7 +750,7 @@ struct PythonParser : Parser {
   }
 
   // unary = ( "-" | "~" ) unary | power ;   (unary "+" is outside the subset)
-  GS_HD u32 parse_unary() {
+  GS_HD GS_DEVICE_NOINLINE u32 parse_unary() {
     Tok k = kind();
     if (k == Tok::MINUS && peek() == Tok::INT && peek(2) != Tok::LBRACKET && peek(2) != Tok::DSTAR &&
         peek(2) != Tok::DOT) {
