@@ -209,7 +209,8 @@ class CudaPipeline final : public Pipeline {
       CUDA_CHECK(cudaMemsetAsync(d_res + res.diagnostics, 0,
                                  u64(n) * kBatchDiagnostics * sizeof(compiler::Diagnostic), stream_));
       CUDA_CHECK(cudaEventRecord(events_[1], stream_));
-      CUDA_CHECK(cudaError_t(launch_lex(s, sources.text.size(), lexed, scratch_.data, scratch, stream)));
+      if (config_.compile.language == compiler::Language::Syn)  // (the batch lexer lexes Syn only)
+        CUDA_CHECK(cudaError_t(launch_lex(s, sources.text.size(), lexed, scratch_.data, scratch, stream)));
       launch_compile(s, lexed, b, diagnostics, config_.compile, scratch_.data, plan.compile.slice,
                      compile_threads, stream);
       CUDA_CHECK(cudaGetLastError());
