@@ -19,7 +19,7 @@ enum class NodeKind : u8 {
   Block,        // children: statements
   Let,          // span: name; type: declared or Unit; ref: slot; children: init
   LetTuple,     // children: Binding*, init (a Call)
-  Binding,      // span: name; ref: slot; type: element type
+  Binding,      // span: name; ref: slot; type: element type (also an enumerate's index, see kEnumerate)
   Assign,       // span: name; ref: slot; children: value
   AssignIndex,  // span: name; ref: slot; children: index, value
   If,           // children: condition, Block, [Block or If]
@@ -61,6 +61,9 @@ inline constexpr u8 kNamedBuiltin =
     16;  // Call: value holds the builtin's first overload row (not named by its span)
 inline constexpr u8 kInPlace = 32;  // Assign: Python changes the list in place (append, pop, +=)
 inline constexpr u8 kHasStep = 64;  // ForRange: children lo, hi, step, Block
+// ForEach: Python's `for i, x in enumerate(seq[, start])` — children seq, Binding i (its value:
+// start), [Block]; x is the loop's own variable.
+inline constexpr u8 kEnumerate = 128;
 // A kNamedBuiltin call's value for Python's ord(), which is not a Syn builtin (instruction ORD).
 inline constexpr u64 kPythonOrd = 0xffff;
 

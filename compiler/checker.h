@@ -187,10 +187,13 @@ struct Checker {
     }
   }
 
-  // Python: is expression e the list in variable `slot` (itself, or an arm of `a if c else b`)?
+  // Python: is expression e the list in variable `slot` (itself, an arm of `a if c else b`, or
+  // what `reversed(...)` walks: Python's iterator reads the live list)?
   GS_HD bool names_slot(u32 e, u32 slot) const {
     const Node& n = w.nodes[e];
     if (n.kind == NodeKind::Name) return n.ref == slot;
+    if (n.kind == NodeKind::Call && n.len == 8 && equal_bytes(w.source + n.pos, "reversed", 8))
+      return n.first != 0 && names_slot(n.first, slot);
     if (n.kind != NodeKind::IfExpr) return false;
     u32 a = w.nodes[n.first].next;
     return names_slot(a, slot) || names_slot(w.nodes[a].next, slot);
@@ -607,11 +610,31 @@ struct Checker {
       n.ref = declare(n, element);
     }
     n.type = element;
+    if (n.flags & kEnumerate) check_enumerate_index(w.nodes[n.first].next, false);
     n.value = allocate_slots(n, range ? 2 : 3);
     push_loop(node);
     check_statement(body);
     --w.loop_count;
     assigned = before;  // the body may not run
+  }
+
+  // Python's `for i, x in enumerate(seq)`: the index variable i, an int — the loop's (which a
+  // for statement's is: it outlives the loop) or, own, the comprehension's.
+  GS_HD void check_enumerate_index(u32 binding, bool own) {
+    Node& b = w.nodes[binding];
+    b.type = Type::Int;
+    if (own) {
+      u32 locals = w.local_count;
+      b.ref = declare(b, Type::Int);
+      if (w.local_count > locals) assigned.set(w.local_count - 1);
+      return;
+    }
+    Local* l = python_variable(b, Type::Int);
+    if (l == nullptr) return;
+    if (l->type != Type::Int && l->type != Type::Error)
+      error(Code::TYPE_MISMATCH, b, u32(l->type), u32(Type::Int));
+    b.ref = l->slot;
+    set_assigned(l);
   }
 
   // The iterable of loop node `node` (a ForRange's lo, hi and step; a ForEach's sequence),
@@ -650,6 +673,7 @@ struct Checker {
     l.ref = declare(l, var_type);
     l.type = var_type;
     if (w.local_count > locals) assigned.set(w.local_count - 1);
+    if (l.flags & kEnumerate) check_enumerate_index(w.nodes[l.first].next, true);
     l.value = allocate_slots(l, l.kind == NodeKind::ForRange ? 2 : 3);
     if (cond != 0) check_condition(cond);
     Type t = check_value(element);

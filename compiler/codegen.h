@@ -312,6 +312,15 @@ struct Codegen {
     emit(Op::LOAD_VAR, index);
     emit(node(seq).type != Type::Str ? Op::ARRAY_GET : n.type == Type::Str ? Op::STR_CHAR : Op::STR_GET);
     emit(Op::STORE_VAR, var);
+    if (n.flags & kEnumerate) {  // Python's enumerate: i = index + start
+      const Node& i = node(next(seq));
+      emit(Op::LOAD_VAR, index);
+      if (i.value != 0) {
+        load_int(i64(i.value));
+        emit(Op::BINARY_ADD);
+      }
+      emit(Op::STORE_VAR, i.ref);
+    }
     loop_body(s, body, index, 1, entry, top, [&] {
       emit(Op::LOAD_VAR, index);
       emit(Op::LOAD_VAR, length);

@@ -341,6 +341,19 @@ struct PythonParser : Parser {
     if (kind() == Tok::ASSIGN) {
       advance();
       u32 value = parse_value();
+      const Node& v = w.nodes[value];
+      if (value != 0 && v.kind == NodeKind::Call && (v.flags & kInPlace) && t.kind == NodeKind::Name &&
+          v.len == 3 && equal_bytes(w.source + v.pos, "pop", 3)) {
+        // x = xs.pop() / xs.pop(0): x = xs[-1] / xs[0] (which traps on an empty list), then the pop
+        u32 element = make(NodeKind::Index, v.pos, v.len), elast = 0;
+        if (element == 0) return;
+        w.nodes[element].flags |= kPython;
+        add(element, &elast, copy_leaf(v.first));
+        add(element, &elast, int_node(v.pos, w.nodes[v.first].next != 0 ? 0 : -1));
+        add(block, last, assignment(t, 0, element, 0));
+        in_place(block, last, value);
+        return;
+      }
       add(block, last, assignment(t, 0, value, 0));
       return;
     }
@@ -373,12 +386,11 @@ struct PythonParser : Parser {
     // an expression statement: a call, an in-place method, or a docstring
     if (t.kind == NodeKind::StrLit) return;
     if (t.kind == NodeKind::Call && (t.flags & kInPlace)) {
-      w.nodes[target].flags &= u8(~kInPlace);
-      const Node& receiver = w.nodes[t.first];
-      u32 stmt = make(NodeKind::Assign, receiver.pos, receiver.len), slast = 0;
-      if (stmt != 0) w.nodes[stmt].flags |= kInPlace;
-      add(stmt, &slast, target);
-      add(block, last, stmt);
+      if (w.nodes[t.first].next != 0 && t.len == 3 && equal_bytes(w.source + t.pos, "pop", 3)) {
+        outside(t.pos, t.len);  // xs.pop(0) whose element is dropped: it would not trap on []
+        return;
+      }
+      in_place(block, last, target);
       return;
     }
     if (t.kind != NodeKind::Call) {
@@ -387,6 +399,16 @@ struct PythonParser : Parser {
     }
     u32 stmt = make(NodeKind::ExprStmt, t.pos, t.len), slast = 0;
     add(stmt, &slast, target);
+    add(block, last, stmt);
+  }
+
+  // The statement of an in-place method call (append, pop): receiver = call, marked kInPlace.
+  GS_HD void in_place(u32 block, u32* last, u32 call) {
+    w.nodes[call].flags &= u8(~kInPlace);
+    const Node& receiver = w.nodes[w.nodes[call].first];
+    u32 stmt = make(NodeKind::Assign, receiver.pos, receiver.len), slast = 0;
+    if (stmt != 0) w.nodes[stmt].flags |= kInPlace;
+    add(stmt, &slast, call);
     add(block, last, stmt);
   }
 
@@ -504,19 +526,56 @@ struct PythonParser : Parser {
   GS_HD u32 parse_for() {
     advance();  // for
     u32 stmt = make_at_token(NodeKind::ForEach), last = 0;
-    if (!accept(Tok::IDENT)) {
-      error(Code::EXPECTED, u32(Tok::IDENT));
-      return stmt;
-    }
-    if (kind() == Tok::COMMA) {  // for i, x in ...
-      outside_here();
-      return stmt;
-    }
-    if (!expect(Tok::KW_IN) || !parse_iterable(stmt, &last, false)) return stmt;
+    if (!parse_loop_head(stmt, &last, false)) return stmt;
     if (!expect(Tok::COLON)) return stmt;
     add(stmt, &last, parse_suite());
     if (kind() == Tok::KW_ELSE) outside_here();  // for ... else
     return stmt;
+  }
+
+  // loop_head = IDENT "in" iterable
+  //           | IDENT "," IDENT "in" "enumerate" "(" ( reversed | expr ) [ "," [ "-" ] INT ] ")" ;
+  // The loop's variable and what it walks, into loop (made at the first name). For enumerate the
+  // loop walks the sequence with the second name, and a Binding (the first name, value: the
+  // start) after the sequence receives the index. False after a syntax error.
+  GS_HD bool parse_loop_head(u32 loop, u32* last, bool in_comprehension) {
+    if (!accept(Tok::IDENT)) {
+      error(Code::EXPECTED, u32(Tok::IDENT));
+      return false;
+    }
+    if (kind() != Tok::COMMA) return expect(Tok::KW_IN) && parse_iterable(loop, last, in_comprehension);
+    const Token index = w.tokens[at - 1];
+    advance();  // ,
+    const Token element = tok();
+    if (!accept(Tok::IDENT)) {
+      error(Code::EXPECTED, u32(Tok::IDENT));
+      return false;
+    }
+    if (!expect(Tok::KW_IN)) return false;
+    if (!at_word("enumerate") || peek() != Tok::LPAREN) {  // zip(...), a tuple unpacked: outside
+      outside(index.pos, element.pos + element.len - index.pos);
+      return false;
+    }
+    advance();  // enumerate
+    advance();  // (
+    u32 seq = at_word("reversed") && peek() == Tok::LPAREN ? parse_reversed() : parse_expr();
+    i64 start = 0;
+    if (accept(Tok::COMMA) && !panic) {
+      u32 s = parse_unary();
+      if (s != 0 && w.nodes[s].kind != NodeKind::IntLit) outside(w.nodes[s].pos, w.nodes[s].len);
+      if (s != 0) start = i64(w.nodes[s].value);
+    }
+    if (panic || !expect(Tok::RPAREN)) return false;
+    u32 binding = make(NodeKind::Binding, index.pos, index.len);
+    if (loop == 0 || binding == 0) return false;
+    Node& l = w.nodes[loop];
+    l.pos = element.pos;
+    l.len = element.len;
+    l.flags |= kPython | kEnumerate;
+    w.nodes[binding].value = u64(start);
+    add(loop, last, seq);
+    add(loop, last, binding);
+    return true;
   }
 
   // iterable = "range" "(" expr [ "," expr [ "," expr ] ] ")" | "reversed" "(" expr ")" | expr ;
@@ -581,22 +640,14 @@ struct PythonParser : Parser {
     return node;
   }
 
-  // comprehension = expr "for" IDENT "in" iterable { "if" or_test } ;   (after the element;
+  // comprehension = expr "for" loop_head { "if" or_test } ;   (after the element;
   // several `if`s are one `and`; a second `for` is outside the subset). Fills node comp.
   GS_HD u32 parse_comprehension(u32 comp, u32 element) {
     Level level(*this);
     if (!level.ok) return error_node();
     advance();  // for
     u32 loop = make_at_token(NodeKind::ForEach), loop_last = 0, last = 0;
-    if (!accept(Tok::IDENT)) {
-      error(Code::EXPECTED, u32(Tok::IDENT));
-      return error_node();
-    }
-    if (kind() == Tok::COMMA) {  // for i, x in ...
-      outside_here();
-      return error_node();
-    }
-    if (!expect(Tok::KW_IN) || !parse_iterable(loop, &loop_last, true)) return error_node();
+    if (!parse_loop_head(loop, &loop_last, true)) return error_node();
     u32 cond = 0;
     while (kind() == Tok::KW_IF && !panic) {
       const Token if_token = tok();
@@ -863,6 +914,30 @@ struct PythonParser : Parser {
     for (const Method& m : methods) {
       if (!spelled_as(name, m.name)) continue;
       bool split_on_space = m.arity == 1 && count == 0 && spelled_as(name, "split");
+      bool pop_at = spelled_as(name, "pop") && count == 1;  // pop(-1) is pop(); pop(0) a slice
+      if (pop_at) {
+        const Node& i = w.nodes[args[0]];
+        if (i.kind != NodeKind::IntLit || (i.value != 0 && i64(i.value) != -1)) {
+          outside(i.pos, i.len);  // pop(i) elsewhere in the list
+          return receiver;
+        }
+        if (w.nodes[receiver].kind != NodeKind::Name) {
+          outside(name.pos, name.len);
+          return receiver;
+        }
+        if (i.value == 0) {  // xs = slice(xs, 1, len(xs)), the element taken by the caller
+          u32 call = named_call(name, "slice"), last = 0;
+          u32 len = named_call(name, "len"), llast = 0;
+          if (call == 0 || len == 0) return receiver;
+          w.nodes[call].flags |= kInPlace;
+          add(len, &llast, copy_leaf(receiver));
+          add(call, &last, receiver);
+          add(call, &last, int_node(name.pos, 1));
+          add(call, &last, len);
+          return call;
+        }
+        count = 0;
+      }
       if (count != m.arity && !split_on_space) {
         error_at(Code::ARGUMENT_COUNT, name.pos, name.len, m.arity, count);
         return receiver;

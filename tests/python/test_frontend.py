@@ -434,13 +434,20 @@ class ExpressionGenerator:
             seq = self.expr(source, d)
             var_type = ELEMENT.get(source, STR)
         var = ctx.fresh("q")
-        with ctx.block(readonly=(var,)):
+        index = ctx.fresh("k") if source != "range" and rng.random() < 0.2 else None
+        with ctx.block(readonly=(var, index) if index else (var,)):
             ctx.declare(var, var_type)
+            if index:
+                ctx.declare(index, INT)
             if source == STR:
                 ctx.chars.add(var)
             conds = [self.condition(d) for _ in range(rng.choices([0, 1, 2], [4, 5, 1])[0])]
             element = self.expr(element_type, d)
-        loop = [ast.comprehension(store(var), seq, conds, 0)]
+        target = store(var)
+        if index:
+            target = ast.Tuple([store(index), store(var)], ast.Store())
+            seq = call("enumerate", seq, *([const(rng.randint(-2, 3))] if rng.random() < 0.5 else []))
+        loop = [ast.comprehension(target, seq, conds, 0)]
         return ast.GeneratorExp(element, loop) if generator else ast.ListComp(element, loop)
 
     def var_or(self, t, make):
@@ -646,6 +653,7 @@ class StatementGenerator:
             (4 if ctx.assignable(INT) + ctx.assignable(STR) + ctx.assignable(FLOAT) else 0, self.aug_assign),
             (2 if ctx.mutable_lists() else 0, self.element_assign),
             (3 if ctx.mutable_lists() else 0, self.append),
+            (1 if ctx.mutable_lists() else 0, self.pop_value),
             (3 if deeper else 0, lambda: self.if_statement(nesting)),
             (1.5 if deeper else 0, lambda: self.branch_assign(nesting)),
             (3 if deeper else 0, lambda: self.for_range(nesting)),
@@ -703,6 +711,15 @@ class StatementGenerator:
             return [ast.AugAssign(ast.Subscript(load(name), i, ast.Store()), op, value)]
         i = self.e.index_for(load(name), 1)
         return [ast.Assign([ast.Subscript(load(name), i, ast.Store())], self.e.expr(ELEMENT[t], 2))]
+
+    def pop_value(self):
+        """v = xs.pop() / xs.pop(0) / xs.pop(-1) into a fresh variable (an empty list raises)."""
+        rng, ctx = self.rng, self.ctx
+        name = rng.choice(ctx.mutable_lists())
+        value = method(load(name), "pop", *rng.choice([[], [], [const(0)], [const(-1)]]))
+        v = ctx.fresh("v")
+        ctx.declare(v, ELEMENT[ctx.type_of(name)])
+        return [ast.Assign([store(v)], value)]
 
     def append(self):
         name = self.rng.choice(self.ctx.mutable_lists())
@@ -797,13 +814,20 @@ class StatementGenerator:
         frozen = tuple(n.id for n in ast.walk(iterable) if isinstance(n, ast.Name) and n.id in ctx.variables())
         existing = ctx.assignable(INT) if t == LINT and rng.random() < 0.15 else []
         var = rng.choice(existing) if existing else ctx.fresh("c" if t == STR else "x")
+        index = ctx.fresh("k") if rng.random() < 0.2 else None   # for k, x in enumerate(...)
         with ctx.block(frozen=frozen, readonly=(var,) if t == STR else (), loop=True):
             if not existing:
                 ctx.declare(var, ELEMENT.get(t, STR))
+            if index:
+                ctx.declare(index, INT)
             if t == STR:
                 ctx.chars.add(var)
             body = self.block(nesting + 1, rng.randint(1, 3))
-        return [ast.For(store(var), iterable, body, [])]
+        target = store(var)
+        if index:
+            target = ast.Tuple([store(index), store(var)], ast.Store())
+            iterable = call("enumerate", iterable, *([const(rng.randint(-2, 3))] if rng.random() < 0.5 else []))
+        return [ast.For(target, iterable, body, [])]
 
     def while_loop(self, nesting):
         """A counter set to a small count, decremented first thing in the body (so continue

@@ -182,6 +182,15 @@ TEST(PythonFrontEnd, GivesPythonsMeaning) {
        "[[1, 4]]", "13"},
       {"def solve(xs: list[int]) -> int:\n    return min(x for x in xs if x > 9)\n", "[[1, 4]]",
        "trap: invalid_argument"},
+      // enumerate (its index variable outlives a for loop, is the comprehension's own in one);
+      // pop as a value, at either end
+      {"def solve(xs: list[int]) -> list[int]:\n    k = 0\n    for i, x in enumerate(xs, 1):\n        k = i "
+       "* x\n"
+       "    return [k] + [i for i, x in enumerate(reversed(xs), -1) if x > 1]\n",
+       "[[5, 1, 2]]", "[6, -1, 1]"},
+      {"def solve(xs: list[int]) -> list[int]:\n    q = list(xs)\n    a = q.pop(0)\n    b = q.pop()\n"
+       "    q.pop(-1)\n    return [a, b] + q\n",
+       "[[1, 2, 3, 4, 5]]", "[1, 5, 2, 3]"},
       // a comprehension in a range bound, and one whose sequence is another: their slots are
       // free again when the loop stores its own state
       {"def solve(xs: list[int]) -> int:\n    t = 0\n    for i in range(1, len([x for x in xs if x])):\n"
@@ -242,6 +251,15 @@ TEST(PythonFrontEnd, RefusesWithALocatedError) {
       {"def solve(a: int) -> int:\n    if a:\n        return 1\n  return a\n",
        "t.py:4:1: error: this line's indentation matches no enclosing block"},
       {"def solve(xs: list[int]) -> int:\n    return xs.pop()\n", "t.py:2:15: error: 'pop' is outside"},
+      {"def solve(xs: list[int]) -> int:\n    return xs.pop(0) if len(xs) > 0 else 0\n",
+       "t.py:2:15: error: 'pop' is outside"},  // a pop as a value only in `x = xs.pop(...)`
+      {"def solve(xs: list[int]) -> int:\n    v = xs.pop(1)\n    return v\n",
+       "t.py:2:16: error: '1' is outside"},
+      {"def solve(xs: list[int], ys: list[int]) -> int:\n    for a, b in zip(xs, ys):\n        pass\n"
+       "    return 0\n",
+       "t.py:2:9: error: 'a, b' is outside"},
+      {"def solve(xs: list[int]) -> int:\n    for x in reversed(xs):\n        xs[0] = x\n    return 0\n",
+       "t.py:3:9: error: 'xs' is changed in place"},
       {"def g(x: int) -> int:\n    return x\n\ndef solve(g: int) -> int:\n    return g(g)\n",
        "t.py:5:12: error: 'g' is a variable, not a function"},
       {"class A:\n    x = 1\n\ndef solve(a: int) -> int:\n    return b\n",  // recovers at the next def
