@@ -27,6 +27,9 @@ po::options_description search_options(SearchOptions* o) {
       "max-size", bounded(&o->settings.enumerate.max_size, 1, 64), "enumerate: largest expression (nodes)")(
       "lambdas", defaulted(&o->settings.enumerate.lambdas),
       "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")(
+      "lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
+      "bank, portfolio: lambda bodies the value bank enumerates first, for map, filter, count and find "
+      "over each [int] parameter (0: none)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
       "(0)")("bank-first", at_least(&o->settings.portfolio.bank_candidates, 0),

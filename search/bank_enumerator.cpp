@@ -1,5 +1,6 @@
 #include "search/bank_enumerator.h"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 #include <string_view>
@@ -106,11 +107,41 @@ BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vect
     const size_t comma = parameters_.find(',', colon);
     at = comma == std::string::npos ? parameters_.size() : comma + 1;
   }
-  for (u32 i = 0; i < leaves.size(); ++i) {
-    leaf_texts_.push_back(leaves[i].text);
-    by_type_size_[u8(leaves[i].behaviour.type)].resize(2);
-    bank(leaves[i].behaviour, 1, kLeaf, {i});
+  leaves_ = std::move(leaves);
+  for (u32 i = 0; i < leaves_.size(); ++i) {
+    if (leaves_[i].size == 0) throw std::invalid_argument("a leaf of size 0: " + leaves_[i].text);
+    if (leaves_[i].size > 1) {
+      pending_.push_back(i);
+      continue;
+    }
+    by_type_size_[u8(leaves_[i].behaviour.type)].resize(2);
+    bank(leaves_[i].behaviour, 1, kLeaf, {i});
+    leaves_[i].behaviour = {};
   }
+  std::stable_sort(pending_.begin(), pending_.end(),
+                   [&](u32 a, u32 b) { return leaves_[a].size < leaves_[b].size; });
+}
+
+std::optional<u32> BankEnumerator::bank_pending(Type goal_type,
+                                                const std::function<bool(const Behaviour&)>& meets) {
+  pending_banked_ = true;
+  std::optional<u32> answer;
+  for (u32 i : pending_) {
+    Leaf& leaf = leaves_[i];
+    if (leaf.size != size_ || leaf.behaviour.words.empty()) continue;
+    const bool banked = bank(leaf.behaviour, leaf.size, kLeaf, {i});
+    leaf.behaviour = {};
+    if (banked && !answer && entries_.back().type == goal_type && meets(entries_.back().behaviour))
+      answer = u32(entries_.size() - 1);
+  }
+  return answer;
+}
+
+std::vector<u32> BankEnumerator::banked(Type t) const {
+  std::vector<u32> ids;
+  for (const std::vector<u32>& at_size : by_type_size_[u8(t)])
+    ids.insert(ids.end(), at_size.begin(), at_size.end());
+  return ids;
 }
 
 bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands) {
@@ -124,12 +155,16 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vec
 
 std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
   const Entry& e = entries_[id];
-  if (e.production == kLeaf) return leaf_texts_[e.operands[0]];
+  if (e.production == kLeaf) {
+    const Leaf& leaf = leaves_[e.operands[0]];
+    if (helpers != nullptr && !leaf.helper.empty()) helpers->leaf_calls[e.operands[0]] = true;
+    return leaf.text;
+  }
   std::vector<std::string> texts;
   for (u32 o : e.operands) texts.push_back(render(o, helpers));
   const Production& p = productions_[e.production];
   if (p.choose && helpers != nullptr) {
-    const std::string name = "choose_" + std::to_string(++helpers->choose_count);
+    const std::string name = helpers->prefix + "choose_" + std::to_string(++helpers->choose_count);
     helpers->chooses += "fn " + name + "(" + parameters_ + ") -> " + type_name(e.type) + " {\n  if " +
                         texts[0] + " {\n    return " + texts[1] + ";\n  }\n  return " + texts[2] + ";\n}\n";
     return name + "(" + arguments_ + ")";
@@ -142,15 +177,25 @@ std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
 
 std::string BankEnumerator::text(u32 id) const { return render(id, nullptr); }
 
-std::string BankEnumerator::program(u32 id, const std::string& name) const {
+Written BankEnumerator::write(u32 id, const std::string& prefix) const {
   Helpers helpers;
+  helpers.prefix = prefix;
   helpers.calls.assign(productions_.size(), false);
-  const std::string body = render(id, &helpers);
-  std::string out = "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) +
-                    " {\n  return " + body + ";\n}\n" + helpers.chooses;
+  helpers.leaf_calls.assign(leaves_.size(), false);
+  Written w;
+  w.expression = render(id, &helpers);
+  w.functions = helpers.chooses;
   for (u32 i = 0; i < productions_.size(); ++i)
-    if (helpers.calls[i]) out += productions_[i].helper;
-  return out;
+    if (helpers.calls[i]) w.functions += productions_[i].helper;
+  for (u32 i = 0; i < leaves_.size(); ++i)
+    if (helpers.leaf_calls[i]) w.functions += leaves_[i].helper;
+  return w;
+}
+
+std::string BankEnumerator::program(u32 id, const std::string& name) const {
+  const Written w = write(id, "");
+  return "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) + " {\n  return " +
+         w.expression + ";\n}\n" + w.functions;
 }
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
@@ -178,9 +223,26 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
         return id;
       }
     }
+    // A larger leaf that meets the goal is an answer now, before its size is reached: it was
+    // made whole elsewhere, so finding it costs nothing more.
+    for (u32 i : pending_) {
+      Leaf& leaf = leaves_[i];
+      if (leaf.behaviour.type != goal_type || !meets(leaf.behaviour)) continue;
+      if (by_type_size_[u8(goal_type)].size() <= leaf.size)
+        by_type_size_[u8(goal_type)].resize(leaf.size + 1);
+      bank(leaf.behaviour, leaf.size, kLeaf, {i});
+      leaf.behaviour = {};
+      report();
+      return u32(entries_.size() - 1);
+    }
   }
   while (!finished_ && size_ <= max_size) {
     stats_.size = size_;
+    if (!pending_banked_)
+      if (const std::optional<u32> answer = bank_pending(goal_type, meets)) {
+        report();
+        return answer;
+      }
     for (; production_ < productions_.size(); ++production_, compositions_ready_ = false) {
       const Production& p = productions_[production_];
       const u32 n = u32(p.operands.size());
@@ -230,6 +292,7 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
     ++size_;
     production_ = 0;
     compositions_ready_ = false;
+    pending_banked_ = false;
   }
   finished_ = true;
   report();

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "search/value_bank.h"
@@ -35,9 +36,25 @@ Production operation_production(std::vector<Type> operands, Type result, const s
                                 const std::string& helper = "", u64 fuel = 0);
 Production choose_production(Type t);
 
+// A leaf of the enumeration: a parameter, a constant, or a larger expression made elsewhere and
+// given whole (a map over a lambda body, say: search/bank_lambdas.h) with its size and the
+// function its text calls, which a materialised program holds once.
 struct Leaf {
-  std::string text;  // a parameter's name, or a constant's literal
+  Leaf() = default;
+  Leaf(std::string text, Behaviour behaviour, u32 size = 1, std::string helper = {})
+      : text(std::move(text)), behaviour(std::move(behaviour)), size(size), helper(std::move(helper)) {}
+
+  std::string text;  // a parameter's name, a constant's literal, or a call of `helper`
   Behaviour behaviour;
+  u32 size = 1;
+  std::string helper;
+};
+
+// A banked expression written out: the expression, and the functions it calls (its chooses'
+// helpers, its loops' and leaves' helpers).
+struct Written {
+  std::string expression;
+  std::string functions;
 };
 
 struct EnumerationStats {
@@ -66,8 +83,16 @@ class BankEnumerator {
                             EnumerationStats* stats);
   bool finished() const { return finished_; }
 
+  // The banked expressions of type t, smallest first, and what the bank knows of each.
+  std::vector<u32> banked(Type t) const;
+  const Behaviour& behaviour(u32 id) const { return entries_[id].behaviour; }
+  u32 size(u32 id) const { return entries_[id].size; }
+
   // A banked expression as text, each choose written `choose(c, a, b)`.
   std::string text(u32 id) const;
+  // … as an expression and the functions it calls, each choose a helper function named
+  // PREFIXchoose_N over the parameters (so that only the arm taken runs).
+  Written write(u32 id, const std::string& prefix) const;
   // … and as a Syn program `fn NAME(parameters) -> T { return e; }` in which each choose is a
   // helper function whose branches hold its arms, so that only the arm taken runs, followed by
   // the loops' helpers it calls.
@@ -84,19 +109,24 @@ class BankEnumerator {
   };
   // Banks b (and returns true) unless a behaviour of its type is banked.
   bool bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands);
+  // Banks the pending leaves of size size_; the first that meets the goal, if one does.
+  std::optional<u32> bank_pending(Type goal_type, const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far
   // and which productions' helpers it calls.
   struct Helpers {
+    std::string prefix;  // of the choose helpers' names
     std::string chooses;
     u32 choose_count = 0;
-    std::vector<bool> calls;  // by production
+    std::vector<bool> calls;       // by production
+    std::vector<bool> leaf_calls;  // by leaf
   };
   // Id's expression; with `helpers`, each choose as a call of a helper written there, without,
   // as `choose(c, a, b)`.
   std::string render(u32 id, Helpers* helpers) const;
 
   Cases& cases_;
-  std::vector<std::string> leaf_texts_;
+  std::vector<Leaf> leaves_;  // behaviours moved out once banked
+  std::vector<u32> pending_;  // leaves larger than 1, by size: banked when the enumeration gets there
   std::string parameters_, arguments_;
 
   std::vector<Production> productions_;
@@ -105,7 +135,7 @@ class BankEnumerator {
   std::vector<std::unordered_set<u64>> seen_;                // type byte → behaviour hashes
   // Where the enumeration stands: the size being built, the production, the composition of the
   // size into its operands' sizes, and the operand tuple (an odometer, the last turning fastest).
-  bool leaves_checked_ = false, finished_ = false, compositions_ready_ = false;
+  bool leaves_checked_ = false, finished_ = false, compositions_ready_ = false, pending_banked_ = false;
   u32 size_ = 2, production_ = 0, composition_ = 0;
   std::vector<std::vector<u32>> compositions_;
   std::vector<u32> at_;

@@ -52,6 +52,10 @@ class Generator {
   // candidates; only the proposals are judged and recorded. A propose() that returns no proposal
   // but evaluated some does not end the search.
   virtual u64 evaluated_internally() const { return 0; }
+  // Of the expressions evaluated internally so far, those that prepared the generator once rather
+  // than sought an answer (the value bank's lambda bodies, search/bank_lambdas.h): a portfolio
+  // counts them against the budget but keeps them out of the generator's share.
+  virtual u64 evaluated_preparing() const { return 0; }
 };
 
 enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };
@@ -84,10 +88,11 @@ trees::RandomProgramConfig search_program_config();
 
 // Bottom-up enumeration (search/enumerate_generator.cpp).
 struct EnumerateSettings {
-  u32 max_size = 12;    // expression nodes; the enumeration ends after this size
-  bool choose = true;   // the conditional choose(c, a, b) as a production
-  bool lambdas = true;  // map, filter and map over 0..n with enumerated bodies as productions
-  bool splits = true;   // goals met case by case: decision lists under the entry's bool expressions
+  u32 max_size = 12;          // expression nodes; the enumeration ends after this size
+  bool choose = true;         // the conditional choose(c, a, b) as a production
+  bool lambdas = true;        // map, filter and map over 0..n with enumerated bodies as productions
+  u64 lambda_budget = 50000;  // the value bank's lambda bodies: expressions evaluated (0: none)
+  bool splits = true;         // goals met case by case: decision lists under the entry's bool expressions
 };
 
 // The portfolio: the value-bank enumeration, then the enumeration, each for its first

@@ -56,8 +56,9 @@ class PortfolioGenerator final : public Generator {
   std::vector<Proposal> propose(u32 count, u64) override {
     internal_ = 0;
     if (bank_) {
-      if (bank_spent_ < portfolio_.bank_candidates) {
-        const u64 left = portfolio_.bank_candidates - bank_spent_;
+      const u64 share = portfolio_.bank_candidates + bank_->evaluated_preparing();
+      if (bank_spent_ < share) {
+        const u64 left = share - bank_spent_;
         std::vector<Proposal> out = bank_->propose(u32(std::min<u64>(count, left)), bank_spent_);
         internal_ = bank_->evaluated_internally();
         bank_spent_ += internal_ + out.size();
