@@ -48,6 +48,9 @@ nlohmann::json outcome_json(const suites::Problem& p, const SearchOptions& o,
                      {"test_passed", r.test_passed},
                      {"test_cases", r.test_cases},
                      {"generalises", r.generalises}};
+    if (r.alike)
+      j["solution"]["alike"] = {
+          {"programs", r.alike->programs}, {"size", r.alike->size}, {"complete", r.alike->complete}};
   }
   return j;
 }

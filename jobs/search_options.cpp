@@ -138,6 +138,11 @@ void print_outcome(std::ostream& out, const suites::Problem& p, const search::Se
   if (r.test_cases > 0)
     out << "test cases: " << r.test_passed << "/" << r.test_cases << " passed"
         << (r.generalises ? " (generalises)" : " (does not generalise)") << "\n";
+  if (r.alike && r.alike->programs > 1)
+    out << "alike: " << (r.alike->complete ? "" : "at least ") << r.alike->programs << " programs of size "
+        << r.alike->size
+        << " pass every train case with the same outputs (this one was found first): more train cases would "
+           "tell them apart\n";
   out << "simplified:\n" << r.simplified << "\n";
 }
 

@@ -67,6 +67,10 @@ py::dict outcome_dict(const suites::Problem& p, const std::string& generator, u6
                  py::arg("source") = source_text(r.solution),
                  py::arg("simplified") = source_text(r.simplified), py::arg("test_passed") = r.test_passed,
                  py::arg("test_cases") = r.test_cases, py::arg("generalises") = r.generalises);
+  if (r.solved && r.alike)
+    d["solution"]["alike"] =
+        py::dict(py::arg("programs") = r.alike->programs, py::arg("size") = r.alike->size,
+                 py::arg("complete") = r.alike->complete);
   return d;
 }
 

@@ -144,8 +144,11 @@ std::vector<u32> BankEnumerator::banked(Type t) const {
   return ids;
 }
 
-bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands) {
-  if (!seen_[u8(b.type)].insert(hash_of(output_hashes(b, cases_))).second) return false;
+bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands,
+                          u64* hash) {
+  const u64 h = hash_of(output_hashes(b, cases_));
+  if (hash != nullptr) *hash = h;
+  if (!seen_[u8(b.type)].insert(h).second) return false;
   std::vector<std::vector<u32>>& sizes = by_type_size_[u8(b.type)];
   if (sizes.size() <= size) sizes.resize(size + 1);
   sizes[size].push_back(u32(entries_.size()));
@@ -196,6 +199,21 @@ std::string BankEnumerator::program(u32 id, const std::string& name) const {
   const Written w = write(id, "");
   return "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) + " {\n  return " +
          w.expression + ";\n}\n" + w.functions;
+}
+
+u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete) {
+  const Entry& e = entries_[answer];
+  twin_of_ = {e.type, hash_of(output_hashes(e.behaviour, cases_))};
+  twins_ = 0;
+  const bool was_finished = finished_;
+  // A goal no new behaviour meets (the answer's is banked): the search runs to the end of the
+  // answer's size or of the budget.
+  search(
+      e.type, [](const Behaviour&) { return false; }, e.size, budget, stats);
+  *complete = size_ > e.size || was_finished;
+  finished_ = was_finished;  // only the answer's size was searched: the next search() goes on
+  twin_of_.reset();
+  return 1 + twins_;
 }
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
@@ -271,8 +289,12 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
           const Behaviour b = p.choose ? choose(*operands[0], *operands[1], *operands[2])
                                        : p.operation->apply(operands, cases_);
           ++stats_.evaluated;
-          const bool banked = bank(b, size_, production_, std::move(ids));
-          if (!banked) cases_.rollback(mark);
+          u64 hash = 0;
+          const bool banked = bank(b, size_, production_, std::move(ids), &hash);
+          if (!banked) {
+            cases_.rollback(mark);
+            if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
+          }
           const bool answer = banked && b.type == goal_type && meets(b);
           u32 j = n;  // the odometer turns on before any return, so that the next call goes on
           while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;

@@ -83,6 +83,13 @@ class BankEnumerator {
                             EnumerationStats* stats);
   bool finished() const { return finished_; }
 
+  // After an answer: goes on through the rest of its size, at most `budget` expressions, and
+  // counts the expressions of that size whose outputs and traps on every case are the answer's
+  // (its observational twins, which the bank does not keep: programs that no train case tells
+  // apart). The answer and its twins; *complete when the whole size was seen. A later search()
+  // goes on from there.
+  u64 alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete);
+
   // The banked expressions of type t, smallest first, and what the bank knows of each.
   std::vector<u32> banked(Type t) const;
   const Behaviour& behaviour(u32 id) const { return entries_[id].behaviour; }
@@ -108,7 +115,7 @@ class BankEnumerator {
     Behaviour behaviour;
   };
   // Banks b (and returns true) unless a behaviour of its type is banked.
-  bool bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands);
+  bool bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands, u64* hash = nullptr);
   // Banks the pending leaves of size size_; the first that meets the goal, if one does.
   std::optional<u32> bank_pending(Type goal_type, const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far
@@ -140,6 +147,9 @@ class BankEnumerator {
   std::vector<std::vector<u32>> compositions_;
   std::vector<u32> at_;
   EnumerationStats stats_;
+  // alike(): the answer's type and behaviour hash while its twins are counted, and how many.
+  std::optional<std::pair<Type, u64>> twin_of_;
+  u64 twins_ = 0;
 };
 
 }  // namespace gs::search::bank

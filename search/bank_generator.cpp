@@ -48,6 +48,13 @@ std::vector<Production> productions_for(const std::set<Type>& types, bool loops)
   add({A, I}, A, "slice($0, 0, $1)");        // the first n
   add({A, I}, A, "slice($0, $1, len($0))");  // all but the first n
   add({A, I, I}, A, "slice($0, $1, $2)");
+  add({A, I}, A, "slice($0, len($0) - $1, len($0))");               // the last n
+  add({A, I}, A, "slice($0, 0, len($0) - $1)");                     // all but the last n
+  add({A, I}, A, "slice($0, 0, $1) + slice($0, $1 + 1, len($0))");  // without element i
+  add({A, I}, A,
+      "slice($0, 0, index_of($0, $1)) + slice($0, index_of($0, $1) + 1, len($0))");  // the first v gone
+  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1, len($0))");      // v inserted before element i
+  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1 + 1, len($0))");  // element i replaced by v
   add({S}, I, "len($0)");
   add({S, I}, I, "$0[$1]");
   add({S, S}, S, "$0 + $1");
@@ -128,6 +135,7 @@ class BankGenerator final : public Generator {
     if (answer) {
       Proposal p;
       p.source = enumerator_->program(*answer, entry_);
+      answer_ = {*answer, p.source};
       out.push_back(std::move(p));
       // The answer was evaluated in the bank and is judged by the pipeline: count it once.
       if (evaluated_ > 0) --evaluated_;
@@ -138,6 +146,14 @@ class BankGenerator final : public Generator {
   void observe(std::span<const Proposal>, const pipeline::BatchResults&, i64) override {}
   u64 evaluated_internally() const override { return evaluated_; }
   u64 evaluated_preparing() const override { return lambda_evaluated_; }
+  std::optional<Alike> alike(const Proposal& solution) override {
+    if (!answer_ || answer_->second != solution.source) return std::nullopt;
+    bank::EnumerationStats stats;
+    Alike a;
+    a.size = enumerator_->size(answer_->first);
+    a.programs = enumerator_->alike(answer_->first, kAlikeBudget, &stats, &a.complete);
+    return a;
+  }
 
  private:
   // The bank, its leaves (the lambda leaves' bodies enumerated first) and its enumerator.
@@ -195,7 +211,10 @@ class BankGenerator final : public Generator {
   std::vector<std::string> names_;
   std::vector<std::vector<vm::Value>> inputs_;  // by train case
   std::vector<vm::Value> constants_;
-  u64 lambda_evaluated_ = 0;  // body expressions evaluated for the lambda leaves
+  u64 lambda_evaluated_ = 0;
+  std::optional<std::pair<u32, std::string>> answer_;  // the last proposal's id in the bank, and source
+  static constexpr u64 kAlikeBudget =
+      20000;  // expressions alike() may evaluate  // body expressions evaluated for the lambda leaves
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   std::vector<vm::Value> expected_;  // by train case

@@ -103,6 +103,40 @@ std::string zip(const std::string& name, const std::string& value) {
          value + ");\n  }\n  return out;\n}\n";
 }
 
+// The list builders: their whole helper, with NAME for the function's name.
+struct ListBuilder {
+  const char* name;
+  std::vector<Type> operands;
+  const char* source;
+};
+
+const ListBuilder kListBuilders[] = {
+    {"repeat",
+     {Type::Int, Type::Int},
+     "fn NAME(v: int, n: int) -> [int] {\n  let out: [int] = [];\n  for j in 0..n {\n    out = push(out, "
+     "v);\n"
+     "  }\n  return out;\n}\n"},
+    {"range_to",
+     {Type::Int, Type::Int},
+     "fn NAME(a: int, b: int) -> [int] {\n  let out: [int] = [];\n  for x in a..b + 1 {\n    out = push(out, "
+     "x);\n"
+     "  }\n  return out;\n}\n"},
+    {"range_by",
+     {Type::Int, Type::Int, Type::Int},
+     "fn NAME(a: int, b: int, s: int) -> [int] {\n  let out: [int] = [];\n  let x = a;\n"
+     "  while s > 0 && x <= b {\n    out = push(out, x);\n    x = x + s;\n  }\n  return out;\n}\n"},
+    {"unique",
+     {Type::IntArray},
+     "fn NAME(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if !contains(out, x) {\n"
+     "      out = push(out, x);\n    }\n  }\n  return out;\n}\n"},
+};
+
+std::string list_builder(const std::string& name, const std::string& source) {
+  std::string out = source;
+  out.replace(out.find("NAME"), 4, name);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Production> loop_productions(const std::set<Type>& types) {
@@ -136,6 +170,8 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
       if (test != "eq") add({A, I}, A, "filter_" + test, filter, w.test);
     }
   if (types.count(A)) {
+    add({A, I}, A, "remove_all", filter, "x != v");
+    for (const ListBuilder& b : kListBuilders) add(b.operands, A, b.name, list_builder, b.source);
     for (const Function& f : kMaps) add({A, I}, A, std::string("map_") + f.name, map, f.value);
     for (const Function& f : kUnaryMaps) add({A}, A, std::string("map_") + f.name, map_unary, f.value);
     for (const Function& f : kZips) add({A, A}, A, std::string("zip_") + f.name, zip, f.value);

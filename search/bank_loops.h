@@ -15,6 +15,11 @@
 //   map_F(xs, v)             F(x, v) for each x in xs                              x + v, x * v, x / v, …
 //   map_U(xs)                U(x) for each x                                       squares, negations
 //   zip_F(xs, ys)            F(xs[i], ys[i]) for i below both lengths              vectors summed
+//   remove_all(xs, v)        the x in xs other than v
+//   repeat(v, n)             n copies of v ([] when n <= 0)
+//   range_to(a, b)           a, a + 1, …, b ([] when b < a)
+//   range_by(a, b, s)        a, a + s, … up to b ([] unless s > 0)
+//   unique(xs)               each x of xs at its first place
 //
 // with OP an accumulation (acc + x, acc * x, max, min, acc + x * x, acc + 1, and for digits
 // acc * b + x), P a comparison with a banked value (x == v, x < v, x > v, v divides x, v does

@@ -28,6 +28,14 @@ struct Proposal {
   i64 parents[2] = {-1, -1};
 };
 
+// Programs of a solution's size that no train case tells apart from it (search/bank_enumerator.h
+// alike()): how many, itself included, and whether every program of that size was looked at.
+struct Alike {
+  u64 programs = 1;
+  u32 size = 0;  // expression nodes
+  bool complete = false;
+};
+
 class Generator {
  public:
   virtual ~Generator() = default;
@@ -56,6 +64,10 @@ class Generator {
   // than sought an answer (the value bank's lambda bodies, search/bank_lambdas.h): a portfolio
   // counts them against the budget but keeps them out of the generator's share.
   virtual u64 evaluated_preparing() const { return 0; }
+  // Asked once after `solution`, a proposal of the last batch, passed every train case: the
+  // programs of its size no train case tells apart from it, where the generator counts them (the
+  // value bank does, after the search, like the shrinking: not counted as candidates).
+  virtual std::optional<Alike> alike(const Proposal& /*solution*/) { return std::nullopt; }
 };
 
 enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };

@@ -52,6 +52,9 @@ class PortfolioGenerator final : public Generator {
   }
 
   GeneratorKind kind() const override { return GeneratorKind::Portfolio; }
+  std::optional<Alike> alike(const Proposal& solution) override {
+    return bank_ ? bank_->alike(solution) : std::nullopt;
+  }
 
   std::vector<Proposal> propose(u32 count, u64) override {
     internal_ = 0;

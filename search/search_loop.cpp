@@ -147,6 +147,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
       out.solution_iteration = iteration;
       out.candidates_to_solution = out.candidates;
       out.solution = proposals[*solved_at].source;
+      out.alike = generator.alike(proposals[*solved_at]);
       solution_tree = proposals[*solved_at].tree;
       break;
     }

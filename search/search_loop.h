@@ -61,6 +61,8 @@ struct SearchOutcome {
   std::string solution, simplified;
   u32 test_passed = 0, test_cases = 0;
   bool generalises = false;
+  // When the generator counts them (Generator::alike): the solution's observational twins.
+  std::optional<search::Alike> alike;
   // Neural and hybrid compilation: what the model did, over every batch (pipeline/pipeline.h).
   pipeline::NeuralCounts neural;
   // The observer asked to stop (SearchObserver::stop_requested) before the budget was spent or

@@ -131,6 +131,43 @@ TEST(BankEnumerator, AGuardedIndex) {
   expect_answer(train, unseen, std::move(productions), {Value::of_int(0), Value::of_int(-1)}, 9);
 }
 
+// a + b and b + a: twins no case tells apart, counted once the answer is found; the enumeration
+// then goes on to larger answers.
+TEST(BankEnumerator, CountsTheAnswersTwinsAndGoesOn) {
+  const std::vector<Type> params = {I, I};
+  const std::vector<std::vector<Value>> inputs = {{Value::of_int(1), Value::of_int(5)},
+                                                  {Value::of_int(-2), Value::of_int(7)},
+                                                  {Value::of_int(4), Value::of_int(0)}};
+  Cases cases(params, inputs, vm::Limits{});
+  std::vector<Production> productions;
+  productions.push_back(operation_production({I, I}, I, "$0 + $1"));
+  productions.push_back(operation_production({I, I}, I, "$0 * $1"));
+  BankEnumerator e(cases, {{"a", cases.parameter(0)}, {"b", cases.parameter(1)}}, std::move(productions),
+                   "a: int, b: int");
+  auto goal = [&](i64 (*f)(i64, i64)) {
+    std::vector<u64> hashes;
+    for (const std::vector<Value>& in : inputs) {
+      const Value v = Value::of_int(f(in[0].i, in[1].i));
+      hashes.push_back(pipeline::output_hash({&v, 1}));
+    }
+    return hashes;
+  };
+  EnumerationStats stats;
+  const std::optional<u32> sum = e.search(I, goal([](i64 a, i64 b) { return a + b; }), 5, 1000, &stats);
+  ASSERT_TRUE(sum);
+  EXPECT_EQ(e.size(*sum), 3u);
+  bool complete = false;
+  EXPECT_EQ(e.alike(*sum, 1000, &stats, &complete), 2u);  // a + b, b + a
+  EXPECT_TRUE(complete);
+  bool partial = true;
+  const std::optional<u32> product =
+      e.search(I, goal([](i64 a, i64 b) { return a * b + a; }), 5, 1000, &stats);
+  ASSERT_TRUE(product) << "the enumeration goes on after alike()";
+  EXPECT_EQ(e.size(*product), 5u);
+  e.alike(*product, 1, &stats, &partial);  // one more expression: not the whole size
+  EXPECT_FALSE(partial);
+}
+
 }  // namespace
 }  // namespace gs::search::bank
 
@@ -163,6 +200,8 @@ TEST(BankGenerator, SolvesInTheSearchLoopAndCountsWhatItEvaluated) {
   EXPECT_GT(r.candidates, 50u);  // more than one batch's proposals: the bank's own evaluations count
   EXPECT_EQ(r.candidates_to_solution, r.candidates);
   EXPECT_EQ(u64(r.solution_id), r.candidates - 1);
+  ASSERT_TRUE(r.alike) << "the bank counts its answer's twins";
+  EXPECT_GE(r.alike->programs, 1u);
   std::printf("%s after %llu candidates\n%s", p.name.c_str(), (unsigned long long)r.candidates,
               r.simplified.c_str());
 }

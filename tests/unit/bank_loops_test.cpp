@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 
@@ -82,8 +83,21 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
     for (; n > 0 && b > 1; n /= b) acc = step(op, acc, n % b, b);
     return Value::of_int(acc);
   }
+  if (name == "repeat") return list(std::vector<i64>(size_t(std::max<i64>(args[1].i, 0)), args[0].i));
+  if (name == "range_to" || name == "range_by") {
+    const i64 step = name == "range_to" ? 1 : args[2].i;
+    std::vector<i64> out;
+    for (i64 x = args[0].i; step > 0 && x <= args[1].i; x += step) out.push_back(x);
+    return list(out);
+  }
   const std::vector<i64> xs = args[0].type == A ? ints(args[0]) : std::vector<i64>{};
   const i64 v = args.size() > 1 ? args[1].i : 0;
+  if (name == "unique" || name == "remove_all") {
+    std::vector<i64> out;
+    for (i64 x : xs)
+      if (name == "unique" ? std::find(out.begin(), out.end(), x) == out.end() : x != v) out.push_back(x);
+    return list(out);
+  }
   if (starts(name, "count_where_", &op)) {
     i64 count = 0;
     for (i64 x : xs) {
@@ -140,8 +154,9 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
   return std::nullopt;
 }
 
-// A random operand; `range`: an int that a loop over 1..n finishes within kLoopFuel.
-Value random_value(Type t, bool range, std::mt19937_64& rng) {
+// A random operand; ints up to `largest` at most (a loop over 1..n, or building a list of n,
+// finishes within kLoopFuel).
+Value random_value(Type t, i64 largest, std::mt19937_64& rng) {
   auto small = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
   if (t == A) {
     std::vector<i64> xs(size_t(small(0, 7)));
@@ -151,7 +166,7 @@ Value random_value(Type t, bool range, std::mt19937_64& rng) {
   switch (small(0, 3)) {
     case 0: return Value::of_int(small(-3, 3));  // bases 0, 1 and negative ones; v == 0
     case 1: return Value::of_int(small(-30, 30));
-    case 2: return Value::of_int(small(0, range ? 300 : 100000));
+    case 2: return Value::of_int(small(0, largest));
     default: return Value::of_int(small(2, 16));
   }
 }
@@ -164,7 +179,10 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
     const std::string name = p.text.substr(0, p.text.find('('));
     std::vector<std::vector<Value>> inputs(100);
     for (std::vector<Value>& in : inputs)
-      for (Type t : p.operands) in.push_back(random_value(t, name.rfind("fold_range_", 0) == 0, rng));
+      for (Type t : p.operands) {
+        const bool builds = name == "repeat" || name.rfind("range_", 0) == 0;
+        in.push_back(random_value(t, name.rfind("fold_range_", 0) == 0 ? 300 : builds ? 12 : 100000, rng));
+      }
     Cases cases(p.operands, inputs, vm::Limits{});
     std::vector<const Behaviour*> operands;
     for (u32 i = 0; i < p.operands.size(); ++i) operands.push_back(&cases.parameter(i));
