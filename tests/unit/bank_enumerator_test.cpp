@@ -8,11 +8,11 @@
 
 #include <algorithm>
 
-#include "compiler/compiler.h"
 #include "pipeline/case_set.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/problem.h"
+#include "tests/unit/compiled_program.h"
 #include "vm/runner.h"
 
 namespace gs::search::bank {
@@ -51,9 +51,7 @@ void expect_answer(const Problem& train, const Problem& unseen, std::vector<Prod
   ASSERT_TRUE(answer) << "nothing up to size " << stats.size << " after " << stats.evaluated
                       << " expressions";
   const std::string source = e.program(*answer, "solve");
-  compiler::Output out = compiler::compile(source);
-  ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "answer", source);
-  const std::optional<vm::Program> program = vm::Program::load(out.bytecode);
+  const std::optional<vm::Program> program = testing::compiled(source, "answer");
   ASSERT_TRUE(program);
   vm::Runner runner;
   for (const Problem* p : {&train, &unseen})

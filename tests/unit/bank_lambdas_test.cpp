@@ -9,10 +9,10 @@
 
 #include <random>
 
-#include "compiler/compiler.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/problem.h"
+#include "tests/unit/compiled_program.h"
 #include "vm/runner.h"
 
 namespace gs::search {
@@ -62,9 +62,7 @@ TEST(BankLambdas, EveryLeafIsWhatItsProgramComputes) {
     const std::string source = "fn solve(xs: [int], n: int) -> " +
                                std::string(type_name(leaf.behaviour.type)) + " {\n  return " + leaf.text +
                                ";\n}\n" + leaf.helper;
-    compiler::Output out = compiler::compile(source);
-    ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "leaf", source);
-    const std::optional<vm::Program> program = vm::Program::load(out.bytecode);
+    const std::optional<vm::Program> program = testing::compiled(source, "leaf");
     ASSERT_TRUE(program);
     for (u32 k = 0; k < inputs.size(); ++k) {
       const vm::Outcome o = runner.run(*program, 0, inputs[k]);

@@ -10,8 +10,8 @@
 #include <optional>
 #include <random>
 
-#include "compiler/compiler.h"
 #include "pipeline/case_set.h"
+#include "tests/unit/compiled_program.h"
 #include "vm/runner.h"
 
 namespace gs::search::bank {
@@ -227,9 +227,7 @@ void expect_answer(const std::string& parameter, Type param, Type result, const 
   ASSERT_TRUE(answer) << "nothing after " << stats.evaluated << " expressions";
   EXPECT_EQ(e.text(*answer), want);
   const std::string source = e.program(*answer, "solve");
-  compiler::Output out = compiler::compile(source);
-  ASSERT_TRUE(out.ok()) << compiler::render(out.diagnostics, "answer", source);
-  const std::optional<vm::Program> program = vm::Program::load(out.bytecode);
+  const std::optional<vm::Program> program = testing::compiled(source, "answer");
   ASSERT_TRUE(program);
   vm::Runner runner;
   for (size_t k = 0; k < inputs.size(); ++k) {
