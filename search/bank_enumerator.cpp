@@ -202,15 +202,17 @@ std::string BankEnumerator::program(u32 id, const std::string& name) const {
 }
 
 u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete) {
-  const Entry& e = entries_[answer];
-  twin_of_ = {e.type, hash_of(output_hashes(e.behaviour, cases_))};
+  // By value: search() below banks new entries, which may move entries_.
+  const Type type = entries_[answer].type;
+  const u32 size = entries_[answer].size;
+  twin_of_ = {type, hash_of(output_hashes(entries_[answer].behaviour, cases_))};
   twins_ = 0;
   const bool was_finished = finished_;
   // A goal no new behaviour meets (the answer's is banked): the search runs to the end of the
   // answer's size or of the budget.
   search(
-      e.type, [](const Behaviour&) { return false; }, e.size, budget, stats);
-  *complete = size_ > e.size || was_finished;
+      type, [](const Behaviour&) { return false; }, size, budget, stats);
+  *complete = size_ > size || was_finished;
   finished_ = was_finished;  // only the answer's size was searched: the next search() goes on
   twin_of_.reset();
   return 1 + twins_;
