@@ -56,6 +56,8 @@ class ElementContext {
   }
 
   bool usable() const { return cases_ != nullptr; }
+  const std::string& x_name() const { return x_; }
+  const std::string& i_name() const { return i_; }
   Cases& cases() { return *cases_; }
 
   // The body context's parameters: x, i and the problem's.
@@ -187,7 +189,7 @@ LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::st
     Cases& elements = context.cases();
     std::vector<Leaf> leaves;
     for (u32 p = 0; p < params.size() + 2; ++p) {  // x, i, then the problem's parameters
-      const std::string name = p == 0 ? free_name("x", names) : p == 1 ? free_name("i", names) : names[p - 2];
+      const std::string& name = p == 0 ? context.x_name() : p == 1 ? context.i_name() : names[p - 2];
       leaves.push_back({name, elements.parameter(p)});
     }
     for (const auto& [text, value] : constants) leaves.push_back({text, constant(value, elements)});
