@@ -30,6 +30,9 @@ po::options_description search_options(SearchOptions* o) {
       "lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
       "bank, portfolio: lambda bodies the value bank enumerates first, for map, filter, count and find "
       "over each [int] parameter (0: none)")(
+      "bank-interpreter", defaulted(&o->settings.enumerate.bank_interpreter),
+      "bank: run every production through the interpreter, as the reference evaluator (for measuring the "
+      "direct path against it)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
       "(0)")("bank-first", at_least(&o->settings.portfolio.bank_candidates, 0),
@@ -108,6 +111,7 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   c.settings = o.settings;
   c.settings.gp.selection = *search::parse_selection(o.selection);
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
+  c.settings.enumerate.threads = o.pipeline.threads;
   if (c.kind == search::GeneratorKind::External) {
     auto text = read_file(o.candidates_path, kMaxCandidateBytes);
     if (!text) {

@@ -53,28 +53,61 @@ GS_HD inline bool floats_match(u64 actual, u64 expected, double tolerance) {
 
 enum class Match : u8 { PASS, FAIL, BAD_REFERENCE };
 
+// Mixes one scalar of type t (Int, Float, Bool or Str) of the heap into *hash; false when a Str
+// word is not a string there.
+GS_HD inline bool mix_scalar(Type t, vm::Heap& heap, u64 word, u64* hash) {
+  switch (t) {
+    case Type::Float: *hash = mix_word(*hash, float_key(word)); return true;
+    case Type::Str: {
+      if (!heap.is_string(word)) return false;
+      u32 n = heap.header(u32(word))->length;
+      const u8* a = heap.bytes(u32(word));
+      *hash = mix_word(*hash, n);
+      for (u32 k = 0; k < n; ++k) *hash = mix_word(*hash, a[k]);
+      return true;
+    }
+    case Type::Bool: word = word != 0; break;
+    default: break;
+  }
+  *hash = mix_word(*hash, word);
+  return true;
+}
+
+// The output hash of one result of type t (the hash compare_outputs gives a one-result
+// execution), from the heap; false when a reference is not one (BAD_REFERENCE).
+GS_HD inline bool result_hash(Type t, vm::Heap& heap, u64 word, u64* hash) {
+  u64 h = kHashSeed;
+  if (is_array(t)) {
+    if (!heap.is_array(word)) return false;
+    u32 n = heap.header(u32(word))->length;
+    const u64* slots = heap.slots(u32(word));
+    h = mix_word(h, n);
+    for (u32 k = 0; k < n; ++k)
+      if (!mix_scalar(element_of(t), heap, slots[k], &h)) return false;
+  } else if (!mix_scalar(t, heap, word, &h)) {
+    return false;
+  }
+  *hash = h;
+  return true;
+}
+
 // One scalar of type t (Int, Float, Bool or Str) from the execution's heap against the expected
 // image; mixes the actual value into *hash.
 GS_HD inline Match match_scalar(Type t, vm::Heap& heap, u64 actual, vm::Heap& want, u64 expected,
                                 double tolerance, u64* hash) {
+  if (!mix_scalar(t, heap, actual, hash)) return Match::BAD_REFERENCE;
   switch (t) {
-    case Type::Float:
-      *hash = mix_word(*hash, float_key(actual));
-      return floats_match(actual, expected, tolerance) ? Match::PASS : Match::FAIL;
+    case Type::Float: return floats_match(actual, expected, tolerance) ? Match::PASS : Match::FAIL;
     case Type::Str: {
-      if (!heap.is_string(actual)) return Match::BAD_REFERENCE;
       u32 n = heap.header(u32(actual))->length;
-      const u8* a = heap.bytes(u32(actual));
-      *hash = mix_word(*hash, n);
-      for (u32 k = 0; k < n; ++k) *hash = mix_word(*hash, a[k]);
-      return n == want.header(u32(expected))->length && equal_bytes(a, want.bytes(u32(expected)), n)
+      return n == want.header(u32(expected))->length &&
+                     equal_bytes(heap.bytes(u32(actual)), want.bytes(u32(expected)), n)
                  ? Match::PASS
                  : Match::FAIL;
     }
     case Type::Bool: actual = actual != 0; break;
     default: break;
   }
-  *hash = mix_word(*hash, actual);
   return actual == expected ? Match::PASS : Match::FAIL;
 }
 

@@ -60,10 +60,6 @@ std::vector<std::vector<u32>> compositions(u32 total, u32 n) {
   return out;
 }
 
-u64 hash_of(const std::vector<u64>& hashes) {
-  return fnv1a64(reinterpret_cast<const u8*>(hashes.data()), hashes.size() * sizeof(u64));
-}
-
 }  // namespace
 
 Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
@@ -115,7 +111,7 @@ BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vect
       continue;
     }
     by_type_size_[u8(leaves_[i].behaviour.type)].resize(2);
-    bank(leaves_[i].behaviour, 1, kLeaf, {i});
+    bank(leaves_[i].behaviour, 1, kLeaf, {&i, 1});
     leaves_[i].behaviour = {};
   }
   std::stable_sort(pending_.begin(), pending_.end(),
@@ -129,7 +125,7 @@ std::optional<u32> BankEnumerator::bank_pending(Type goal_type,
   for (u32 i : pending_) {
     Leaf& leaf = leaves_[i];
     if (leaf.size != size_ || leaf.behaviour.words.empty()) continue;
-    const bool banked = bank(leaf.behaviour, leaf.size, kLeaf, {i});
+    const bool banked = bank(leaf.behaviour, leaf.size, kLeaf, {&i, 1});
     leaf.behaviour = {};
     if (banked && !answer && entries_.back().type == goal_type && meets(entries_.back().behaviour))
       answer = u32(entries_.size() - 1);
@@ -144,15 +140,15 @@ std::vector<u32> BankEnumerator::banked(Type t) const {
   return ids;
 }
 
-bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands,
+bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::span<const u32> operands,
                           u64* hash) {
-  const u64 h = hash_of(output_hashes(b, cases_));
+  const u64 h = behaviour_hash(b, cases_);
   if (hash != nullptr) *hash = h;
   if (!seen_[u8(b.type)].insert(h).second) return false;
   std::vector<std::vector<u32>>& sizes = by_type_size_[u8(b.type)];
   if (sizes.size() <= size) sizes.resize(size + 1);
   sizes[size].push_back(u32(entries_.size()));
-  entries_.push_back({b.type, size, production, std::move(operands), b});
+  entries_.push_back({b.type, size, production, {operands.begin(), operands.end()}, b});
   return true;
 }
 
@@ -205,7 +201,7 @@ u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool*
   // By value: search() below banks new entries, which may move entries_.
   const Type type = entries_[answer].type;
   const u32 size = entries_[answer].size;
-  twin_of_ = {type, hash_of(output_hashes(entries_[answer].behaviour, cases_))};
+  twin_of_ = {type, behaviour_hash(entries_[answer].behaviour, cases_)};
   twins_ = 0;
   const bool was_finished = finished_;
   // A goal no new behaviour meets (the answer's is banked): the search runs to the end of the
@@ -250,7 +246,7 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
       if (leaf.behaviour.type != goal_type || !meets(leaf.behaviour)) continue;
       if (by_type_size_[u8(goal_type)].size() <= leaf.size)
         by_type_size_[u8(goal_type)].resize(leaf.size + 1);
-      bank(leaf.behaviour, leaf.size, kLeaf, {i});
+      bank(leaf.behaviour, leaf.size, kLeaf, {&i, 1});
       leaf.behaviour = {};
       report();
       return u32(entries_.size() - 1);
@@ -280,35 +276,63 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
           pools[j] = &by_type_size_[u8(p.operands[j])][parts[j]];
           empty = empty || pools[j]->empty();
         }
+        // An application that may leave arrays or strings in the heaps (an array or string made by
+        // the interpreter) is evaluated alone, and given back when it is not banked; the others
+        // go in chunks, evaluated at once (Operation::apply_all: the cases shared out among the
+        // threads) and then banked one by one in order, as if evaluated alone.
+        const bool alone = p.choose || (!is_word(p.result) && !p.operation->direct());
         while (!empty) {
-          std::vector<const Behaviour*> operands(n);
-          std::vector<u32> ids(n);
-          for (u32 j = 0; j < n; ++j) {
-            ids[j] = (*pools[j])[at_[j]];
-            operands[j] = &entries_[ids[j]].behaviour;
-          }
-          const Cases::Mark mark = cases_.mark();
-          const Behaviour b = p.choose ? choose(*operands[0], *operands[1], *operands[2])
-                                       : p.operation->apply(operands, cases_);
-          ++stats_.evaluated;
-          u64 hash = 0;
-          const bool banked = bank(b, size_, production_, std::move(ids), &hash);
-          if (!banked) {
-            cases_.rollback(mark);
-            if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
-          }
-          const bool answer = banked && b.type == goal_type && meets(b);
-          u32 j = n;  // the odometer turns on before any return, so that the next call goes on
-          while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
-          if (j == 0) empty = true;  // this composition is done
-          if (answer || stats_.evaluated - spent_before >= budget) {
-            if (empty) {  // step past the finished composition
-              ++composition_;
-              at_.assign(n, 0);
+          // The next tuples in odometer order: a chunk, or the budget left if less.
+          const u64 left =
+              budget > stats_.evaluated - spent_before ? budget - (stats_.evaluated - spent_before) : 1;
+          const u32 want = alone ? 1 : u32(std::min<u64>(kChunk, left));
+          chunk_ids_.clear();
+          chunk_operands_.clear();
+          odometer_ = at_;
+          u32 count = 0;
+          for (bool more = true; more && count < want; ++count) {
+            for (u32 j = 0; j < n; ++j) {
+              const u32 id = (*pools[j])[odometer_[j]];
+              chunk_ids_.push_back(id);
+              chunk_operands_.push_back(&entries_[id].behaviour);
             }
-            report();
-            if (answer) return u32(entries_.size() - 1);
-            return std::nullopt;
+            u32 j = n;
+            while (j > 0 && ++odometer_[j - 1] == pools[j - 1]->size()) odometer_[--j] = 0;
+            more = j > 0;
+          }
+          if (chunk_outs_.size() < count) chunk_outs_.resize(count);
+          if (p.choose) {
+            choose(*chunk_operands_[0], *chunk_operands_[1], *chunk_operands_[2], &chunk_outs_[0]);
+          } else if (alone) {
+            cases_.mark(&mark_);
+            p.operation->apply(chunk_operands_, cases_, &chunk_outs_[0]);
+          } else {
+            p.operation->apply_all(chunk_operands_, cases_, {chunk_outs_.data(), count});
+          }
+          // Every pointer into entries_ is used by now: banking may move them.
+          for (u32 c = 0; c < count; ++c) {
+            const Behaviour& b = chunk_outs_[c];
+            ++stats_.evaluated;
+            u64 hash = 0;
+            const bool banked =
+                bank(b, size_, production_, std::span<const u32>(chunk_ids_.data() + u64(c) * n, n), &hash);
+            if (!banked) {
+              if (alone && !p.choose) cases_.rollback(mark_);
+              if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
+            }
+            const bool answer = banked && b.type == goal_type && meets(b);
+            u32 j = n;  // the odometer turns on before any return, so that the next call goes on
+            while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
+            if (j == 0) empty = true;  // this composition is done
+            if (answer || stats_.evaluated - spent_before >= budget) {
+              if (empty) {  // step past the finished composition
+                ++composition_;
+                at_.assign(n, 0);
+              }
+              report();
+              if (answer) return u32(entries_.size() - 1);
+              return std::nullopt;
+            }
           }
         }
       }

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <utility>
@@ -115,7 +116,7 @@ class BankEnumerator {
     Behaviour behaviour;
   };
   // Banks b (and returns true) unless a behaviour of its type is banked.
-  bool bank(const Behaviour& b, u32 size, u32 production, std::vector<u32> operands, u64* hash = nullptr);
+  bool bank(const Behaviour& b, u32 size, u32 production, std::span<const u32> operands, u64* hash = nullptr);
   // Banks the pending leaves of size size_; the first that meets the goal, if one does.
   std::optional<u32> bank_pending(Type goal_type, const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far
@@ -147,6 +148,13 @@ class BankEnumerator {
   std::vector<std::vector<u32>> compositions_;
   std::vector<u32> at_;
   EnumerationStats stats_;
+  // The chunk being evaluated: its operand tuples (ids, behaviours), their behaviours, the odometer
+  // past it, and the heaps before an expression evaluated alone.
+  static constexpr u32 kChunk = 256;
+  std::vector<u32> chunk_ids_, odometer_;
+  std::vector<const Behaviour*> chunk_operands_;
+  std::vector<Behaviour> chunk_outs_;
+  Cases::Mark mark_;
   // alike(): the answer's type and behaviour hash while its twins are counted, and how many.
   std::optional<std::pair<Type, u64>> twin_of_;
   u64 twins_ = 0;

@@ -162,7 +162,9 @@ class BankGenerator final : public Generator {
     vm::Limits limits;
     limits.heap_bytes =
         u32(std::clamp<u64>((u64(64) << 20) / std::max<size_t>(inputs_.size(), 1), 1u << 20, 16u << 20));
-    cases_ = std::make_unique<bank::Cases>(params_, inputs_, limits);
+    cases_ = std::make_unique<bank::Cases>(
+        params_, inputs_, limits,
+        bank::Evaluation{.threads = settings_.threads, .interpreter_only = settings_.bank_interpreter});
     std::vector<bank::Leaf> leaves;
     std::string parameters;
     for (u32 i = 0; i < params_.size(); ++i) {

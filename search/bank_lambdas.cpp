@@ -29,7 +29,8 @@ std::string join(std::span<const std::string> parts) {
 class ElementContext {
  public:
   ElementContext(u32 list, std::span<const Type> params, std::span<const std::string> names,
-                 std::span<const std::vector<vm::Value>> inputs, const LambdaSettings& settings)
+                 std::span<const std::vector<vm::Value>> inputs, const LambdaSettings& settings,
+                 Evaluation evaluation)
       : list_(list), names_(names.begin(), names.end()) {
     x_ = free_name("x", names);
     i_ = free_name("i", names);
@@ -50,7 +51,7 @@ class ElementContext {
     vm::Limits limits;
     limits.heap_bytes = settings.heap_bytes;
     try {
-      cases_ = std::make_unique<Cases>(types, elements, limits);
+      cases_ = std::make_unique<Cases>(types, elements, limits, evaluation);
     } catch (const std::invalid_argument&) {  // the inputs do not fit an element case's heap: no lambdas
     }
   }
@@ -184,7 +185,8 @@ LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::st
   const u64 lists = u64(std::count(params.begin(), params.end(), Type::IntArray));
   for (u32 list = 0; list < params.size(); ++list) {
     if (params[list] != Type::IntArray) continue;
-    ElementContext context(list, params, names, inputs, settings);
+    ElementContext context(list, params, names, inputs, settings,
+                           {.threads = 1, .interpreter_only = cases.interpreter_only()});
     if (!context.usable()) continue;
     Cases& elements = context.cases();
     std::vector<Leaf> leaves;

@@ -156,8 +156,11 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
       if (op != "count") add({A, I}, I, "fold_" + op, fold, a.step);  // count: len(xs) + init
       add({A, I}, A, "scan_" + op, scan, a.step);
     }
-    if (op != "count" && op != "max" && op != "min")  // max/min over 1..n: n or 1 against init
+    if (op != "count" && op != "max" && op != "min") {  // max/min over 1..n: n or 1 against init
       add({I, I}, I, "fold_range_" + op, fold_range, a.step);
+      // n steps that cannot trap: a case whose n needs more than the loop's fuel traps at once.
+      p.back().operation->count_steps_by(0);
+    }
     add({I, I, I}, I, "digits_" + op, digits, a.step);
   }
   add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");

@@ -100,11 +100,13 @@ trees::RandomProgramConfig search_program_config();
 
 // Bottom-up enumeration (search/enumerate_generator.cpp).
 struct EnumerateSettings {
-  u32 max_size = 12;          // expression nodes; the enumeration ends after this size
-  bool choose = true;         // the conditional choose(c, a, b) as a production
-  bool lambdas = true;        // map, filter and map over 0..n with enumerated bodies as productions
-  u64 lambda_budget = 50000;  // the value bank's lambda bodies: expressions evaluated (0: none)
-  bool splits = true;         // goals met case by case: decision lists under the entry's bool expressions
+  u32 max_size = 12;              // expression nodes; the enumeration ends after this size
+  bool choose = true;             // the conditional choose(c, a, b) as a production
+  bool lambdas = true;            // map, filter and map over 0..n with enumerated bodies as productions
+  u64 lambda_budget = 50000;      // the value bank's lambda bodies: expressions evaluated (0: none)
+  bool splits = true;             // goals met case by case: decision lists under the entry's bool expressions
+  u32 threads = 1;                // the value bank's loops run the cases on these (0: every CPU): --threads
+  bool bank_interpreter = false;  // the value bank runs every production through the interpreter
 };
 
 // The portfolio: the value-bank enumeration, then the enumeration, each for its first

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/hash.h"
 #include "compiler/compiler.h"
 #include "pipeline/case_set.h"
 #include "vm/interpreter.h"
 #include "vm/place.h"
+#include "vm/scalar_ops.h"
 
 namespace gs::search::bank {
 
@@ -17,8 +19,9 @@ bool Behaviour::traps_anywhere() const {
 }
 
 Cases::Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs,
-             const vm::Limits& limits)
-    : limits_(limits), params_(params.size()) {
+             const vm::Limits& limits, Evaluation evaluation)
+    : limits_(limits), interpreter_only_(evaluation.interpreter_only), params_(params.size()) {
+  if (evaluation.threads != 1) pool_ = std::make_unique<ThreadPool>(evaluation.threads);
   for (u32 i = 0; i < params.size(); ++i) {
     params_[i].type = params[i];
     params_[i].words.resize(inputs.size());
@@ -48,24 +51,38 @@ vm::Value Cases::value(const Behaviour& b, u32 k) {
   return v;
 }
 
-Cases::Mark Cases::mark() {
-  Mark m;
-  for (u32 k = 0; k < count(); ++k) m.used.push_back(machine(k).heap.used);
-  return m;
+void Cases::mark(Mark* into) {
+  into->used.resize(count());
+  for (u32 k = 0; k < count(); ++k) into->used[k] = machine(k).heap.used;
 }
 
 void Cases::rollback(const Mark& mark) {
   for (u32 k = 0; k < count(); ++k) machine(k).heap.used = mark.used[k];
 }
 
+namespace {
+
+// Case k's output hash (0 on a trap).
+u64 case_hash(const Behaviour& b, Cases& cases, u32 k) {
+  if (b.traps[k] != u8(vm::Trap::NONE)) return 0;
+  u64 h = 0;
+  if (!pipeline::result_hash(b.type, cases.machine(k).heap, b.words[k], &h))
+    throw std::logic_error("no value on case " + std::to_string(k));
+  return h;
+}
+
+}  // namespace
+
 std::vector<u64> output_hashes(const Behaviour& b, Cases& cases) {
   std::vector<u64> hashes(cases.count(), 0);
-  for (u32 k = 0; k < cases.count(); ++k)
-    if (b.traps[k] == u8(vm::Trap::NONE)) {
-      const vm::Value v = cases.value(b, k);
-      hashes[k] = pipeline::output_hash({&v, 1});
-    }
+  for (u32 k = 0; k < cases.count(); ++k) hashes[k] = case_hash(b, cases, k);
   return hashes;
+}
+
+u64 behaviour_hash(const Behaviour& b, Cases& cases) {
+  u64 h = kHashSeed;
+  for (u32 k = 0; k < cases.count(); ++k) h = mix_word(h, case_hash(b, cases, k));
+  return h;
 }
 
 Operation::Operation(std::span<const Type> operands, Type result, const std::string& body,
@@ -83,49 +100,159 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
   if (!program_) throw std::invalid_argument("operation: " + vm::describe(why) + "\n" + source_);
   if (program_->view().header->string_image_bytes != 0)
     throw std::invalid_argument("operation: a string literal in '" + body + "' (constants are leaves)");
+  // The direct path: one heap-free instruction over the operands in order.
+  const vm::ProgramView view = program_->view();
+  const vm::FunctionRecord& f = view.functions[0];
+  const u32* code = view.code + f.code_start;
+  const u32 n = arity();
+  code_words_ = f.code_words;
+  frame_slots_ = u32(f.local_count) + f.max_stack;
+  if (view.function_count() == 1 && n >= 1 && n <= 2 && f.code_words == n + 2) {
+    bool in_order = true;
+    for (u32 i = 0; i < n; ++i)
+      in_order = in_order && vm::opcode_of(code[i]) == vm::Op::LOAD_VAR && vm::operand_of(code[i]) == i;
+    const vm::Op op = vm::opcode_of(code[n]);
+    if (in_order && vm::scalar_arity(op) == n && vm::opcode_of(code[n + 1]) == vm::Op::RETURN) {
+      direct_ = true;
+      instruction_ = op;
+    }
+  }
 }
 
-Behaviour Operation::apply(std::span<const Behaviour* const> operands, Cases& cases) const {
+void Operation::count_steps_by(u32 operand) {
+  for (Type t : operands_)
+    if (t != Type::Int) throw std::logic_error("count_steps_by: an operand is not an int: " + source_);
+  if (operand >= arity()) throw std::logic_error("count_steps_by: no operand " + std::to_string(operand));
+  vm::Limits limits;
+  vm::OwnedMachine owned(limits);
+  auto cost = [&](i64 v) {
+    vm::Machine& m = owned.get();
+    vm::begin_execution(m);
+    for (u32 i = 0; i < arity(); ++i) m.stack[i] = i == operand ? u64(v) : 0;
+    m.fuel = limits.fuel;
+    if (vm::execute(program_->view(), 0, m) != vm::Trap::NONE)
+      throw std::logic_error("count_steps_by: a trap at " + std::to_string(v) + ": " + source_);
+    return limits.fuel - m.fuel;
+  };
+  const u64 base = cost(0), step = cost(1) - base;
+  for (i64 v : {-7, -1, 2, 3, 10, 41, 300})
+    if (cost(v) != base + step * u64(std::max<i64>(v, 0)))
+      throw std::logic_error("count_steps_by: the fuel is not affine in operand " + std::to_string(operand) +
+                             ": " + source_);
+  steps_operand_ = operand;
+  cost_base_ = base;
+  cost_step_ = step;
+}
+
+u64 Operation::fuel_for(const Cases& cases) const {
+  return fuel_ != 0 ? std::min(fuel_, cases.limits().fuel) : cases.limits().fuel;
+}
+
+bool Operation::takes_direct_path(const Cases& cases, u64 fuel) const {
+  // The interpreter would trap only on limits too small for its three or four instructions.
+  const vm::Limits& l = cases.limits();
+  return direct_ && !cases.interpreter_only() && fuel >= code_words_ && l.stack_slots >= frame_slots_ &&
+         l.call_depth >= 1;
+}
+
+u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const {
+  *word = 0;
+  for (u32 i = 0; i < arity(); ++i)
+    if (operands[i]->traps[k] != u8(vm::Trap::NONE)) return operands[i]->traps[k];
+  if (steps_operand_ && !cases.interpreter_only()) {
+    const i64 v = i64(operands[*steps_operand_]->words[k]);
+    const u64 steps = v > 0 ? u64(v) : 0;
+    if (steps <= kMaxCountedSteps &&
+        (fuel < cost_base_ || (cost_step_ != 0 && steps > (fuel - cost_base_) / cost_step_)))
+      return u8(vm::Trap::OUT_OF_FUEL);
+  }
+  vm::Machine& m = cases.machine(k);
+  for (u32 i = 0; i < arity(); ++i) m.stack[i] = operands[i]->words[k];
+  m.fuel = fuel;
+  // The heap keeps what earlier applications made: the operands' arrays and strings live there.
+  const u32 used = m.heap.used;
+  const vm::Trap t = vm::execute(program_->view(), 0, m);
+  if (is_word(result_)) m.heap.used = used;  // nothing made here is referred to
+  if (t == vm::Trap::NONE) *word = m.stack[0];
+  return u8(t);
+}
+
+void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, Behaviour* out) const {
   if (operands.size() != operands_.size())
     throw std::invalid_argument("operation: " + std::to_string(operands.size()) + " operands for " +
                                 std::to_string(operands_.size()));
   const u32 n = cases.count();
-  Behaviour out{result_, std::vector<u64>(n, 0), std::vector<u8>(n, u8(vm::Trap::NONE))};
-  for (u32 k = 0; k < n; ++k) {
-    u8 trapped = u8(vm::Trap::NONE);
-    for (const Behaviour* b : operands)
-      if (b->traps[k] != u8(vm::Trap::NONE)) {
-        trapped = b->traps[k];
-        break;
-      }
-    if (trapped != u8(vm::Trap::NONE)) {
-      out.traps[k] = trapped;
-      continue;
+  out->type = result_;
+  out->words.resize(n);
+  out->traps.resize(n);
+  const u64 fuel = fuel_for(cases);
+  if (takes_direct_path(cases, fuel)) {
+    const u64* a = operands[0]->words.data();
+    const u8* ta = operands[0]->traps.data();
+    const u64* b = arity() == 2 ? operands[1]->words.data() : a;
+    const u8* tb = arity() == 2 ? operands[1]->traps.data() : ta;
+    u64* words = out->words.data();
+    u8* traps = out->traps.data();
+    for (u32 k = 0; k < n; ++k) {
+      u64 r = 0;
+      const u8 t = ta[k] != u8(vm::Trap::NONE)   ? ta[k]
+                   : tb[k] != u8(vm::Trap::NONE) ? tb[k]
+                                                 : u8(vm::scalar_op(instruction_, a[k], b[k], &r));
+      traps[k] = t;
+      words[k] = t == u8(vm::Trap::NONE) ? r : 0;
     }
-    vm::Machine& m = cases.machine(k);
-    for (u32 i = 0; i < operands.size(); ++i) m.stack[i] = operands[i]->words[k];
-    m.fuel = fuel_ != 0 ? std::min(fuel_, cases.limits().fuel) : cases.limits().fuel;
-    // The heap keeps what earlier applications made: the operands' arrays and strings live there.
-    const vm::Trap t = vm::execute(program_->view(), 0, m);
-    out.traps[k] = u8(t);
-    if (t == vm::Trap::NONE) out.words[k] = m.stack[0];
+    return;
   }
-  return out;
+  for (u32 k = 0; k < n; ++k) out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k]);
 }
 
-Behaviour choose(const Behaviour& condition, const Behaviour& then, const Behaviour& otherwise) {
+void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cases,
+                          std::span<Behaviour> outs) const {
+  const u32 width = arity();
+  if (operands.size() != u64(width) * outs.size())
+    throw std::invalid_argument("operation: " + std::to_string(operands.size()) + " operands for " +
+                                std::to_string(outs.size()) + " applications of " + std::to_string(width));
+  const u64 fuel = fuel_for(cases);
+  if (takes_direct_path(cases, fuel)) {
+    for (size_t j = 0; j < outs.size(); ++j) apply(operands.subspan(j * width, width), cases, &outs[j]);
+    return;
+  }
+  if (!is_word(result_)) throw std::logic_error("apply_all: the applications would keep arrays: " + source_);
+  const u32 n = cases.count();
+  for (Behaviour& out : outs) {
+    out.type = result_;
+    out.words.resize(n);
+    out.traps.resize(n);
+  }
+  // Case by case, every application: a case's machine is one thread's.
+  auto run = [&](u64 begin, u64 end) {
+    for (u64 k = begin; k < end; ++k)
+      for (size_t j = 0; j < outs.size(); ++j)
+        outs[j].traps[k] = run_case(operands.data() + j * width, cases, u32(k), fuel, &outs[j].words[k]);
+  };
+  ThreadPool* pool = cases.pool();
+  if (pool != nullptr && outs.size() > 1 && n > 1)
+    pool->parallel_for(n, std::max<u64>(1, n / (4 * pool->size())),
+                       [&](u64 begin, u64 end, u32) { run(begin, end); });
+  else
+    run(0, n);
+}
+
+void choose(const Behaviour& condition, const Behaviour& then, const Behaviour& otherwise, Behaviour* out) {
   const size_t n = condition.words.size();
-  Behaviour out{then.type, std::vector<u64>(n, 0), std::vector<u8>(n, u8(vm::Trap::NONE))};
+  out->type = then.type;
+  out->words.resize(n);
+  out->traps.resize(n);
   for (size_t k = 0; k < n; ++k) {
     const Behaviour& picked = condition.words[k] != 0 ? then : otherwise;
     if (condition.traps[k] != u8(vm::Trap::NONE)) {
-      out.traps[k] = condition.traps[k];
+      out->traps[k] = condition.traps[k];
+      out->words[k] = 0;
     } else {
-      out.traps[k] = picked.traps[k];
-      out.words[k] = picked.words[k];
+      out->traps[k] = picked.traps[k];
+      out->words[k] = picked.words[k];
     }
   }
-  return out;
 }
 
 Behaviour constant(const vm::Value& v, Cases& cases) {

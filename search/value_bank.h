@@ -9,8 +9,11 @@
 // (the first operand's trap, left to right, as the whole program would); choose is lazy: a case
 // takes only the arm its condition picks.
 //
-// This is the engine's reference evaluator: the judge of what every faster path must agree with
-// (tests/unit/value_bank_test.cpp runs it against whole programs compiled and run by the VM).
+// The interpreter is the engine's reference evaluator, the judge of what every faster path must
+// agree with (tests/property/value_bank_test.cpp runs it against whole programs compiled and run by
+// the VM). The fast path: an operation that is one of the VM's heap-free instructions
+// (vm/scalar_ops.h: int, bool and float arithmetic, comparisons, conversions) is applied to the
+// operands' word vectors directly, by the same function the interpreter's case for it calls.
 #pragma once
 
 #include <memory>
@@ -19,12 +22,17 @@
 #include <string>
 #include <vector>
 
+#include "base/thread_pool.h"
 #include "vm/machine.h"
+#include "vm/opcodes.h"
 #include "vm/program.h"
 #include "vm/trap.h"
 #include "vm/value.h"
 
 namespace gs::search::bank {
+
+// A value of type t is its word (an int, a float, a bool), not a reference into a case's heap.
+inline bool is_word(Type t) { return t == Type::Int || t == Type::Float || t == Type::Bool; }
 
 // An expression's outputs on every case: words[k] and traps[k] (a vm::Trap; words[k] means
 // nothing where traps[k] is not NONE).
@@ -35,6 +43,14 @@ struct Behaviour {
   bool traps_anywhere() const;
 };
 
+// How Operation::apply runs on a Cases: loops over the cases on `threads` threads (0: every CPU,
+// as ThreadPool's), and every production through the interpreter when `interpreter_only` (the
+// reference the direct path is measured and tested against).
+struct Evaluation {
+  u32 threads = 1;
+  bool interpreter_only = false;
+};
+
 // The train cases as machines: one per case, its heap holding the case's inputs and then every
 // value computed on it.
 class Cases {
@@ -42,7 +58,7 @@ class Cases {
   // inputs[k] are case k's arguments, of the types `params`. Throws std::invalid_argument when
   // an input has another type or does not fit `limits.heap_bytes`.
   Cases(std::span<const Type> params, std::span<const std::vector<vm::Value>> inputs,
-        const vm::Limits& limits);
+        const vm::Limits& limits, Evaluation evaluation = {});
   Cases(const Cases&) = delete;
   Cases& operator=(const Cases&) = delete;
 
@@ -53,17 +69,26 @@ class Cases {
   vm::Value value(const Behaviour& b, u32 k);
   vm::Machine& machine(u32 k) { return machines_[k]->get(); }
   const vm::Limits& limits() const { return limits_; }
+  ThreadPool* pool() { return pool_.get(); }
+  bool interpreter_only() const { return interpreter_only_; }
 
   // Where every case's heap ends now; rollback() frees what was made after (a rejected
   // candidate's arrays and strings: nothing banked may refer to them).
   struct Mark {
     std::vector<u32> used;
   };
-  Mark mark();
+  void mark(Mark* into);
+  Mark mark() {
+    Mark m;
+    mark(&m);
+    return m;
+  }
   void rollback(const Mark& mark);
 
  private:
   vm::Limits limits_;
+  std::unique_ptr<ThreadPool> pool_;
+  bool interpreter_only_ = false;
   std::vector<std::unique_ptr<vm::OwnedMachine>> machines_;
   std::vector<Behaviour> params_;
 };
@@ -83,12 +108,35 @@ class Operation {
   Type result() const { return result_; }
   u32 arity() const { return u32(operands_.size()); }
   const std::string& source() const { return source_; }
+  // Declares that an application's fuel is affine in operand `operand`'s value v (an int; every
+  // operand an int), base + step * max(v, 0) whatever the other operands are, and that it traps on
+  // nothing but fuel: a fold over 1..v with a step that cannot trap (for every v up to
+  // kMaxCountedSteps: beyond, v + 1 may wrap). The two numbers are measured here (std::logic_error
+  // when the cost is not affine), and a case whose application would need more than its fuel then
+  // traps out_of_fuel at once, as the interpreter would after burning it.
+  static constexpr u64 kMaxCountedSteps = u64(1) << 62;
+  void count_steps_by(u32 operand);
+
+  // Whether apply() takes the direct path (a heap-free instruction over whole vectors): then it
+  // makes nothing in the cases' heaps.
+  bool direct() const { return direct_; }
 
   // The behaviour of this operation over the operands' behaviours (their types must be the
   // operation's): per case, the first operand's trap if one trapped, else what the interpreter
   // returns (a trap included) with the cases' fuel limit (or the operation's, if lower) for this
-  // one application.
-  Behaviour apply(std::span<const Behaviour* const> operands, Cases& cases) const;
+  // one application. Into *out (its vectors reused).
+  void apply(std::span<const Behaviour* const> operands, Cases& cases, Behaviour* out) const;
+  Behaviour apply(std::span<const Behaviour* const> operands, Cases& cases) const {
+    Behaviour out;
+    apply(operands, cases, &out);
+    return out;
+  }
+  // The operation over several operand tuples at once — tuple j is operands[j * arity() ..] — into
+  // outs[j], as apply() would give them one by one; the cases are shared out among the cases'
+  // threads. Only for an operation whose result is a word (is_word) or that is direct: its
+  // applications keep nothing in the heaps (an interpreter's temporaries are given back case by
+  // case), so they may run in any order.
+  void apply_all(std::span<const Behaviour* const> operands, Cases& cases, std::span<Behaviour> outs) const;
 
  private:
   std::vector<Type> operands_;
@@ -96,16 +144,36 @@ class Operation {
   std::string source_;
   u64 fuel_ = 0;
   std::optional<vm::Program> program_;
+  // Case k of one application through the interpreter (operands: arity() behaviours): the trap,
+  // and the word in *word. A word result gives the heap back.
+  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const;
+  bool takes_direct_path(const Cases& cases, u64 fuel) const;
+  u64 fuel_for(const Cases& cases) const;
+
+  bool direct_ = false;  // the program is LOAD_VAR 0, [LOAD_VAR 1,] instruction_, RETURN
+  vm::Op instruction_ = vm::Op::RETURN;
+  u32 code_words_ = 0;                // the fuel the interpreter would charge
+  u32 frame_slots_ = 0;               // and the stack it would need
+  std::optional<u32> steps_operand_;  // count_steps_by()
+  u64 cost_base_ = 0, cost_step_ = 0;
 };
 
 // Per case, the hash the pipeline gives that output (pipeline::output_hash, which the device's
 // compare_outputs computes too), or 0 where it trapped, as the pipeline's output_hash array holds:
 // what the enumeration's observational equivalence and goals compare.
 std::vector<u64> output_hashes(const Behaviour& b, Cases& cases);
+// Those hashes mixed into one, case by case: the key of a behaviour's observational equivalence
+// class.
+u64 behaviour_hash(const Behaviour& b, Cases& cases);
 
 // choose(c, a, b), lazily: case k is a's output (or trap) where c is true, b's where c is false,
 // c's trap where c trapped. `a && b` is choose(a, b, false), `a || b` choose(a, true, b).
-Behaviour choose(const Behaviour& condition, const Behaviour& then, const Behaviour& otherwise);
+void choose(const Behaviour& condition, const Behaviour& then, const Behaviour& otherwise, Behaviour* out);
+inline Behaviour choose(const Behaviour& condition, const Behaviour& then, const Behaviour& otherwise) {
+  Behaviour out;
+  choose(condition, then, otherwise, &out);
+  return out;
+}
 
 // A behaviour with the same word on every case (a constant leaf), placed in each case's heap.
 Behaviour constant(const vm::Value& v, Cases& cases);

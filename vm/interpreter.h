@@ -19,6 +19,7 @@
 #include "vm/bytecode.h"
 #include "vm/heap.h"
 #include "vm/opcodes.h"
+#include "vm/scalar_ops.h"
 #include "vm/trap.h"
 
 namespace gs::vm {
@@ -106,29 +107,29 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       goto trapped;                      \
     }                                    \
   } while (0)
-#define BINARY_INT(expr)     \
-  {                          \
-    i64 a = i64(sp[-2]);     \
-    i64 b = i64(sp[-1]);     \
-    sp[-2] = u64(i64(expr)); \
-    --sp;                    \
-    NEXT();                  \
+// The heap-free instructions: vm/scalar_ops.h, shared with the enumeration's value bank.
+#define SCALAR_BINARY(name)                                  \
+  {                                                          \
+    u64 r_ = 0;                                              \
+    Trap t_ = scalar_op(Op::name, sp[-2], sp[-1], &r_);      \
+    if (t_ != Trap::NONE) {                                  \
+      trap = t_;                                             \
+      goto trapped;                                          \
+    }                                                        \
+    sp[-2] = r_;                                             \
+    --sp;                                                    \
+    NEXT();                                                  \
   }
-#define BINARY_FLOAT(expr)          \
-  {                                 \
-    double a = double_of(sp[-2]);   \
-    double b = double_of(sp[-1]);   \
-    sp[-2] = bits_of(expr);         \
-    --sp;                           \
-    NEXT();                         \
-  }
-#define COMPARE_FLOAT(expr)         \
-  {                                 \
-    double a = double_of(sp[-2]);   \
-    double b = double_of(sp[-1]);   \
-    sp[-2] = (expr) ? 1 : 0;        \
-    --sp;                           \
-    NEXT();                         \
+#define SCALAR_UNARY(name)                                   \
+  {                                                          \
+    u64 r_ = 0;                                              \
+    Trap t_ = scalar_op(Op::name, sp[-1], 0, &r_);           \
+    if (t_ != Trap::NONE) {                                  \
+      trap = t_;                                             \
+      goto trapped;                                          \
+    }                                                        \
+    sp[-1] = r_;                                             \
+    NEXT();                                                  \
   }
 #define JUMP_TO(target)   \
   do {                    \
@@ -174,17 +175,11 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         base[ARG] = *--sp;
         NEXT();
       }
-      CASE(BINARY_ADD) BINARY_INT(wrap_add(a, b))
-      CASE(BINARY_SUB) BINARY_INT(wrap_sub(a, b))
-      CASE(BINARY_MUL) BINARY_INT(wrap_mul(a, b))
-      CASE(BINARY_DIV) {
-        i64 a = i64(sp[-2]), b = i64(sp[-1]);
-        if (b == 0) RAISE(DIVISION_BY_ZERO);
-        sp[-2] = u64(int_div(a, b));
-        --sp;
-        NEXT();
-      }
-      CASE(COMPARE_LT) BINARY_INT(a < b)
+      CASE(BINARY_ADD) SCALAR_BINARY(BINARY_ADD)
+      CASE(BINARY_SUB) SCALAR_BINARY(BINARY_SUB)
+      CASE(BINARY_MUL) SCALAR_BINARY(BINARY_MUL)
+      CASE(BINARY_DIV) SCALAR_BINARY(BINARY_DIV)
+      CASE(COMPARE_LT) SCALAR_BINARY(COMPARE_LT)
       CASE(JUMP) {
         JUMP_TO(ARG);
         NEXT();
@@ -249,53 +244,35 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       }
 
       // ---- int and bool arithmetic -----------------------------------------------------------
-      CASE(BINARY_MOD) {
-        i64 a = i64(sp[-2]), b = i64(sp[-1]);
-        if (b == 0) RAISE(DIVISION_BY_ZERO);
-        sp[-2] = u64(int_mod(a, b));
-        --sp;
-        NEXT();
-      }
-      CASE(BINARY_AND) BINARY_INT(a & b)
-      CASE(BINARY_OR) BINARY_INT(a | b)
-      CASE(BINARY_XOR) BINARY_INT(a ^ b)
-      CASE(BINARY_SHL) BINARY_INT(shift_left(a, b))
-      CASE(BINARY_SHR) BINARY_INT(shift_right(a, b))
-      CASE(BINARY_USHR) BINARY_INT(shift_right_logical(a, b))
-      CASE(UNARY_NEG) {
-        sp[-1] = 0 - sp[-1];
-        NEXT();
-      }
-      CASE(UNARY_INVERT) {
-        sp[-1] = ~sp[-1];
-        NEXT();
-      }
-      CASE(UNARY_NOT) {
-        sp[-1] = sp[-1] == 0 ? 1 : 0;
-        NEXT();
-      }
-      CASE(COMPARE_LE) BINARY_INT(a <= b)
-      CASE(COMPARE_GT) BINARY_INT(a > b)
-      CASE(COMPARE_GE) BINARY_INT(a >= b)
-      CASE(COMPARE_EQ) BINARY_INT(a == b)
-      CASE(COMPARE_NE) BINARY_INT(a != b)
+      CASE(BINARY_MOD) SCALAR_BINARY(BINARY_MOD)
+      CASE(BINARY_AND) SCALAR_BINARY(BINARY_AND)
+      CASE(BINARY_OR) SCALAR_BINARY(BINARY_OR)
+      CASE(BINARY_XOR) SCALAR_BINARY(BINARY_XOR)
+      CASE(BINARY_SHL) SCALAR_BINARY(BINARY_SHL)
+      CASE(BINARY_SHR) SCALAR_BINARY(BINARY_SHR)
+      CASE(BINARY_USHR) SCALAR_BINARY(BINARY_USHR)
+      CASE(UNARY_NEG) SCALAR_UNARY(UNARY_NEG)
+      CASE(UNARY_INVERT) SCALAR_UNARY(UNARY_INVERT)
+      CASE(UNARY_NOT) SCALAR_UNARY(UNARY_NOT)
+      CASE(COMPARE_LE) SCALAR_BINARY(COMPARE_LE)
+      CASE(COMPARE_GT) SCALAR_BINARY(COMPARE_GT)
+      CASE(COMPARE_GE) SCALAR_BINARY(COMPARE_GE)
+      CASE(COMPARE_EQ) SCALAR_BINARY(COMPARE_EQ)
+      CASE(COMPARE_NE) SCALAR_BINARY(COMPARE_NE)
 
       // ---- float arithmetic ------------------------------------------------------------------
-      CASE(FLOAT_ADD) BINARY_FLOAT(a + b)
-      CASE(FLOAT_SUB) BINARY_FLOAT(a - b)
-      CASE(FLOAT_MUL) BINARY_FLOAT(a * b)
-      CASE(FLOAT_DIV) BINARY_FLOAT(a / b)
-      CASE(FLOAT_MOD) BINARY_FLOAT(std::fmod(a, b))
-      CASE(FLOAT_NEG) {
-        sp[-1] ^= u64(1) << 63;
-        NEXT();
-      }
-      CASE(FLOAT_LT) COMPARE_FLOAT(a < b)
-      CASE(FLOAT_LE) COMPARE_FLOAT(a <= b)
-      CASE(FLOAT_GT) COMPARE_FLOAT(a > b)
-      CASE(FLOAT_GE) COMPARE_FLOAT(a >= b)
-      CASE(FLOAT_EQ) COMPARE_FLOAT(a == b)
-      CASE(FLOAT_NE) COMPARE_FLOAT(a != b)
+      CASE(FLOAT_ADD) SCALAR_BINARY(FLOAT_ADD)
+      CASE(FLOAT_SUB) SCALAR_BINARY(FLOAT_SUB)
+      CASE(FLOAT_MUL) SCALAR_BINARY(FLOAT_MUL)
+      CASE(FLOAT_DIV) SCALAR_BINARY(FLOAT_DIV)
+      CASE(FLOAT_MOD) SCALAR_BINARY(FLOAT_MOD)
+      CASE(FLOAT_NEG) SCALAR_UNARY(FLOAT_NEG)
+      CASE(FLOAT_LT) SCALAR_BINARY(FLOAT_LT)
+      CASE(FLOAT_LE) SCALAR_BINARY(FLOAT_LE)
+      CASE(FLOAT_GT) SCALAR_BINARY(FLOAT_GT)
+      CASE(FLOAT_GE) SCALAR_BINARY(FLOAT_GE)
+      CASE(FLOAT_EQ) SCALAR_BINARY(FLOAT_EQ)
+      CASE(FLOAT_NE) SCALAR_BINARY(FLOAT_NE)
 
       // ---- control ---------------------------------------------------------------------------
       CASE(JUMP_IF_TRUE) {
@@ -563,27 +540,14 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       }
 
       // ---- numeric builtins and conversions --------------------------------------------------
-      CASE(MIN_INT) BINARY_INT(b < a ? b : a)
-      CASE(MAX_INT) BINARY_INT(b > a ? b : a)
-      CASE(MIN_FLOAT) BINARY_FLOAT(b < a ? b : a)
-      CASE(MAX_FLOAT) BINARY_FLOAT(b > a ? b : a)
-      CASE(ABS_INT) {
-        i64 a = i64(sp[-1]);
-        sp[-1] = a < 0 ? 0 - u64(a) : u64(a);
-        NEXT();
-      }
-      CASE(ABS_FLOAT) {
-        sp[-1] &= ~(u64(1) << 63);
-        NEXT();
-      }
-      CASE(INT_OF_FLOAT) {
-        sp[-1] = u64(int_of_float(double_of(sp[-1])));
-        NEXT();
-      }
-      CASE(FLOAT_OF_INT) {
-        sp[-1] = bits_of(double(i64(sp[-1])));
-        NEXT();
-      }
+      CASE(MIN_INT) SCALAR_BINARY(MIN_INT)
+      CASE(MAX_INT) SCALAR_BINARY(MAX_INT)
+      CASE(MIN_FLOAT) SCALAR_BINARY(MIN_FLOAT)
+      CASE(MAX_FLOAT) SCALAR_BINARY(MAX_FLOAT)
+      CASE(ABS_INT) SCALAR_UNARY(ABS_INT)
+      CASE(ABS_FLOAT) SCALAR_UNARY(ABS_FLOAT)
+      CASE(INT_OF_FLOAT) SCALAR_UNARY(INT_OF_FLOAT)
+      CASE(FLOAT_OF_INT) SCALAR_UNARY(FLOAT_OF_INT)
       CASE(STR_OF_INT) {
         char text[kNumberTextMax];
         u32 ref;
@@ -605,22 +569,10 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         sp[-1] = ref;
         NEXT();
       }
-      CASE(SQRT) {
-        sp[-1] = bits_of(std::sqrt(double_of(sp[-1])));
-        NEXT();
-      }
-      CASE(FLOOR) {
-        sp[-1] = bits_of(std::floor(double_of(sp[-1])));
-        NEXT();
-      }
-      CASE(CEIL) {
-        sp[-1] = bits_of(std::ceil(double_of(sp[-1])));
-        NEXT();
-      }
-      CASE(ROUND) {
-        sp[-1] = bits_of(std::round(double_of(sp[-1])));
-        NEXT();
-      }
+      CASE(SQRT) SCALAR_UNARY(SQRT)
+      CASE(FLOOR) SCALAR_UNARY(FLOOR)
+      CASE(CEIL) SCALAR_UNARY(CEIL)
+      CASE(ROUND) SCALAR_UNARY(ROUND)
       CASE(CHR) {
         i64 c = i64(sp[-1]);
         if (c < 0 || c > 255) RAISE(INVALID_ARGUMENT);
@@ -660,27 +612,9 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       }
 
       // ---- Python semantics ------------------------------------------------------------------
-      CASE(FLOOR_DIV) {
-        i64 a = i64(sp[-2]), b = i64(sp[-1]);
-        if (b == 0) RAISE(DIVISION_BY_ZERO);
-        sp[-2] = u64(floor_div(a, b));
-        --sp;
-        NEXT();
-      }
-      CASE(FLOOR_MOD) {
-        i64 a = i64(sp[-2]), b = i64(sp[-1]);
-        if (b == 0) RAISE(DIVISION_BY_ZERO);
-        sp[-2] = u64(floor_mod(a, b));
-        --sp;
-        NEXT();
-      }
-      CASE(FLOAT_TRUE_DIV) {
-        double b = double_of(sp[-1]);
-        if (b == 0) RAISE(DIVISION_BY_ZERO);
-        sp[-2] = bits_of(double_of(sp[-2]) / b);
-        --sp;
-        NEXT();
-      }
+      CASE(FLOOR_DIV) SCALAR_BINARY(FLOOR_DIV)
+      CASE(FLOOR_MOD) SCALAR_BINARY(FLOOR_MOD)
+      CASE(FLOAT_TRUE_DIV) SCALAR_BINARY(FLOAT_TRUE_DIV)
       CASE(WRAP_INDEX) {
         if (!heap.holds(sp[-2], 0)) RAISE(BAD_REFERENCE);
         sp[-1] = wrap_index(sp[-1], LEN_OF(u32(sp[-2])));
@@ -709,13 +643,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         --sp;
         NEXT();
       }
-      CASE(TRUNC_FLOAT) {
-        double x = double_of(sp[-1]);
-        // [-2^63, 2^63): the doubles whose truncation is an int (NaN fails both comparisons)
-        if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) RAISE(INVALID_ARGUMENT);
-        sp[-1] = u64(i64(x));
-        NEXT();
-      }
+      CASE(TRUNC_FLOAT) SCALAR_UNARY(TRUNC_FLOAT)
       CASE(SPLIT_SEP) {
         AS_STRING(sp[-2], s);
         AS_STRING(sp[-1], sep);
@@ -767,9 +695,8 @@ done:
 #undef AS_STRING
 #undef LEN_OF
 #undef RESULT_OF
-#undef BINARY_INT
-#undef BINARY_FLOAT
-#undef COMPARE_FLOAT
+#undef SCALAR_BINARY
+#undef SCALAR_UNARY
 #undef JUMP_TO
 #undef CASE
 #undef NEXT

@@ -356,6 +356,181 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
       (unsigned long long)traps[u8(vm::Trap::INVALID_ARGUMENT)], (unsigned long long)lazy_saves);
 }
 
+// A behaviour of words drawn by `word`, with a trap on about one case in eight (an operand that
+// trapped there).
+template <class Word>
+Behaviour random_words(Type t, u32 n, Rng& rng, Word word) {
+  Behaviour b{t, std::vector<u64>(n), std::vector<u8>(n, u8(vm::Trap::NONE))};
+  for (u32 k = 0; k < n; ++k) {
+    b.words[k] = word();
+    if (rng.below(8) == 0)
+      b.traps[k] = u8(rng.below(2) ? vm::Trap::INDEX_OUT_OF_RANGE : vm::Trap::INVALID_ARGUMENT);
+  }
+  return b;
+}
+
+// The direct path (vm/scalar_ops.h over whole vectors) against the interpreter, production by
+// production, on random words: extremes, zeros, NaNs, and operands that trapped.
+TEST(ValueBank, TheDirectPathAgreesWithTheInterpreter) {
+  struct Row {
+    std::vector<Type> args;
+    Type result;
+    const char* body;
+  };
+  const Row rows[] = {
+      {{I, I}, I, "a0 + a1"},
+      {{I, I}, I, "a0 - a1"},
+      {{I, I}, I, "a0 * a1"},
+      {{I, I}, I, "a0 / a1"},
+      {{I, I}, I, "a0 % a1"},
+      {{I, I}, I, "min(a0, a1)"},
+      {{I, I}, I, "max(a0, a1)"},
+      {{I}, I, "-a0"},
+      {{I}, I, "abs(a0)"},
+      {{I, I}, B, "a0 < a1"},
+      {{I, I}, B, "a0 <= a1"},
+      {{I, I}, B, "a0 == a1"},
+      {{I, I}, B, "a0 != a1"},
+      {{I, I}, B, "a0 > a1"},
+      {{B}, B, "!a0"},
+      {{I, I}, I, "a0 & a1"},
+      {{I, I}, I, "a0 >> a1"},
+      {{I, I}, I, "a0 << a1"},
+      {{F, F}, F, "a0 + a1"},
+      {{F, F}, F, "a0 / a1"},
+      {{F, F}, F, "a0 % a1"},
+      {{F, F}, B, "a0 < a1"},
+      {{F, F}, B, "a0 == a1"},
+      {{F}, F, "sqrt(a0)"},
+      {{F}, F, "floor(a0)"},
+      {{F}, F, "abs(a0)"},
+      {{F}, I, "int(a0)"},
+      {{I}, F, "float(a0)"},
+      {{F, F}, F, "min(a0, a1)"},
+      {{F}, F, "-a0"},
+  };
+  Rng rng(env_u64("GPUSYNTH_PROPERTY_SEED", 0xd1ec7));
+  const u32 n = 64;
+  std::vector<std::vector<vm::Value>> inputs(n, {vm::Value::of_int(0)});
+  vm::Limits limits;
+  Cases direct(std::vector<Type>{I}, inputs, limits);
+  Cases reference(std::vector<Type>{I}, inputs, limits, {.threads = 1, .interpreter_only = true});
+  auto word_of = [&](Type t) -> u64 {
+    if (t == B) return rng.below(2);
+    if (t == F) {
+      static const double kFloats[] = {0.0, -0.0, 1.5, -2.25, 3.0, 1e300, -1e300, 0.1, 9.3e18, -9.3e18};
+      return rng.below(10) == 0 ? bits_of(std::nan("")) : bits_of(kFloats[rng.below(10)]);
+    }
+    const u32 r = u32(rng.below(10));
+    return r == 0 ? u64(INT64_MIN) : r == 1 ? u64(INT64_MAX) : r == 2 ? u64(-1) : u64(i64(rng.below(9)) - 4);
+  };
+  u64 compared = 0;
+  for (const Row& row : rows) {
+    const Operation op(row.args, row.result, row.body);
+    ASSERT_TRUE(op.direct()) << row.body;
+    for (int round = 0; round < 200; ++round) {
+      std::vector<Behaviour> operands;
+      for (Type t : row.args) operands.push_back(random_words(t, n, rng, [&] { return word_of(t); }));
+      std::vector<const Behaviour*> pointers;
+      for (const Behaviour& b : operands) pointers.push_back(&b);
+      const Behaviour fast = op.apply(pointers, direct), slow = op.apply(pointers, reference);
+      for (u32 k = 0; k < n; ++k) {
+        ASSERT_EQ(fast.traps[k], slow.traps[k]) << row.body << ", case " << k;
+        if (fast.traps[k] == 0) {
+          ASSERT_EQ(fast.words[k], slow.words[k]) << row.body << ", case " << k;
+        }
+      }
+      compared += n;
+    }
+  }
+  EXPECT_GT(compared, 300000u);
+}
+
+// Applications in chunks on two threads (Operation::apply_all) against one by one through the
+// interpreter alone: loops with an int result (the fold over 1..n with its fuel bound measured,
+// count_steps_by), builtins over arrays, each on random operands, large counts included.
+TEST(ValueBank, ChunksOnThreadsAgreeWithOneByOne) {
+  Rng rng(env_u64("GPUSYNTH_PROPERTY_SEED", 0xc4a2));
+  const u32 n = 40;
+  std::vector<std::vector<vm::Value>> inputs(n);
+  for (auto& in : inputs) {
+    std::vector<vm::Value> items(rng.below(7));
+    for (vm::Value& v : items) v = vm::Value::of_int(i64(rng.below(9)) - 4);
+    in.push_back(vm::Value::of_array(I, std::move(items)));
+  }
+  vm::Limits limits;
+  limits.heap_bytes = 1u << 16;
+  Cases chunked(std::vector<Type>{A}, inputs, limits, {.threads = 2});
+  Cases reference(std::vector<Type>{A}, inputs, limits, {.threads = 1, .interpreter_only = true});
+  const std::string fold_range =
+      "fn fold_add(n: int, init: int) -> int {\n  let acc = init;\n  for x in 1..n + 1 {\n    acc = acc + x "
+      "* x;\n"
+      "  }\n  return acc;\n}\n";
+  Operation loop(std::vector<Type>{I, I}, I, "fold_add(a0, a1)", fold_range, 5000);
+  loop.count_steps_by(0);
+  const Operation sum(std::vector<Type>{A}, I, "sum(a0)"), max(std::vector<Type>{A}, I, "max(a0)"),
+      at(std::vector<Type>{A, I}, I, "a0[a1]"), has(std::vector<Type>{A, I}, B, "contains(a0, a1)"),
+      sorted_len(std::vector<Type>{A}, I, "len(sort(a0))");
+  auto count = [&]() -> u64 {
+    const u32 r = u32(rng.below(12));
+    if (r == 0) return u64(INT64_MAX);
+    if (r == 1) return u64(INT64_MIN);
+    if (r <= 3) return rng.below(5000);  // the loop's fuel ends near 600 steps
+    return u64(i64(rng.below(40)) - 5);
+  };
+  const u32 before = chunked.machine(0).heap.used;
+  for (const Operation* op : std::vector<const Operation*>{&loop, &sum, &max, &at, &has, &sorted_len}) {
+    for (int round = 0; round < 20; ++round) {
+      const u32 tuples = 1 + u32(rng.below(40));
+      std::vector<Behaviour> ints;
+      ints.reserve(2 * tuples);
+      std::vector<const Behaviour*> operands;
+      for (u32 j = 0; j < tuples; ++j) {
+        if (op->arity() == 2 && op != &loop) {  // an array and an int
+          operands.push_back(&chunked.parameter(0));
+          ints.push_back(random_words(I, n, rng, count));
+          operands.push_back(&ints.back());
+          continue;
+        }
+        if (op == &loop) {
+          ints.push_back(random_words(I, n, rng, count));
+          operands.push_back(&ints.back());
+          ints.push_back(random_words(I, n, rng, count));
+          operands.push_back(&ints.back());
+          continue;
+        }
+        operands.push_back(&chunked.parameter(0));
+      }
+      std::vector<Behaviour> outs(tuples);
+      op->apply_all(operands, chunked, outs);
+      for (u32 j = 0; j < tuples; ++j) {
+        std::vector<const Behaviour*> one(operands.begin() + j * op->arity(),
+                                          operands.begin() + (j + 1) * op->arity());
+        for (const Behaviour*& b : one)
+          if (b == &chunked.parameter(0)) b = &reference.parameter(0);
+        const Behaviour slow = op->apply(one, reference);
+        for (u32 k = 0; k < n; ++k) {
+          ASSERT_EQ(outs[j].traps[k], slow.traps[k]) << op->source() << ", tuple " << j << ", case " << k;
+          if (slow.traps[k] == 0) {
+            ASSERT_EQ(outs[j].words[k], slow.words[k]) << op->source() << ", case " << k;
+          }
+        }
+      }
+    }
+  }
+  // A word result keeps nothing in the heaps: sort's copies were given back.
+  EXPECT_EQ(chunked.machine(0).heap.used, before);
+}
+
+// count_steps_by refuses a loop whose fuel does not grow by a fixed step per count.
+TEST(ValueBank, CountingStepsNeedsAnAffineCost) {
+  const std::string halving =
+      "fn halve(n: int) -> int {\n  let s = 0;\n  while n > 0 {\n    n = n / 2;\n    s = s + 1;\n  }\n"
+      "  return s;\n}\n";
+  Operation op(std::vector<Type>{I}, I, "halve(a0)", halving, 5000);
+  EXPECT_THROW(op.count_steps_by(0), std::logic_error);
+}
+
 // A rejected candidate's arrays are given back; the banked values before it stay readable.
 TEST(ValueBank, RollbackFreesWhatCameAfterTheMark) {
   const std::vector<Type> params = {A};
