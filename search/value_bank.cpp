@@ -8,6 +8,7 @@
 #include "pipeline/case_set.h"
 #include "vm/interpreter.h"
 #include "vm/place.h"
+#include "vm/reading_ops.h"
 #include "vm/scalar_ops.h"
 
 namespace gs::search::bank {
@@ -112,9 +113,12 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
     for (u32 i = 0; i < n; ++i)
       in_order = in_order && vm::opcode_of(code[i]) == vm::Op::LOAD_VAR && vm::operand_of(code[i]) == i;
     const vm::Op op = vm::opcode_of(code[n]);
-    if (in_order && vm::scalar_arity(op) == n && vm::opcode_of(code[n + 1]) == vm::Op::RETURN) {
+    const bool scalar = vm::scalar_arity(op) == n, reading = vm::reading_arity(op) == n;
+    if (in_order && (scalar || reading) && vm::opcode_of(code[n + 1]) == vm::Op::RETURN) {
       direct_ = true;
+      reads_ = reading;
       instruction_ = op;
+      instruction_operand_ = vm::operand_of(code[n]);
     }
   }
 }
@@ -186,6 +190,24 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
   out->words.resize(n);
   out->traps.resize(n);
   const u64 fuel = fuel_for(cases);
+  if (takes_direct_path(cases, fuel) && reads_) {
+    // As the interpreter: the operands' traps, the reference, the fuel for the elements walked
+    // (with the instructions' own, it must not pass the fuel), then the reading.
+    const bool walks = vm::reading_walks(instruction_);
+    for (u32 k = 0; k < n; ++k) {
+      u64 r = 0, walk = 0;
+      const u64 a = operands[0]->words[k], b = arity() == 2 ? operands[1]->words[k] : 0;
+      u8 t = operands[0]->traps[k];
+      if (t == u8(vm::Trap::NONE) && arity() == 2) t = operands[1]->traps[k];
+      vm::Heap& heap = cases.machine(k).heap;
+      if (t == u8(vm::Trap::NONE)) t = u8(vm::reading_check(instruction_, heap, a, &walk));
+      if (t == u8(vm::Trap::NONE) && walks && walk > fuel - code_words_) t = u8(vm::Trap::OUT_OF_FUEL);
+      if (t == u8(vm::Trap::NONE)) t = u8(vm::reading_op(instruction_, instruction_operand_, heap, a, b, &r));
+      out->traps[k] = t;
+      out->words[k] = t == u8(vm::Trap::NONE) ? r : 0;
+    }
+    return;
+  }
   if (takes_direct_path(cases, fuel)) {
     const u64* a = operands[0]->words.data();
     const u8* ta = operands[0]->traps.data();

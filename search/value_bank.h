@@ -151,7 +151,9 @@ class Operation {
   u64 fuel_for(const Cases& cases) const;
 
   bool direct_ = false;  // the program is LOAD_VAR 0, [LOAD_VAR 1,] instruction_, RETURN
+  bool reads_ = false;   // … and instruction_ reads the heap (vm/reading_ops.h), else it is scalar
   vm::Op instruction_ = vm::Op::RETURN;
+  u32 instruction_operand_ = 0;
   u32 code_words_ = 0;                // the fuel the interpreter would charge
   u32 frame_slots_ = 0;               // and the stack it would need
   std::optional<u32> steps_operand_;  // count_steps_by()

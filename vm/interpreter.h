@@ -19,6 +19,7 @@
 #include "vm/bytecode.h"
 #include "vm/heap.h"
 #include "vm/opcodes.h"
+#include "vm/reading_ops.h"
 #include "vm/scalar_ops.h"
 #include "vm/trap.h"
 
@@ -131,6 +132,27 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
     sp[-1] = r_;                                             \
     NEXT();                                                  \
   }
+// The instructions that read the heap: vm/reading_ops.h, shared with the value bank too.
+#define READING(name, arity)                                                           \
+  {                                                                                    \
+    u64 walk_ = 0, r_ = 0;                                                             \
+    Trap t_ = reading_check(Op::name, heap, sp[-(arity)], &walk_);                     \
+    if (t_ != Trap::NONE) {                                                            \
+      trap = t_;                                                                       \
+      goto trapped;                                                                    \
+    }                                                                                  \
+    if (reading_walks(Op::name)) WORK(walk_);                                          \
+    t_ = reading_op(Op::name, ARG, heap, sp[-(arity)], (arity) == 2 ? sp[-1] : 0, &r_); \
+    if (t_ != Trap::NONE) {                                                            \
+      trap = t_;                                                                       \
+      goto trapped;                                                                    \
+    }                                                                                  \
+    sp[-(arity)] = r_;                                                                 \
+    sp -= (arity) - 1;                                                                 \
+    NEXT();                                                                            \
+  }
+#define READING_UNARY(name) READING(name, 1)
+#define READING_BINARY(name) READING(name, 2)
 #define JUMP_TO(target)   \
   do {                    \
     CHARGE();             \
@@ -301,27 +323,9 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         --sp;
         NEXT();
       }
-      CASE(LEN) {
-        if (!heap.holds(sp[-1], 0)) RAISE(BAD_REFERENCE);
-        sp[-1] = LEN_OF(u32(sp[-1]));
-        NEXT();
-      }
-      CASE(ARRAY_GET) {
-        AS_ARRAY(sp[-2], a);
-        u64 i = sp[-1];
-        if (i >= LEN_OF(a)) RAISE(INDEX_OUT_OF_RANGE);
-        sp[-2] = heap.slots(a)[i];
-        --sp;
-        NEXT();
-      }
-      CASE(STR_GET) {
-        AS_STRING(sp[-2], s);
-        u64 i = sp[-1];
-        if (i >= LEN_OF(s)) RAISE(INDEX_OUT_OF_RANGE);
-        sp[-2] = heap.bytes(s)[i];
-        --sp;
-        NEXT();
-      }
+      CASE(LEN) READING_UNARY(LEN)
+      CASE(ARRAY_GET) READING_BINARY(ARRAY_GET)
+      CASE(STR_GET) READING_BINARY(STR_GET)
       CASE(ARRAY_SET) {
         AS_ARRAY(base[ARG], a);
         u64 i = sp[-2];
@@ -450,22 +454,8 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         sp -= 2;
         NEXT();
       }
-      CASE(SUM_INT) {
-        AS_ARRAY(sp[-1], a);
-        WORK(LEN_OF(a));
-        u64 total = 0;
-        for (u32 k = 0; k < LEN_OF(a); ++k) total += heap.slots(a)[k];
-        sp[-1] = total;
-        NEXT();
-      }
-      CASE(SUM_FLOAT) {
-        AS_ARRAY(sp[-1], a);
-        WORK(LEN_OF(a));
-        double total = 0;
-        for (u32 k = 0; k < LEN_OF(a); ++k) total = total + double_of(heap.slots(a)[k]);
-        sp[-1] = bits_of(total);
-        NEXT();
-      }
+      CASE(SUM_INT) READING_UNARY(SUM_INT)
+      CASE(SUM_FLOAT) READING_UNARY(SUM_FLOAT)
       CASE(SORT) {
         AS_ARRAY(sp[-1], a);
         u64 n = LEN_OF(a), log = 0;
@@ -492,24 +482,8 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         sp[-1] = ref;
         NEXT();
       }
-      CASE(CONTAINS) {
-        AS_ARRAY(sp[-2], a);
-        WORK(LEN_OF(a));
-        i64 at;
-        RESULT_OF(find_element(heap, Type(ARG), a, sp[-1], &at));
-        sp[-2] = at >= 0 ? 1 : 0;
-        --sp;
-        NEXT();
-      }
-      CASE(INDEX_OF) {
-        AS_ARRAY(sp[-2], a);
-        WORK(LEN_OF(a));
-        i64 at;
-        RESULT_OF(find_element(heap, Type(ARG), a, sp[-1], &at));
-        sp[-2] = u64(at);
-        --sp;
-        NEXT();
-      }
+      CASE(CONTAINS) READING_BINARY(CONTAINS)
+      CASE(INDEX_OF) READING_BINARY(INDEX_OF)
       CASE(STR_CONTAINS) {
         AS_STRING(sp[-2], s);
         AS_STRING(sp[-1], t);
@@ -526,18 +500,8 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         --sp;
         NEXT();
       }
-      CASE(MIN_ARRAY) {
-        AS_ARRAY(sp[-1], a);
-        WORK(LEN_OF(a));
-        RESULT_OF(extreme(heap, Type(ARG), false, a, &sp[-1]));
-        NEXT();
-      }
-      CASE(MAX_ARRAY) {
-        AS_ARRAY(sp[-1], a);
-        WORK(LEN_OF(a));
-        RESULT_OF(extreme(heap, Type(ARG), true, a, &sp[-1]));
-        NEXT();
-      }
+      CASE(MIN_ARRAY) READING_UNARY(MIN_ARRAY)
+      CASE(MAX_ARRAY) READING_UNARY(MAX_ARRAY)
 
       // ---- numeric builtins and conversions --------------------------------------------------
       CASE(MIN_INT) SCALAR_BINARY(MIN_INT)
@@ -697,6 +661,9 @@ done:
 #undef RESULT_OF
 #undef SCALAR_BINARY
 #undef SCALAR_UNARY
+#undef READING
+#undef READING_UNARY
+#undef READING_BINARY
 #undef JUMP_TO
 #undef CASE
 #undef NEXT

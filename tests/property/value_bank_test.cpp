@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +33,7 @@ namespace {
 using search::bank::Behaviour;
 using search::bank::Cases;
 using search::bank::Operation;
+using search::bank::output_hashes;
 
 u64 env_u64(const char* name, u64 fallback) {
   const char* v = std::getenv(name);
@@ -444,6 +446,93 @@ TEST(ValueBank, TheDirectPathAgreesWithTheInterpreter) {
     }
   }
   EXPECT_GT(compared, 300000u);
+}
+
+// The direct path of the instructions that read the heap (vm/reading_ops.h) against the
+// interpreter: random arrays and strings, indices in and out of range, operands that trapped, and
+// fuel limits from 3 to 12, so that walking an array runs out of fuel on some cases.
+TEST(ValueBank, TheDirectReadingPathAgreesWithTheInterpreter) {
+  struct Row {
+    std::vector<Type> args;
+    Type result;
+    const char* body;
+  };
+  const Type FA = Type::FloatArray, SA = Type::StrArray;
+  const Row rows[] = {
+      {{A}, I, "len(a0)"},
+      {{A}, I, "sum(a0)"},
+      {{A}, I, "max(a0)"},
+      {{A}, I, "min(a0)"},
+      {{A, I}, I, "a0[a1]"},
+      {{A, I}, B, "contains(a0, a1)"},
+      {{A, I}, I, "index_of(a0, a1)"},
+      {{FA}, F, "sum(a0)"},
+      {{FA}, F, "max(a0)"},
+      {{FA}, F, "min(a0)"},
+      {{FA, I}, F, "a0[a1]"},
+      {{FA, F}, B, "contains(a0, a1)"},
+      {{S}, I, "len(a0)"},
+      {{S, I}, I, "a0[a1]"},
+      {{SA}, I, "len(a0)"},
+      {{SA, I}, S, "a0[a1]"},
+      {{SA, S}, B, "contains(a0, a1)"},
+      {{SA, S}, I, "index_of(a0, a1)"},
+  };
+  Rng rng(env_u64("GPUSYNTH_PROPERTY_SEED", 0x4ead));
+  const u32 n = 48;
+  std::function<vm::Value(Type)> value_of = [&](Type t) -> vm::Value {
+    switch (t) {
+      case Type::Int: return vm::Value::of_int(i64(rng.below(9)) - 4);
+      case Type::Float:
+        return vm::Value::of_float(rng.below(9) == 0 ? std::nan("") : double(rng.below(7)) - 3.5);
+      case Type::Str: return vm::Value::of_str(std::string(rng.below(3), char('a' + rng.below(2))));
+      default: {
+        std::vector<vm::Value> items(rng.below(12));
+        for (vm::Value& v : items) v = value_of(element_of(t));
+        return vm::Value::of_array(element_of(t), std::move(items));
+      }
+    }
+  };
+  u64 compared = 0, out_of_fuel = 0;
+  for (const Row& row : rows) {
+    for (int round = 0; round < 60; ++round) {
+      std::vector<std::vector<vm::Value>> inputs(n);
+      for (auto& in : inputs)
+        for (Type t : row.args) in.push_back(value_of(t));
+      vm::Limits limits;
+      limits.fuel = 3 + rng.below(10);
+      limits.heap_bytes = 1u << 14;
+      Cases direct(row.args, inputs, limits);
+      Cases reference(row.args, inputs, limits, {.threads = 1, .interpreter_only = true});
+      const Operation op(row.args, row.result, row.body);
+      ASSERT_TRUE(op.direct()) << row.body;
+      // The parameters, each trapping on about one case in eight.
+      std::vector<Behaviour> fast_operands, slow_operands;
+      for (u32 i = 0; i < row.args.size(); ++i) {
+        fast_operands.push_back(direct.parameter(i));
+        slow_operands.push_back(reference.parameter(i));
+        for (u32 k = 0; k < n; ++k)
+          if (rng.below(8) == 0)
+            fast_operands[i].traps[k] = slow_operands[i].traps[k] = u8(vm::Trap::INDEX_OUT_OF_RANGE);
+      }
+      std::vector<const Behaviour*> fast_pointers, slow_pointers;
+      for (u32 i = 0; i < row.args.size(); ++i) {
+        fast_pointers.push_back(&fast_operands[i]);
+        slow_pointers.push_back(&slow_operands[i]);
+      }
+      const Behaviour fast = op.apply(fast_pointers, direct), slow = op.apply(slow_pointers, reference);
+      const std::vector<u64> fast_hashes = output_hashes(fast, direct),
+                             slow_hashes = output_hashes(slow, reference);
+      for (u32 k = 0; k < n; ++k) {
+        ASSERT_EQ(fast.traps[k], slow.traps[k]) << row.body << ", fuel " << limits.fuel << ", case " << k;
+        ASSERT_EQ(fast_hashes[k], slow_hashes[k]) << row.body << ", case " << k;
+        out_of_fuel += fast.traps[k] == u8(vm::Trap::OUT_OF_FUEL);
+      }
+      compared += n;
+    }
+  }
+  EXPECT_GT(compared, 50000u);
+  EXPECT_GT(out_of_fuel, compared / 50);  // the fuel bound was reached, not only values
 }
 
 // Applications in chunks on two threads (Operation::apply_all) against one by one through the
