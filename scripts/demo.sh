@@ -10,7 +10,7 @@ cmake --build --preset release --target gpusynth
 gpusynth=build/release/jobs/gpusynth
 # The main job: program search on every PSB1 problem with the portfolio (bottom-up enumeration,
 # then GP seeded with its best programs), 50,000 candidates each: about a minute on 2 cores,
-# 13 of the 29 problems solved and generalising (docs/results.md). --device auto: the GPU when
+# 15 of the 29 problems solved and generalising (docs/results.md). --device auto: the GPU when
 # there is one, else every CPU core this process may use.
 run=build/release/demo-run
 rm -rf "$run"
