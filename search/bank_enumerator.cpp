@@ -176,13 +176,13 @@ std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
 
 std::string BankEnumerator::text(u32 id) const { return render(id, nullptr); }
 
-Written BankEnumerator::write(u32 id, const std::string& prefix) const {
+Written BankEnumerator::write(std::span<const u32> ids, const std::string& prefix) const {
   Helpers helpers;
   helpers.prefix = prefix;
   helpers.calls.assign(productions_.size(), false);
   helpers.leaf_calls.assign(leaves_.size(), false);
   Written w;
-  w.expression = render(id, &helpers);
+  for (u32 id : ids) w.expressions.push_back(render(id, &helpers));
   w.functions = helpers.chooses;
   for (u32 i = 0; i < productions_.size(); ++i)
     if (helpers.calls[i]) w.functions += productions_[i].helper;
@@ -192,9 +192,9 @@ Written BankEnumerator::write(u32 id, const std::string& prefix) const {
 }
 
 std::string BankEnumerator::program(u32 id, const std::string& name) const {
-  const Written w = write(id, "");
+  const Written w = write({&id, 1}, "");
   return "fn " + name + "(" + parameters_ + ") -> " + type_name(entries_[id].type) + " {\n  return " +
-         w.expression + ";\n}\n" + w.functions;
+         w.expressions[0] + ";\n}\n" + w.functions;
 }
 
 u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete) {

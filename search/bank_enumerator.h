@@ -51,10 +51,10 @@ struct Leaf {
   std::string helper;
 };
 
-// A banked expression written out: the expression, and the functions it calls (its chooses'
-// helpers, its loops' and leaves' helpers).
+// Banked expressions written out: each expression, and the functions they call, each once (their
+// chooses' helpers, their loops' and leaves' helpers).
 struct Written {
-  std::string expression;
+  std::vector<std::string> expressions;
   std::string functions;
 };
 
@@ -91,16 +91,19 @@ class BankEnumerator {
   // goes on from there.
   u64 alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete);
 
-  // The banked expressions of type t, smallest first, and what the bank knows of each.
+  // The banked expressions of type t, smallest first, and what the bank knows of each. Ids count
+  // up from 0 in the order of banking, to count().
   std::vector<u32> banked(Type t) const;
+  u32 count() const { return u32(entries_.size()); }
+  Type type(u32 id) const { return entries_[id].type; }
   const Behaviour& behaviour(u32 id) const { return entries_[id].behaviour; }
   u32 size(u32 id) const { return entries_[id].size; }
 
   // A banked expression as text, each choose written `choose(c, a, b)`.
   std::string text(u32 id) const;
-  // … as an expression and the functions it calls, each choose a helper function named
+  // … as expressions and the functions they call, each choose a helper function named
   // PREFIXchoose_N over the parameters (so that only the arm taken runs).
-  Written write(u32 id, const std::string& prefix) const;
+  Written write(std::span<const u32> ids, const std::string& prefix) const;
   // … and as a Syn program `fn NAME(parameters) -> T { return e; }` in which each choose is a
   // helper function whose branches hold its arms, so that only the arm taken runs, followed by
   // the loops' helpers it calls.

@@ -3,6 +3,10 @@
 // the operators and builtins of the signature's types, the loops of search/bank_loops.h and a
 // lazy choose per type the productions; each propose() goes on enumerating for `count` expressions and
 // proposes the expressions that meet the goal, written out as programs, which the pipeline judges.
+// Where none does yet, the goal may be met case by case (search/case_split.h): the banked
+// expressions of the result's type right on some train cases are the terms, the bool ones that
+// trap on no case the conditions, and a decision list over them is proposed as `if`s, so that a
+// term runs only on the cases its branch takes (a term may trap on the others).
 #include <algorithm>
 #include <set>
 
@@ -10,6 +14,7 @@
 #include "search/bank_enumerator.h"
 #include "search/bank_lambdas.h"
 #include "search/bank_loops.h"
+#include "search/case_split.h"
 #include "search/generator.h"
 #include "trees/syntax.h"
 
@@ -33,6 +38,8 @@ std::vector<Production> productions_for(const std::set<Type>& types, bool loops)
   };
   for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1", "$0 % $1", "min($0, $1)", "max($0, $1)"})
     add({I, I}, I, op);
+  for (Type t : {B, A, F, SA, FA}) add({t, t}, B, "$0 == $1");
+  add({S, S}, B, "$0 < $1");
   add({I}, I, "-$0");
   add({I}, I, "abs($0)");
   for (const char* op : {"$0 < $1", "$0 <= $1", "$0 == $1"}) add({I, I}, B, op);
@@ -97,6 +104,7 @@ class BankGenerator final : public Generator {
     for (const suites::Case& c : problem.train) {
       inputs_.push_back(c.inputs);
       expected_.push_back(c.outputs[0]);
+      expected_hashes_.push_back(pipeline::output_hash(c.outputs));
     }
     tolerance_ = problem.float_tolerance;
     params_ = sig.params;
@@ -107,6 +115,11 @@ class BankGenerator final : public Generator {
     if (types_.count(F)) constants_.push_back(vm::Value::of_float(0.0));
     for (const vm::Value& c : problem.constants)  // the scalar ones
       if (types_.count(c.type) && is_scalar(c.type)) constants_.push_back(c);
+    if (settings.splits)  // the ints at which the outputs step, for the conditions
+      for (i64 t : split_thresholds(problem))
+        if (std::none_of(constants_.begin(), constants_.end(),
+                         [&](const vm::Value& c) { return c.type == I && c.i == t; }))
+          constants_.push_back(vm::Value::of_int(t));
     result_ = sig.results[0];
     entry_ = sig.entry;
     usable_ = true;
@@ -121,12 +134,10 @@ class BankGenerator final : public Generator {
     if (!enumerator_ || enumerator_->finished()) return out;
     bank::EnumerationStats stats;
     const u64 before = spent_;
-    // The goal as the pipeline judges it: every train output matches, floats within the tolerance.
+    const u32 n = cases_->count();
     auto meets = [&](const bank::Behaviour& b) {
-      for (u32 k = 0; k < cases_->count(); ++k)
-        if (b.traps[k] != u8(vm::Trap::NONE) ||
-            !pipeline::values_match(cases_->value(b, k), expected_[k], tolerance_))
-          return false;
+      for (u32 k = 0; k < n; ++k)
+        if (!right_on(b, k)) return false;
       return true;
     };
     const std::optional<u32> answer = enumerator_->search(result_, meets, settings_.max_size, count, &stats);
@@ -139,6 +150,12 @@ class BankGenerator final : public Generator {
       out.push_back(std::move(p));
       // The answer was evaluated in the bank and is judged by the pipeline: count it once.
       if (evaluated_ > 0) --evaluated_;
+    } else if (settings_.splits) {
+      if (std::optional<std::string> split = split_program()) {
+        Proposal p;
+        p.source = std::move(*split);
+        out.push_back(std::move(p));
+      }
     }
     return out;
   }
@@ -166,10 +183,9 @@ class BankGenerator final : public Generator {
         params_, inputs_, limits,
         bank::Evaluation{.threads = settings_.threads, .interpreter_only = settings_.bank_interpreter});
     std::vector<bank::Leaf> leaves;
-    std::string parameters;
     for (u32 i = 0; i < params_.size(); ++i) {
       leaves.push_back({names_[i], cases_->parameter(i)});
-      parameters += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
+      parameters_ += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
     }
     for (const vm::Value& c : constants_) leaves.push_back({literal(c), bank::constant(c, *cases_)});
     if (settings_.lambdas && settings_.lambda_budget > 0) {
@@ -192,8 +208,69 @@ class BankGenerator final : public Generator {
       lambda_evaluated_ = lambdas.evaluated;
       for (bank::Leaf& leaf : lambdas.leaves) leaves.push_back(std::move(leaf));
     }
-    enumerator_ = std::make_unique<bank::BankEnumerator>(
-        *cases_, std::move(leaves), productions_for(types_, true), std::move(parameters));
+    enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves),
+                                                         productions_for(types_, true), parameters_);
+  }
+
+  // Whether b's output on case k is the expected one, as the pipeline judges it: no trap, and
+  // floats within the tolerance (decoded), anything else by its output hash.
+  bool right_on(const bank::Behaviour& b, u32 k) {
+    if (b.traps[k] != u8(vm::Trap::NONE)) return false;
+    if (b.type == F || b.type == FA)
+      return pipeline::values_match(cases_->value(b, k), expected_[k], tolerance_);
+    return bank::case_hash(b, *cases_, k) == expected_hashes_[k];
+  }
+
+  // The terms and conditions banked since the last call, and a decision list over them when one
+  // is due and found: the program that answers case by case. Each program once.
+  std::optional<std::string> split_program() {
+    const u32 n = cases_->count();
+    bool terms_changed = false;
+    for (; scanned_ < enumerator_->count(); ++scanned_) {
+      const bank::Behaviour& b = enumerator_->behaviour(scanned_);
+      if (b.type == result_ && !terms_.full()) {
+        CaseMask right = case_mask(n);
+        for (u32 k = 0; k < n; ++k)
+          if (right_on(b, k)) add_case(&right, k);
+        terms_changed = terms_.add(scanned_, std::move(right)) || terms_changed;
+      }
+      if (b.type == B && !b.traps_anywhere()) {
+        CaseMask holds = case_mask(n);
+        for (u32 k = 0; k < n; ++k)
+          if (b.words[k] != 0) add_case(&holds, k);
+        conditions_.add(scanned_, std::move(holds));
+      }
+    }
+    if (terms_.ids().size() < 2 || !conditions_.due(terms_changed)) return std::nullopt;
+    // The smallest conditions that split the cases: those up to size 3 first, then up to 4, ...
+    // (a larger condition that covers more cases would be taken over a smaller one, and fit the
+    // train cases by chance more often).
+    const std::vector<u32>& ids = conditions_.ids();
+    std::optional<DecisionList> list;
+    for (u32 end = 0; end < ids.size() && !list;) {
+      const u32 size = enumerator_->size(ids[end]);
+      while (end < ids.size() && enumerator_->size(ids[end]) <= size) ++end;
+      list =
+          split_cases(n, terms_.cases(), std::span(conditions_.cases()).first(end), {4, split_min_cases(n)});
+    }
+    if (!list) return std::nullopt;
+    const DecisionList l = with_ids(*list, terms_.ids(), ids);
+    std::vector<u32> parts;  // each branch's condition and term, then the last term
+    for (const Branch& b : l.branches) {
+      parts.push_back(b.predicate);
+      parts.push_back(b.term);
+    }
+    parts.push_back(l.otherwise);
+    const bank::Written w = enumerator_->write(parts, "");
+    std::string source = "fn " + entry_ + "(" + parameters_ + ") -> " + type_name(result_) + " {\n";
+    for (size_t j = 0; j < l.branches.size(); ++j) {
+      const std::string& condition = w.expressions[2 * j];
+      source += "  if " + (l.branches[j].when ? condition : "!(" + condition + ")") + " {\n    return " +
+                w.expressions[2 * j + 1] + ";\n  }\n";
+    }
+    source += "  return " + w.expressions.back() + ";\n}\n" + w.functions;
+    if (!split_sources_.insert(source).second) return std::nullopt;
+    return source;
   }
 
   static std::string literal(const vm::Value& v) {
@@ -219,7 +296,15 @@ class BankGenerator final : public Generator {
       20000;  // expressions alike() may evaluate  // body expressions evaluated for the lambda leaves
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
-  std::vector<vm::Value> expected_;  // by train case
+  std::vector<vm::Value> expected_;   // by train case
+  std::vector<u64> expected_hashes_;  // … their output hashes
+  std::string parameters_;            // the entry's parameter list
+  // Case splits: the entries scanned for terms and conditions so far, those kept, and the
+  // programs proposed.
+  u32 scanned_ = 0;
+  SplitTerms terms_;
+  SplitConditions conditions_;
+  std::set<std::string> split_sources_;
   double tolerance_ = 0;
   Type result_ = Type::Unit;
   std::string entry_;

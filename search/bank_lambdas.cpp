@@ -81,9 +81,9 @@ class ElementContext {
                    const std::string& step, const std::string& after, std::optional<Behaviour> b) {
       if (!b) return false;
       const std::string name = std::string(form) + "_" + std::to_string(++*counter);
-      const Written w = bodies.write(body, name + "_");
+      const Written w = bodies.write({&body, 1}, name + "_");
       std::string text = step;
-      for (size_t at; (at = text.find("BODY")) != std::string::npos;) text.replace(at, 4, w.expression);
+      for (size_t at; (at = text.find("BODY")) != std::string::npos;) text.replace(at, 4, w.expressions[0]);
       Leaf leaf;
       leaf.text = name + "(" + outer_arguments + ")";
       leaf.behaviour = std::move(*b);

@@ -1,7 +1,10 @@
 #include "search/case_split.h"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
+
+#include "pipeline/case_set.h"
 
 namespace gs::search {
 
@@ -21,6 +24,35 @@ bool is_subset(const CaseMask& a, const CaseMask& b) {
   for (size_t w = 0; w < a.size(); ++w)
     if (a[w] & ~b[w]) return false;
   return true;
+}
+
+bool SplitTerms::add(u32 id, CaseMask right) {
+  if (full() || count(right) == 0) return false;
+  for (const CaseMask& t : cases_)
+    if (is_subset(right, t)) return false;
+  for (size_t j = ids_.size(); j-- > 0;)
+    if (is_subset(cases_[j], right)) {
+      ids_.erase(ids_.begin() + ptrdiff_t(j));
+      cases_.erase(cases_.begin() + ptrdiff_t(j));
+    }
+  ids_.push_back(id);
+  cases_.push_back(std::move(right));
+  return true;
+}
+
+bool SplitConditions::due(bool terms_changed) {
+  if (!terms_changed && ids_.size() < next_) return false;
+  next_ = ids_.size() + ids_.size() / 8 + 1;
+  return true;
+}
+
+DecisionList with_ids(DecisionList list, std::span<const u32> term_ids, std::span<const u32> predicate_ids) {
+  for (Branch& b : list.branches) {
+    b.predicate = predicate_ids[b.predicate];
+    b.term = term_ids[b.term];
+  }
+  list.otherwise = term_ids[list.otherwise];
+  return list;
 }
 
 std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms,
@@ -64,6 +96,32 @@ std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> ter
     list.branches.push_back(best);
     for (size_t w = 0; w < words; ++w) open[w] &= ~best_covered[w];
   }
+}
+
+// The first value of each step after the first: decision-tree learners take their split points
+// the same way; PushGP draws such numbers as random constants.
+std::vector<i64> split_thresholds(const suites::Problem& problem) {
+  std::vector<i64> out;
+  const u32 least = split_min_cases(u32(problem.train.size()));
+  for (u32 p = 0; p < problem.signature.params.size(); ++p) {
+    if (problem.signature.params[p] != Type::Int) continue;
+    std::vector<std::pair<i64, u64>> points;  // the parameter's value, the outputs' hash
+    for (const suites::Case& c : problem.train)
+      points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
+    std::sort(points.begin(), points.end());
+    std::vector<i64> steps;
+    bool fits = true;
+    u32 step_cases = 1;
+    for (size_t k = 1; k < points.size() && fits; ++k, ++step_cases) {
+      if (points[k].second == points[k - 1].second) continue;
+      if (points[k].first == points[k - 1].first || step_cases < least)
+        fits = false;  // one value, two outputs; a stray step
+      steps.push_back(points[k].first);
+      step_cases = 0;
+    }
+    if (fits && step_cases >= least && steps.size() <= 3) out.insert(out.end(), steps.begin(), steps.end());
+  }
+  return out;
 }
 
 }  // namespace gs::search

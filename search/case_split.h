@@ -10,11 +10,13 @@
 // caller that lists smaller expressions first gets the smaller answer.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "base/types.h"
+#include "suites/problem.h"
 
 namespace gs::search {
 
@@ -25,6 +27,16 @@ CaseMask case_mask(u32 cases);  // the empty set of that many cases
 inline void add_case(CaseMask* set, u32 k) { (*set)[k / 64] |= u64(1) << (k % 64); }
 inline bool has_case(const CaseMask& set, u32 k) { return (set[k / 64] >> (k % 64)) & 1; }
 bool is_subset(const CaseMask& a, const CaseMask& b);  // every case of a is in b (sets of one size)
+
+// Each branch of a case split, and the rest, must hold 5 % of the train cases and at least 5:
+// no branch for a stray case, and fewer than 10 cases do not split (a decision list would fit
+// them by chance).
+inline u32 split_min_cases(u32 cases) { return std::max<u32>(5, cases / 20); }
+
+// For each int parameter that alone decides the train outputs, in at most four steps of at least
+// split_min_cases() cases each: the values at which they change (small-or-large's 1000 and 2000),
+// constants for a case split's conditions.
+std::vector<i64> split_thresholds(const suites::Problem& problem);
 
 // One branch of a list: where `predicate` is `when`, `term`.
 struct Branch {
@@ -43,11 +55,53 @@ struct SplitLimits {
   u32 min_cases = 1;     // cases each branch, and the rest, must hold: no branch for a stray case
 };
 
+// The terms of one case split as an enumeration finds them, smallest first: an expression right
+// on some cases is kept unless a kept term is right on all of those; the kept terms it is right on
+// more than are dropped (the first found among equals stays, so the smaller). At most `max`.
+class SplitTerms {
+ public:
+  explicit SplitTerms(u32 max = 32) : max_(max) {}
+  // Expression `id`, right on the cases of `right`: whether it was kept.
+  bool add(u32 id, CaseMask right);
+  bool full() const { return ids_.size() >= max_; }
+  const std::vector<u32>& ids() const { return ids_; }
+  const std::vector<CaseMask>& cases() const { return cases_; }
+
+ private:
+  u32 max_;
+  std::vector<u32> ids_;
+  std::vector<CaseMask> cases_;
+};
+
+// The conditions of case splits as an enumeration finds them (its bool expressions that trap on
+// no case), and when a split is worth trying again: a try costs terms × conditions, so it waits
+// for new terms or an eighth more conditions than at the last try.
+class SplitConditions {
+ public:
+  void add(u32 id, CaseMask holds) {
+    ids_.push_back(id);
+    cases_.push_back(std::move(holds));
+  }
+  const std::vector<u32>& ids() const { return ids_; }
+  const std::vector<CaseMask>& cases() const { return cases_; }
+  // Whether to try now, given that the terms changed since the last try or not; a yes counts as
+  // a try.
+  bool due(bool terms_changed);
+
+ private:
+  std::vector<u32> ids_;
+  std::vector<CaseMask> cases_;
+  size_t next_ = 1;
+};
+
 // A decision list over `cases` train cases that is right on every one: terms[t] are the cases
 // term t is right on, predicates[p] those predicate p holds on (each CaseMask of case_mask(cases)'s
 // size). None when the greedy construction finds none within the limits. Indices in the list are
 // into terms and predicates.
 std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms,
                                         std::span<const CaseMask> predicates, SplitLimits limits);
+// A list's indices replaced by the ids they index: term t by term_ids[t], predicate p by
+// predicate_ids[p].
+DecisionList with_ids(DecisionList list, std::span<const u32> term_ids, std::span<const u32> predicate_ids);
 
 }  // namespace gs::search

@@ -10,8 +10,6 @@ namespace gs::search::enumeration {
 
 namespace {
 
-constexpr u32 kMaxTerms = 32;
-
 // The int whose decimal digits t is, as str() writes them.
 std::optional<i64> decimal(const std::string& t) {
   if (t.empty() || t.size() > 19) return std::nullopt;
@@ -88,7 +86,7 @@ void Goals::reached(u32 id, u64 behaviour, std::span<const u64> outputs) {
       if (goal.whole) continue;  // the candidate itself
       met_[goal.result] = Met{g, {{}, id}};
       met = true;
-    } else if (settings_.splits && outputs.size() == cases_ && goal.terms.size() < kMaxTerms) {
+    } else if (settings_.splits && outputs.size() == cases_) {
       add_term(&goal, id, outputs);
     }
   }
@@ -96,53 +94,31 @@ void Goals::reached(u32 id, u64 behaviour, std::span<const u64> outputs) {
     CaseMask holds = case_mask(cases_);
     for (u32 k = 0; k < cases_; ++k)
       if (outputs[k] == true_hash_) add_case(&holds, k);
-    predicates_.push_back(id);
-    predicate_cases_.push_back(std::move(holds));
+    conditions_.add(id, std::move(holds));
   }
   if (met) assemble();
 }
 
-// An expression right on some of the goal's cases as a term of its case split, unless a term
-// is right on all of those (terms it is right on more than replace them).
+// An expression right on some of the goal's cases as a term of its case split.
 void Goals::add_term(Goal* goal, u32 id, std::span<const u64> outputs) {
   CaseMask right = case_mask(cases_);
-  bool any = false;
   for (u32 k = 0; k < cases_; ++k)
-    if (outputs[k] == goal->outputs[k]) {
-      add_case(&right, k);
-      any = true;
-    }
-  if (!any) return;
-  for (const CaseMask& t : goal->term_cases)
-    if (is_subset(right, t)) return;
-  for (u32 j = u32(goal->terms.size()); j-- > 0;)
-    if (is_subset(goal->term_cases[j], right)) {
-      goal->terms.erase(goal->terms.begin() + j);
-      goal->term_cases.erase(goal->term_cases.begin() + j);
-    }
-  goal->terms.push_back(id);
-  goal->term_cases.push_back(std::move(right));
-  terms_changed_ = true;
+    if (outputs[k] == goal->outputs[k]) add_case(&right, k);
+  terms_changed_ = goal->terms.add(id, std::move(right)) || terms_changed_;
 }
 
 void Goals::split() {
   if (!settings_.splits) return;
-  if (!terms_changed_ && predicates_.size() < next_split_) return;
+  if (!conditions_.due(terms_changed_)) return;
   terms_changed_ = false;
-  next_split_ = predicates_.size() + predicates_.size() / 8 + 1;
   const SplitLimits limits{4, split_min_cases(cases_)};
   bool met = false;
   for (u32 g = 0; g < goals_.size(); ++g) {
     const Goal& goal = goals_[g];
-    if (met_[goal.result] || goal.terms.size() < 2) continue;
-    std::optional<DecisionList> list = split_cases(cases_, goal.term_cases, predicate_cases_, limits);
+    if (met_[goal.result] || goal.terms.ids().size() < 2) continue;
+    std::optional<DecisionList> list = split_cases(cases_, goal.terms.cases(), conditions_.cases(), limits);
     if (!list) continue;
-    for (Branch& b : list->branches) {
-      b.predicate = predicates_[b.predicate];
-      b.term = goal.terms[b.term];
-    }
-    list->otherwise = goal.terms[list->otherwise];
-    met_[goal.result] = Met{g, std::move(*list)};
+    met_[goal.result] = Met{g, with_ids(std::move(*list), goal.terms.ids(), conditions_.ids())};
     met = true;
   }
   if (met) assemble();

@@ -39,10 +39,7 @@ struct Goal {
   bool whole = false;
   std::vector<u64> outputs;  // by train case: the output hash an expression must have
   u64 behaviour = 0;         // the hash observe() computes for an expression with exactly these outputs
-  // The terms of a case split: banked expressions right on some of the cases, none on a subset
-  // of another's (at most kMaxTerms, the first found), and those cases.
-  std::vector<u32> terms;
-  std::vector<CaseMask> term_cases;
+  SplitTerms terms;          // of its case split
 };
 
 // How a result's goal was met: by one expression (a list without branches), or case by case.
@@ -81,14 +78,12 @@ class Goals {
   const Writer& writer_;
   EnumerateSettings settings_;
   std::vector<Goal> goals_;
-  std::vector<std::optional<Met>> met_;    // by result: how its goal was met, if it was
-  u32 cases_ = 0;                          // train cases
-  u64 true_hash_ = 0;                      // the output hash of `true`
-  std::vector<u32> predicates_;            // the entry's bool expressions, conditions of case splits
-  std::vector<CaseMask> predicate_cases_;  // … and the cases each holds on
-  bool terms_changed_ = false;             // since split() last tried
-  size_t next_split_ = 1;                  // … and the conditions it waits for otherwise
-  std::vector<trees::Tree> assembled_;     // candidates to propose next
+  std::vector<std::optional<Met>> met_;  // by result: how its goal was met, if it was
+  u32 cases_ = 0;                        // train cases
+  u64 true_hash_ = 0;                    // the output hash of `true`
+  SplitConditions conditions_;           // the entry's bool expressions
+  bool terms_changed_ = false;           // since split() last tried
+  std::vector<trees::Tree> assembled_;   // candidates to propose next
 };
 
 }  // namespace gs::search::enumeration

@@ -142,7 +142,7 @@ void Grammar::make_leaves(const suites::Problem& problem) {
   // With splits, thresholds: where the outputs step as an int parameter grows (small-or-large's
   // 1000 and 2000), those not among the leaves already.
   if (settings_.splits)
-    for (i64 v : thresholds(problem)) add_leaf_once(trees::Expr::int_lit(v));
+    for (i64 v : split_thresholds(problem)) add_leaf_once(trees::Expr::int_lit(v));
   for (u32 i = 0; i < leaves_.size(); ++i)
     rules_.push_back({Production::Leaf, 0, {}, {}, leaves_[i].type, false});
 }
@@ -153,34 +153,6 @@ void Grammar::add_leaf_once(trees::Expr e) {
   if (std::none_of(leaves_.begin(), leaves_.end(),
                    [&](const trees::Expr& l) { return l.type == e.type && trees::to_source(l) == text; }))
     leaves_.push_back(std::move(e));
-}
-
-// For each int parameter that alone decides the train outputs, in at most four steps of at
-// least split_min_cases() cases each: the values at which they change (the first value of each
-// step after the first). Decision-tree learners take their split points the same way; PushGP
-// draws such numbers as random constants.
-std::vector<i64> Grammar::thresholds(const suites::Problem& problem) const {
-  std::vector<i64> out;
-  const u32 least = split_min_cases(u32(problem.train.size()));
-  for (u32 p = 0; p < signature_.params.size(); ++p) {
-    if (signature_.params[p] != Type::Int) continue;
-    std::vector<std::pair<i64, u64>> points;  // the parameter's value, the outputs' hash
-    for (const suites::Case& c : problem.train)
-      points.push_back({c.inputs[p].i, pipeline::output_hash(c.outputs)});
-    std::sort(points.begin(), points.end());
-    std::vector<i64> steps;
-    bool fits = true;
-    u32 step_cases = 1;
-    for (size_t k = 1; k < points.size() && fits; ++k, ++step_cases) {
-      if (points[k].second == points[k - 1].second) continue;
-      if (points[k].first == points[k - 1].first || step_cases < least)
-        fits = false;  // one value, two outputs; a stray step
-      steps.push_back(points[k].first);
-      step_cases = 0;
-    }
-    if (fits && step_cases >= least && steps.size() <= 3) out.insert(out.end(), steps.begin(), steps.end());
-  }
-  return out;
 }
 
 // A name no parameter has (nor any name taken before).

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "search/case_split.h"
 #include "search/generator.h"
 #include "suites/problem.h"
 #include "trees/syntax.h"
@@ -50,11 +51,6 @@ struct Context {
   bool indexed = false;      // a range whose sequences' elements at i are leaves
 };
 
-// Each branch of a case split, and the rest, must hold 5 % of the train cases and at least 5:
-// no branch for a stray case, and fewer than 10 cases do not split (a decision list would fit
-// them by chance).
-inline u32 split_min_cases(u32 cases) { return std::max<u32>(5, cases / 20); }
-
 class Grammar {
  public:
   Grammar(const suites::Problem& problem, const EnumerateSettings& settings);
@@ -89,7 +85,6 @@ class Grammar {
   std::vector<Type> map_results() const;
   void make_leaves(const suites::Problem& problem);
   void add_leaf_once(trees::Expr e);
-  std::vector<i64> thresholds(const suites::Problem& problem) const;
   std::string fresh(std::string base);
   void make_contexts();
   void add_rule(Rule r);

@@ -61,9 +61,6 @@ void Cases::rollback(const Mark& mark) {
   for (u32 k = 0; k < count(); ++k) machine(k).heap.used = mark.used[k];
 }
 
-namespace {
-
-// Case k's output hash (0 on a trap).
 u64 case_hash(const Behaviour& b, Cases& cases, u32 k) {
   if (b.traps[k] != u8(vm::Trap::NONE)) return 0;
   u64 h = 0;
@@ -71,8 +68,6 @@ u64 case_hash(const Behaviour& b, Cases& cases, u32 k) {
     throw std::logic_error("no value on case " + std::to_string(k));
   return h;
 }
-
-}  // namespace
 
 std::vector<u64> output_hashes(const Behaviour& b, Cases& cases) {
   std::vector<u64> hashes(cases.count(), 0);

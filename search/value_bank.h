@@ -164,6 +164,7 @@ class Operation {
 // compare_outputs computes too), or 0 where it trapped, as the pipeline's output_hash array holds:
 // what the enumeration's observational equivalence and goals compare.
 std::vector<u64> output_hashes(const Behaviour& b, Cases& cases);
+u64 case_hash(const Behaviour& b, Cases& cases, u32 k);  // … of case k
 // Those hashes mixed into one, case by case: the key of a behaviour's observational equivalence
 // class.
 u64 behaviour_hash(const Behaviour& b, Cases& cases);

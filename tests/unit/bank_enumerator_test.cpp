@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "pipeline/case_set.h"
 #include "search/generator.h"
@@ -202,6 +203,71 @@ TEST(BankGenerator, SolvesInTheSearchLoopAndCountsWhatItEvaluated) {
   EXPECT_GE(r.alike->programs, 1u);
   std::printf("%s after %llu candidates\n%s", p.name.c_str(), (unsigned long long)r.candidates,
               r.simplified.c_str());
+}
+
+// A problem of the signature's types, its cases made by `f` from the inputs.
+suites::Problem split_problem(const std::string& signature, const std::string& constants,
+                              std::vector<std::vector<vm::Value>> inputs,
+                              const std::function<vm::Value(const std::vector<vm::Value>&)>& f, u32 train) {
+  suites::Problem p;
+  p.name = "split";
+  std::string error;
+  EXPECT_TRUE(suites::parse_signature(signature, &p.signature, &error)) << error;
+  EXPECT_TRUE(suites::parse_constants(constants, &p.constants, &error)) << error;
+  for (u32 k = 0; k < inputs.size(); ++k)
+    (k < train ? p.train : p.test).push_back({inputs[k], {f(inputs[k])}});
+  return p;
+}
+
+SearchOutcome search_bank(const suites::Problem& p, bool splits, u64 budget) {
+  EnumerateSettings settings;
+  settings.splits = splits;
+  std::unique_ptr<Generator> g = make_bank_generator(p, settings);
+  std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
+  SearchConfig config;
+  config.batch = 50;
+  config.budget.candidates = budget;
+  return run_search(p, *g, *cpu, config);
+}
+
+// Outputs that step as n grows: an answer case by case, `if n < 300 { return "low"; } ...`,
+// whose terms and conditions are three nodes each; the whole expression (two chooses, size 11)
+// is past the budget.
+TEST(BankGenerator, SplitsCasesUnderConditions) {
+  std::vector<std::vector<vm::Value>> inputs;
+  for (int k = 0; k < 120; ++k)
+    inputs.push_back(
+        {vm::Value::of_int(k < 8 ? std::vector<int>{298, 299, 300, 301, 698, 699, 700, 701}[size_t(k)]
+                                 : (k * 7919) % 2000 - 500)});
+  const auto step = [](const std::vector<vm::Value>& in) {
+    return vm::Value::of_str(in[0].i < 300 ? "low" : in[0].i < 700 ? "mid" : "high");
+  };
+  const suites::Problem p = split_problem(
+      "fn solve(n: int) -> str", R"({"int": [300, 700], "str": ["low", "mid", "high"]})", inputs, step, 60);
+  const SearchOutcome r = search_bank(p, true, 5000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("if n < 300 {"), std::string::npos) << r.solution;
+  EXPECT_FALSE(search_bank(p, false, 5000).solved);
+}
+
+// A term that traps where its branch is not taken: a / b, except 0 where b is 0 (6 of 30 cases).
+// The split's term a / b runs only where b != 0.
+TEST(BankGenerator, ASplitTermMayTrapElsewhere) {
+  std::vector<std::vector<vm::Value>> inputs;
+  for (int k = 0; k < 40; ++k)
+    inputs.push_back(
+        {vm::Value::of_int((k * 37) % 101 - 50), vm::Value::of_int(k % 5 == 0 ? 0 : (k * 13) % 17 - 8)});
+  const auto divide = [](const std::vector<vm::Value>& in) {
+    return vm::Value::of_int(in[1].i == 0 ? 0 : in[0].i / in[1].i);
+  };
+  const suites::Problem p = split_problem("fn solve(a: int, b: int) -> int", "{}", inputs, divide, 30);
+  const SearchOutcome split = search_bank(p, true, 10'000);
+  ASSERT_TRUE(split.solved) << split.best_source;
+  EXPECT_TRUE(split.generalises) << split.solution;
+  EXPECT_NE(split.solution.find("return a / b;"), std::string::npos) << split.solution;
+  EXPECT_FALSE(search_bank(p, false, 10'000).solved);  // the guard as an expression is size 8
+  std::printf("after %llu candidates:\n%s", (unsigned long long)split.candidates, split.solution.c_str());
 }
 
 }  // namespace
