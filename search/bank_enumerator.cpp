@@ -118,8 +118,7 @@ BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vect
                    [&](u32 a, u32 b) { return leaves_[a].size < leaves_[b].size; });
 }
 
-std::optional<u32> BankEnumerator::bank_pending(Type goal_type,
-                                                const std::function<bool(const Behaviour&)>& meets) {
+std::optional<u32> BankEnumerator::bank_pending(const std::function<bool(const Behaviour&)>& meets) {
   pending_banked_ = true;
   std::optional<u32> answer;
   for (u32 i : pending_) {
@@ -127,8 +126,7 @@ std::optional<u32> BankEnumerator::bank_pending(Type goal_type,
     if (leaf.size != size_ || leaf.behaviour.words.empty()) continue;
     const bool banked = bank(leaf.behaviour, leaf.size, kLeaf, {&i, 1});
     leaf.behaviour = {};
-    if (banked && !answer && entries_.back().type == goal_type && meets(entries_.back().behaviour))
-      answer = u32(entries_.size() - 1);
+    if (banked && !answer && meets(entries_.back().behaviour)) answer = u32(entries_.size() - 1);
   }
   return answer;
 }
@@ -206,8 +204,7 @@ u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool*
   const bool was_finished = finished_;
   // A goal no new behaviour meets (the answer's is banked): the search runs to the end of the
   // answer's size or of the budget.
-  search(
-      type, [](const Behaviour&) { return false; }, size, budget, stats);
+  search([](const Behaviour&) { return false; }, size, budget, stats);
   *complete = size_ > size || was_finished;
   finished_ = was_finished;  // only the answer's size was searched: the next search() goes on
   twin_of_.reset();
@@ -216,13 +213,12 @@ u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool*
 
 std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>& goal, u32 max_size,
                                           u64 budget, EnumerationStats* stats) {
-  return search(
-      goal_type, [&](const Behaviour& b) { return output_hashes(b, cases_) == goal; }, max_size, budget,
-      stats);
+  return search([&](const Behaviour& b) { return b.type == goal_type && output_hashes(b, cases_) == goal; },
+                max_size, budget, stats);
 }
 
-std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bool(const Behaviour&)>& meets,
-                                          u32 max_size, u64 budget, EnumerationStats* stats) {
+std::optional<u32> BankEnumerator::search(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
+                                          u64 budget, EnumerationStats* stats) {
   const u64 spent_before = stats_.evaluated;
   auto report = [&] {
     stats_.banked = entries_.size();
@@ -233,7 +229,6 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
     for (std::vector<std::vector<u32>>& sizes : by_type_size_)
       if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
     for (u32 id = 0; id < entries_.size(); ++id) {
-      if (entries_[id].type != goal_type) continue;
       if (meets(entries_[id].behaviour)) {
         report();
         return id;
@@ -243,9 +238,9 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
     // made whole elsewhere, so finding it costs nothing more.
     for (u32 i : pending_) {
       Leaf& leaf = leaves_[i];
-      if (leaf.behaviour.type != goal_type || !meets(leaf.behaviour)) continue;
-      if (by_type_size_[u8(goal_type)].size() <= leaf.size)
-        by_type_size_[u8(goal_type)].resize(leaf.size + 1);
+      if (!meets(leaf.behaviour)) continue;
+      std::vector<std::vector<u32>>& sizes = by_type_size_[u8(leaf.behaviour.type)];
+      if (sizes.size() <= leaf.size) sizes.resize(leaf.size + 1);
       bank(leaf.behaviour, leaf.size, kLeaf, {&i, 1});
       leaf.behaviour = {};
       report();
@@ -255,7 +250,7 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
   while (!finished_ && size_ <= max_size) {
     stats_.size = size_;
     if (!pending_banked_)
-      if (const std::optional<u32> answer = bank_pending(goal_type, meets)) {
+      if (const std::optional<u32> answer = bank_pending(meets)) {
         report();
         return answer;
       }
@@ -320,7 +315,7 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::function<bo
               if (alone && !p.choose) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
             }
-            const bool answer = banked && b.type == goal_type && meets(b);
+            const bool answer = banked && meets(b);
             u32 j = n;  // the odometer turns on before any return, so that the next call goes on
             while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
             if (j == 0) empty = true;  // this composition is done

@@ -71,15 +71,15 @@ class BankEnumerator {
   BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vector<Production> productions,
                  std::string parameters);
 
-  // The next banked expression of type `goal_type` that `meets` the goal (the pipeline's test:
-  // outputs within a float tolerance of the expected ones, say; asked of each new behaviour of
-  // that type): the enumeration goes on from where the last call stopped, through sizes up to
-  // max_size, evaluating at most `budget` expressions in this call; the answer's id, or nullopt
-  // when the budget ran out first (call again to go on) or the enumeration is finished
-  // (finished()). stats (when given) accumulate over the calls.
-  std::optional<u32> search(Type goal_type, const std::function<bool(const Behaviour&)>& meets, u32 max_size,
-                            u64 budget, EnumerationStats* stats);
-  // The same with the goal as the output hash (output_hashes) on every case.
+  // The next banked expression that `meets` a goal (the pipeline's test: a type, and outputs
+  // within a float tolerance of the expected ones, say; asked of each new behaviour): the
+  // enumeration goes on from where the last call stopped, through sizes up to max_size,
+  // evaluating at most `budget` expressions in this call; the answer's id, or nullopt when the
+  // budget ran out first (call again to go on) or the enumeration is finished (finished()).
+  // stats (when given) accumulate over the calls.
+  std::optional<u32> search(const std::function<bool(const Behaviour&)>& meets, u32 max_size, u64 budget,
+                            EnumerationStats* stats);
+  // The same with the goal as a type and the output hash (output_hashes) on every case.
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
   bool finished() const { return finished_; }
@@ -121,7 +121,7 @@ class BankEnumerator {
   // Banks b (and returns true) unless a behaviour of its type is banked.
   bool bank(const Behaviour& b, u32 size, u32 production, std::span<const u32> operands, u64* hash = nullptr);
   // Banks the pending leaves of size size_; the first that meets the goal, if one does.
-  std::optional<u32> bank_pending(Type goal_type, const std::function<bool(const Behaviour&)>& meets);
+  std::optional<u32> bank_pending(const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far
   // and which productions' helpers it calls.
   struct Helpers {

@@ -1,12 +1,14 @@
 // The value-bank enumeration as a generator (search/generator.h make_bank_generator): the
 // problem's train cases become the bank's cases, its parameters and a few constants the leaves,
 // the operators and builtins of the signature's types, the loops of search/bank_loops.h and a
-// lazy choose per type the productions; each propose() goes on enumerating for `count` expressions and
-// proposes the expressions that meet the goal, written out as programs, which the pipeline judges.
-// Where none does yet, the goal may be met case by case (search/case_split.h): the banked
-// expressions of the result's type right on some train cases are the terms, the bool ones that
-// trap on no case the conditions, and a decision list over them is proposed as `if`s, so that a
-// term runs only on the cases its branch takes (a term may trap on the others).
+// lazy choose per type the productions. Each propose() goes on enumerating for `count`
+// expressions against the problem's goals (search/goal_shapes.h: each result's outputs, and for
+// a string result the part between its affixes, or the int under chr or str) and proposes a
+// program once every result is met, which the pipeline judges. A goal may be met case by case
+// (search/case_split.h): the banked expressions of its type right on some train cases are the
+// terms, the bool ones that trap on no case the conditions, and a decision list over them is a
+// helper of `if`s, so that a term runs only on the cases its branch takes (it may trap on the
+// others).
 #include <algorithm>
 #include <set>
 
@@ -16,6 +18,7 @@
 #include "search/bank_loops.h"
 #include "search/case_split.h"
 #include "search/generator.h"
+#include "search/goal_shapes.h"
 #include "trees/syntax.h"
 
 namespace gs::search {
@@ -96,22 +99,28 @@ class BankGenerator final : public Generator {
  public:
   BankGenerator(const suites::Problem& problem, EnumerateSettings settings) : settings_(settings) {
     const suites::Signature& sig = problem.signature;
-    if (sig.results.size() != 1) return;  // one result only, for now
-    types_ = {I, B, sig.results[0]};
+    types_ = {I, B};
+    for (Type t : sig.results) types_.insert(t);
     for (Type t : sig.params) types_.insert(t);
+    if (types_.count(S)) types_.insert(SA);  // split and join
     for (Type t : types_)
       if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
-    for (const suites::Case& c : problem.train) {
-      inputs_.push_back(c.inputs);
-      expected_.push_back(c.outputs[0]);
-      expected_hashes_.push_back(pipeline::output_hash(c.outputs));
+    for (const suites::Case& c : problem.train) inputs_.push_back(c.inputs);
+    for (GoalShape& shape : goal_shapes(problem)) {
+      Goal g;
+      for (const vm::Value& v : shape.outputs) g.hashes.push_back(pipeline::output_hash({&v, 1}));
+      g.shape = std::move(shape);
+      goals_.push_back(std::move(g));
     }
+    met_.assign(sig.results.size(), std::nullopt);
     tolerance_ = problem.float_tolerance;
     params_ = sig.params;
     names_ = sig.param_names;
+    results_ = sig.results;
     constants_ = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2), vm::Value::of_bool(true),
                   vm::Value::of_bool(false)};
-    if (types_.count(S)) constants_.push_back(vm::Value::of_str(" "));
+    if (types_.count(S))
+      for (const char* s : {"", " "}) constants_.push_back(vm::Value::of_str(s));
     if (types_.count(F)) constants_.push_back(vm::Value::of_float(0.0));
     for (const vm::Value& c : problem.constants)  // the scalar ones
       if (types_.count(c.type) && is_scalar(c.type)) constants_.push_back(c);
@@ -120,7 +129,6 @@ class BankGenerator final : public Generator {
         if (std::none_of(constants_.begin(), constants_.end(),
                          [&](const vm::Value& c) { return c.type == I && c.i == t; }))
           constants_.push_back(vm::Value::of_int(t));
-    result_ = sig.results[0];
     entry_ = sig.entry;
     usable_ = true;
   }
@@ -134,29 +142,27 @@ class BankGenerator final : public Generator {
     if (!enumerator_ || enumerator_->finished()) return out;
     bank::EnumerationStats stats;
     const u64 before = spent_;
-    const u32 n = cases_->count();
     auto meets = [&](const bank::Behaviour& b) {
-      for (u32 k = 0; k < n; ++k)
-        if (!right_on(b, k)) return false;
-      return true;
+      for (const Goal& g : goals_)
+        if (!met_[g.shape.result] && meets_all(g, b)) return true;
+      return false;
     };
-    const std::optional<u32> answer = enumerator_->search(result_, meets, settings_.max_size, count, &stats);
+    const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, count, &stats);
     spent_ = lambda_evaluated_ + stats.evaluated;
     evaluated_ = spent_ - before;
-    if (answer) {
+    if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
+      // The result's outputs as they are: the program is the expression (whose twins alike() counts).
       Proposal p;
       p.source = enumerator_->program(*answer, entry_);
       answer_ = {*answer, p.source};
       out.push_back(std::move(p));
-      // The answer was evaluated in the bank and is judged by the pipeline: count it once.
-      if (evaluated_ > 0) --evaluated_;
-    } else if (settings_.splits) {
-      if (std::optional<std::string> split = split_program()) {
-        Proposal p;
-        p.source = std::move(*split);
-        out.push_back(std::move(p));
-      }
+    } else if (std::optional<std::string> assembled = assemble()) {
+      Proposal p;
+      p.source = std::move(*assembled);
+      out.push_back(std::move(p));
     }
+    // An answer was evaluated in the bank and is judged by the pipeline: count it once.
+    if (!out.empty() && evaluated_ > 0) --evaluated_;
     return out;
   }
 
@@ -173,6 +179,20 @@ class BankGenerator final : public Generator {
   }
 
  private:
+  // A goal (search/goal_shapes.h): what an expression must give on each train case, and the
+  // terms of its case split.
+  struct Goal {
+    GoalShape shape;
+    std::vector<u64> hashes;  // the outputs' hashes, by case
+    SplitTerms terms;
+  };
+  // How a result was met: by goal `goal`, with one expression (a list without branches) or case
+  // by case. Entry ids.
+  struct Met {
+    u32 goal = 0;
+    DecisionList list;
+  };
+
   // The bank, its leaves (the lambda leaves' bodies enumerated first) and its enumerator.
   void start() {
     // Every banked value of a case lives in its heap: 64 MiB shared by the cases, 1 to 16 MiB each.
@@ -186,6 +206,7 @@ class BankGenerator final : public Generator {
     for (u32 i = 0; i < params_.size(); ++i) {
       leaves.push_back({names_[i], cases_->parameter(i)});
       parameters_ += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
+      arguments_ += (i ? ", " : "") + names_[i];
     }
     for (const vm::Value& c : constants_) leaves.push_back({literal(c), bank::constant(c, *cases_)});
     if (settings_.lambdas && settings_.lambda_budget > 0) {
@@ -212,65 +233,127 @@ class BankGenerator final : public Generator {
                                                          productions_for(types_, true), parameters_);
   }
 
-  // Whether b's output on case k is the expected one, as the pipeline judges it: no trap, and
-  // floats within the tolerance (decoded), anything else by its output hash.
-  bool right_on(const bank::Behaviour& b, u32 k) {
+  // Whether b's output on case k is goal g's, as the pipeline judges it: no trap, and floats
+  // within the tolerance (decoded), anything else by its output hash.
+  bool right_on(const Goal& g, const bank::Behaviour& b, u32 k) {
     if (b.traps[k] != u8(vm::Trap::NONE)) return false;
     if (b.type == F || b.type == FA)
-      return pipeline::values_match(cases_->value(b, k), expected_[k], tolerance_);
-    return bank::case_hash(b, *cases_, k) == expected_hashes_[k];
+      return pipeline::values_match(cases_->value(b, k), g.shape.outputs[k], tolerance_);
+    return bank::case_hash(b, *cases_, k) == g.hashes[k];
+  }
+  bool meets_all(const Goal& g, const bank::Behaviour& b) {
+    if (b.type != g.shape.type) return false;
+    for (u32 k = 0; k < cases_->count(); ++k)
+      if (!right_on(g, b, k)) return false;
+    return true;
   }
 
-  // The terms and conditions banked since the last call, and a decision list over them when one
-  // is due and found: the program that answers case by case. Each program once.
-  std::optional<std::string> split_program() {
+  // The entries banked since the last call, against the goals of the results not met yet: a
+  // goal met whole, or a term or condition of case splits; then, where those are due, the splits.
+  // Once every result is met, the program that returns them all. Each program once.
+  std::optional<std::string> assemble() {
     const u32 n = cases_->count();
     bool terms_changed = false;
     for (; scanned_ < enumerator_->count(); ++scanned_) {
       const bank::Behaviour& b = enumerator_->behaviour(scanned_);
-      if (b.type == result_ && !terms_.full()) {
+      for (u32 j = 0; j < goals_.size(); ++j) {
+        Goal& g = goals_[j];
+        if (b.type != g.shape.type || met_[g.shape.result]) continue;
         CaseMask right = case_mask(n);
+        u32 count = 0;
         for (u32 k = 0; k < n; ++k)
-          if (right_on(b, k)) add_case(&right, k);
-        terms_changed = terms_.add(scanned_, std::move(right)) || terms_changed;
+          if (right_on(g, b, k)) {
+            add_case(&right, k);
+            ++count;
+          }
+        if (count == n)
+          met_[g.shape.result] = Met{j, {{}, scanned_}};
+        else if (settings_.splits)
+          terms_changed = g.terms.add(scanned_, std::move(right)) || terms_changed;
       }
-      if (b.type == B && !b.traps_anywhere()) {
+      if (settings_.splits && b.type == B && !b.traps_anywhere()) {
         CaseMask holds = case_mask(n);
         for (u32 k = 0; k < n; ++k)
           if (b.words[k] != 0) add_case(&holds, k);
         conditions_.add(scanned_, std::move(holds));
       }
     }
-    if (terms_.ids().size() < 2 || !conditions_.due(terms_changed)) return std::nullopt;
-    // The smallest conditions that split the cases: those up to size 3 first, then up to 4, ...
-    // (a larger condition that covers more cases would be taken over a smaller one, and fit the
-    // train cases by chance more often).
+    const bool all_met = std::find(met_.begin(), met_.end(), std::nullopt) == met_.end();
+    if (!all_met && settings_.splits && conditions_.due(terms_changed))
+      for (u32 j = 0; j < goals_.size(); ++j)
+        if (!met_[goals_[j].shape.result])
+          if (std::optional<DecisionList> list = split(goals_[j].terms))
+            met_[goals_[j].shape.result] = Met{j, *list};
+    if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
+    std::string source = program();
+    if (!sources_.insert(source).second) return std::nullopt;
+    return source;
+  }
+
+  // A decision list over the terms and the smallest conditions that split the cases: those up to
+  // size 3 first, then up to 4, ... (a larger condition that covers more cases would be taken
+  // over a smaller one, and fit the train cases by chance more often). Entry ids.
+  std::optional<DecisionList> split(const SplitTerms& terms) const {
+    const u32 n = cases_->count();
     const std::vector<u32>& ids = conditions_.ids();
-    std::optional<DecisionList> list;
-    for (u32 end = 0; end < ids.size() && !list;) {
+    if (terms.ids().size() < 2) return std::nullopt;
+    for (u32 end = 0; end < ids.size();) {
       const u32 size = enumerator_->size(ids[end]);
       while (end < ids.size() && enumerator_->size(ids[end]) <= size) ++end;
-      list =
-          split_cases(n, terms_.cases(), std::span(conditions_.cases()).first(end), {4, split_min_cases(n)});
+      if (std::optional<DecisionList> list = split_cases(
+              n, terms.cases(), std::span(conditions_.cases()).first(end), {4, split_min_cases(n)}))
+        return with_ids(std::move(*list), terms.ids(), ids);
     }
-    if (!list) return std::nullopt;
-    const DecisionList l = with_ids(*list, terms_.ids(), ids);
-    std::vector<u32> parts;  // each branch's condition and term, then the last term
-    for (const Branch& b : l.branches) {
-      parts.push_back(b.predicate);
-      parts.push_back(b.term);
+    return std::nullopt;
+  }
+
+  // The program that returns every result as met: a result met case by case is a helper
+  // function of `if`s (a term runs only where its branch is taken), a goal's affixes and chr or
+  // str around the expression.
+  std::string program() const {
+    std::vector<u32> parts;  // per result: each branch's condition and term, then the last term
+    for (const std::optional<Met>& m : met_) {
+      for (const Branch& b : m->list.branches) {
+        parts.push_back(b.predicate);
+        parts.push_back(b.term);
+      }
+      parts.push_back(m->list.otherwise);
     }
-    parts.push_back(l.otherwise);
     const bank::Written w = enumerator_->write(parts, "");
-    std::string source = "fn " + entry_ + "(" + parameters_ + ") -> " + type_name(result_) + " {\n";
-    for (size_t j = 0; j < l.branches.size(); ++j) {
-      const std::string& condition = w.expressions[2 * j];
-      source += "  if " + (l.branches[j].when ? condition : "!(" + condition + ")") + " {\n    return " +
-                w.expressions[2 * j + 1] + ";\n  }\n";
+    std::string splits, returned;
+    size_t at = 0;
+    for (u32 r = 0; r < met_.size(); ++r) {
+      const Met& m = *met_[r];
+      const GoalShape& shape = goals_[m.goal].shape;
+      std::string e;
+      if (m.list.branches.empty()) {
+        e = w.expressions[at++];
+      } else {
+        const std::string name = "split_" + std::to_string(r + 1);
+        splits += "fn " + name + "(" + parameters_ + ") -> " + type_name(shape.type) + " {\n";
+        for (const Branch& b : m.list.branches) {
+          const std::string& condition = w.expressions[at++];
+          splits += "  if " + (b.when ? condition : "!(" + condition + ")") + " {\n    return " +
+                    w.expressions[at++] + ";\n  }\n";
+        }
+        splits += "  return " + w.expressions[at++] + ";\n}\n";
+        e = name + "(" + arguments_ + ")";
+      }
+      if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
+      if (!shape.prefix.empty()) e = literal(vm::Value::of_str(shape.prefix)) + " + " + e;
+      if (!shape.suffix.empty())
+        e += " + " + literal(vm::Value::of_str(shape.suffix));  // + on strs associates
+      returned += (r ? ", " : "") + e;
     }
-    source += "  return " + w.expressions.back() + ";\n}\n" + w.functions;
-    if (!split_sources_.insert(source).second) return std::nullopt;
-    return source;
+    std::string type = type_name(results_[0]);
+    if (results_.size() > 1) {
+      type.clear();
+      for (u32 r = 0; r < results_.size(); ++r) type += (r ? ", " : "") + std::string(type_name(results_[r]));
+      type = "(" + type + ")";
+      returned = "(" + returned + ")";
+    }
+    return "fn " + entry_ + "(" + parameters_ + ") -> " + type + " {\n  return " + returned + ";\n}\n" +
+           splits + w.functions;
   }
 
   static std::string literal(const vm::Value& v) {
@@ -286,28 +369,22 @@ class BankGenerator final : public Generator {
   EnumerateSettings settings_;
   bool usable_ = false;  // a signature the bank takes
   std::set<Type> types_;
-  std::vector<Type> params_;
+  std::vector<Type> params_, results_;
   std::vector<std::string> names_;
+  std::string entry_, parameters_, arguments_;  // the entry's name, parameter list and its names
   std::vector<std::vector<vm::Value>> inputs_;  // by train case
   std::vector<vm::Value> constants_;
-  u64 lambda_evaluated_ = 0;
-  std::optional<std::pair<u32, std::string>> answer_;  // the last proposal's id in the bank, and source
-  static constexpr u64 kAlikeBudget =
-      20000;  // expressions alike() may evaluate  // body expressions evaluated for the lambda leaves
+  double tolerance_ = 0;
+  std::vector<Goal> goals_;
+  std::vector<std::optional<Met>> met_;                // by result
+  u32 scanned_ = 0;                                    // entries seen by assemble()
+  SplitConditions conditions_;                         // the bank's bool expressions that never trap
+  std::set<std::string> sources_;                      // the programs assemble() proposed
+  u64 lambda_evaluated_ = 0;                           // body expressions evaluated for the lambda leaves
+  std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
+  static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
-  std::vector<vm::Value> expected_;   // by train case
-  std::vector<u64> expected_hashes_;  // … their output hashes
-  std::string parameters_;            // the entry's parameter list
-  // Case splits: the entries scanned for terms and conditions so far, those kept, and the
-  // programs proposed.
-  u32 scanned_ = 0;
-  SplitTerms terms_;
-  SplitConditions conditions_;
-  std::set<std::string> split_sources_;
-  double tolerance_ = 0;
-  Type result_ = Type::Unit;
-  std::string entry_;
   u64 spent_ = 0, evaluated_ = 0;
 };
 

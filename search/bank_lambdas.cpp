@@ -197,9 +197,8 @@ LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::st
     for (const auto& [text, value] : constants) leaves.push_back({text, constant(value, elements)});
     BankEnumerator bodies(elements, std::move(leaves), productions(), context.parameters(params));
     EnumerationStats stats;
-    bodies.search(
-        Type::Unit, [](const Behaviour&) { return false; }, settings.max_body_size, settings.budget / lists,
-        &stats);
+    bodies.search([](const Behaviour&) { return false; }, settings.max_body_size, settings.budget / lists,
+                  &stats);
     out.evaluated += stats.evaluated;
     for (Leaf& leaf : context.leaves_of(bodies, cases, params, settings, &counter))
       out.leaves.push_back(std::move(leaf));

@@ -8,23 +8,6 @@
 
 namespace gs::search::enumeration {
 
-namespace {
-
-// The int whose decimal digits t is, as str() writes them.
-std::optional<i64> decimal(const std::string& t) {
-  if (t.empty() || t.size() > 19) return std::nullopt;
-  size_t k = t[0] == '-' ? 1 : 0;
-  if (k == t.size() || (t[k] == '0' && t.size() > k + 1) || t == "-0") return std::nullopt;
-  i64 v = 0;
-  for (; k < t.size(); ++k) {
-    if (t[k] < '0' || t[k] > '9') return std::nullopt;
-    v = v * 10 + (t[k] - '0');
-  }
-  return t[0] == '-' ? -v : v;
-}
-
-}  // namespace
-
 u64 behaviour_of(std::span<const u64> output_hashes) {
   return fnv1a64(reinterpret_cast<const u8*>(output_hashes.data()), output_hashes.size_bytes());
 }
@@ -35,37 +18,19 @@ Goals::Goals(const suites::Problem& problem, Grammar& grammar, const Bank& bank,
   const std::vector<Type>& results = grammar_.signature().results;
   met_.assign(results.size(), std::nullopt);
   cases_ = u32(problem.train.size());
-  const auto add = [&](u32 r, Type type, std::string prefix, std::string suffix, const char* convert,
-                       const std::vector<vm::Value>& outputs) {
-    if (grammar_.index_of_type(type) == kNone) return;
+  for (GoalShape& shape : goal_shapes(problem)) {
+    if (grammar_.index_of_type(shape.type) == kNone) continue;
     Goal goal;
-    goal.result = r;
-    goal.type = type;
-    goal.prefix = std::move(prefix);
-    goal.suffix = std::move(suffix);
-    goal.convert = convert;
-    for (const vm::Value& v : outputs)
+    goal.result = shape.result;
+    goal.type = shape.type;
+    goal.whole = results.size() == 1 && shape.plain();
+    for (const vm::Value& v : shape.outputs)
       goal.outputs.push_back(pipeline::output_hash(std::span<const vm::Value>(&v, 1)));
     goal.behaviour = behaviour_of(goal.outputs);
-    goal.whole = results.size() == 1 && goal.prefix.empty() && goal.suffix.empty() && !convert;
+    goal.prefix = std::move(shape.prefix);
+    goal.suffix = std::move(shape.suffix);
+    goal.convert = shape.convert;
     goals_.push_back(std::move(goal));
-  };
-  for (u32 r = 0; r < results.size(); ++r) {
-    std::vector<vm::Value> outputs;
-    for (const suites::Case& c : problem.train) outputs.push_back(c.outputs[r]);
-    add(r, results[r], "", "", nullptr, outputs);
-    if (results[r] != Type::Str) continue;
-    const auto& [prefix, suffix] = grammar_.affixes(r);
-    std::vector<vm::Value> rest, chars, ints;
-    for (const vm::Value& v : outputs) {
-      const std::string t = v.s.substr(prefix.size(), v.s.size() - prefix.size() - suffix.size());
-      rest.push_back(vm::Value::of_str(t));
-      if (t.size() == 1) chars.push_back(vm::Value::of_int(u8(t[0])));
-      if (std::optional<i64> v = decimal(t)) ints.push_back(vm::Value::of_int(*v));
-    }
-    if (!prefix.empty() || !suffix.empty()) add(r, Type::Str, prefix, suffix, nullptr, rest);
-    if (chars.size() == outputs.size()) add(r, Type::Int, prefix, suffix, "chr", chars);
-    if (ints.size() == outputs.size()) add(r, Type::Int, prefix, suffix, "str", ints);
   }
   // Within a size, the entry's context enumerates the goals' types first.
   grammar.put_first([&](Type t) {

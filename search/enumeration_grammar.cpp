@@ -10,20 +10,6 @@ namespace gs::search::enumeration {
 
 namespace {
 
-// The longest prefix (or suffix) every string has.
-std::string common_affix(const std::vector<std::string>& texts, bool suffix) {
-  if (texts.empty()) return "";
-  size_t n = texts[0].size();
-  for (const std::string& t : texts) {
-    size_t k = 0;
-    while (k < n && k < t.size() &&
-           (suffix ? t[t.size() - 1 - k] == texts[0][texts[0].size() - 1 - k] : t[k] == texts[0][k]))
-      ++k;
-    n = k;
-  }
-  return suffix ? texts[0].substr(texts[0].size() - n) : texts[0].substr(0, n);
-}
-
 // A value as a literal; none for an empty array (Syn cannot type `[]` standing alone).
 std::optional<trees::Expr> literal_of(const vm::Value& v) {
   switch (v.type) {
@@ -50,16 +36,8 @@ Grammar::Grammar(const suites::Problem& problem, const EnumerateSettings& settin
   make_rules();
 }
 
-// The prefix and suffix all train outputs of each string result share (others: none).
 void Grammar::make_affixes(const suites::Problem& problem) {
-  for (u32 r = 0; r < signature_.results.size(); ++r) {
-    std::vector<std::string> texts;
-    if (signature_.results[r] == Type::Str)
-      for (const suites::Case& c : problem.train) texts.push_back(c.outputs[r].s);
-    const std::string prefix = common_affix(texts, false);
-    for (std::string& t : texts) t.erase(0, prefix.size());
-    affixes_.push_back({prefix, common_affix(texts, true)});
-  }
+  for (u32 r = 0; r < signature_.results.size(); ++r) affixes_.push_back(output_affixes(problem, r));
 }
 
 void Grammar::add_type(Type t) {

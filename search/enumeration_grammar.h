@@ -12,6 +12,7 @@
 
 #include "search/case_split.h"
 #include "search/generator.h"
+#include "search/goal_shapes.h"
 #include "suites/problem.h"
 #include "trees/syntax.h"
 

@@ -219,9 +219,10 @@ suites::Problem split_problem(const std::string& signature, const std::string& c
   return p;
 }
 
-SearchOutcome search_bank(const suites::Problem& p, bool splits, u64 budget) {
+SearchOutcome search_bank(const suites::Problem& p, bool splits, u64 budget, u64 lambda_budget = 50000) {
   EnumerateSettings settings;
   settings.splits = splits;
+  settings.lambda_budget = lambda_budget;
   std::unique_ptr<Generator> g = make_bank_generator(p, settings);
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;
@@ -268,6 +269,33 @@ TEST(BankGenerator, ASplitTermMayTrapElsewhere) {
   EXPECT_NE(split.solution.find("return a / b;"), std::string::npos) << split.solution;
   EXPECT_FALSE(search_bank(p, false, 10'000).solved);  // the guard as an expression is size 8
   std::printf("after %llu candidates:\n%s", (unsigned long long)split.candidates, split.solution.c_str());
+}
+
+// Two results, one of them a string around an int: the goals (search/goal_shapes.h) are each
+// result's outputs and, for the string, the ints str() turns into the part between the affixes.
+TEST(BankGenerator, AssemblesResultsFromGoals) {
+  std::vector<std::vector<vm::Value>> inputs;
+  for (int k = 0; k < 40; ++k) {
+    std::vector<vm::Value> items;
+    for (int j = 0; j < k % 7; ++j) items.push_back(vm::Value::of_int((k * 31 + j * 17) % 41 - 20));
+    inputs.push_back({vm::Value::of_array(Type::Int, items)});
+  }
+  const auto f = [](const std::vector<vm::Value>& in) {
+    i64 sum = 0;
+    for (const vm::Value& v : in[0].items) sum += v.i;
+    return std::vector<vm::Value>{vm::Value::of_str("The sum is " + std::to_string(sum) + "."),
+                                  vm::Value::of_int(i64(in[0].items.size()))};
+  };
+  suites::Problem p;
+  p.name = "sum-and-length";
+  std::string error;
+  ASSERT_TRUE(suites::parse_signature("fn solve(xs: [int]) -> (str, int)", &p.signature, &error)) << error;
+  for (u32 k = 0; k < inputs.size(); ++k) (k < 30 ? p.train : p.test).push_back({inputs[k], f(inputs[k])});
+  const SearchOutcome r = search_bank(p, true, 10'000, 0);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("return (\"The sum is \" + str(sum(xs)) + \".\", len(xs));"), std::string::npos)
+      << r.solution;
 }
 
 }  // namespace

@@ -1,0 +1,34 @@
+// What an enumeration may look for besides a result's outputs as they are (docs/search.md
+// "Goals"): for a string result whose train outputs share a prefix or a suffix, the strings
+// between them; where those are single characters or decimal integers, the ints that chr() or
+// str() turns into them. Both enumeration engines assemble an answer from expressions that meet
+// these: `return "Check sum is " + chr(e);`, `return (e1, e2);`.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/types.h"
+#include "suites/problem.h"
+
+namespace gs::search {
+
+struct GoalShape {
+  u32 result = 0;  // which of the signature's results
+  Type type = Type::Unit;
+  std::string prefix, suffix;
+  const char* convert = nullptr;   // "chr", "str": the builtin applied to the expression, or none
+  std::vector<vm::Value> outputs;  // by train case: what the expression must give
+  // The result's outputs as they are.
+  bool plain() const { return prefix.empty() && suffix.empty() && convert == nullptr; }
+};
+
+// The prefix and suffix every train output of result r shares (none for a result that is not a str).
+std::pair<std::string, std::string> output_affixes(const suites::Problem& problem, u32 r);
+
+// Per result in order: its outputs as they are, then without the affixes, then as ints under
+// chr or str, where they exist.
+std::vector<GoalShape> goal_shapes(const suites::Problem& problem);
+
+}  // namespace gs::search
