@@ -72,6 +72,7 @@ std::vector<Production> productions_for(const std::set<Type>& types, bool loops)
   add({S, S}, I, "index_of($0, $1)");
   add({S, S}, B, "$0 == $1");
   add({I}, S, "str($0)");
+  add({I}, S, "chr($0)");
   add({S}, I, "parse_int($0)");
   add({S}, S, "reverse($0)");
   add({S, I, I}, S, "slice($0, $1, $2)");
@@ -102,6 +103,10 @@ class BankGenerator final : public Generator {
     types_ = {I, B};
     for (Type t : sig.results) types_.insert(t);
     for (Type t : sig.params) types_.insert(t);
+    for (const vm::Value& c : problem.constants)  // a table of the problem's, say
+      if (trees::literal_of(c)) types_.insert(c.type);
+    for (Type t : std::set<Type>(types_))  // and the elements of the arrays (a lambda's x)
+      if (is_array(t)) types_.insert(element_of(t));
     if (types_.count(S)) types_.insert(SA);  // split and join
     for (Type t : types_)
       if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
@@ -119,11 +124,17 @@ class BankGenerator final : public Generator {
     results_ = sig.results;
     constants_ = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2), vm::Value::of_bool(true),
                   vm::Value::of_bool(false)};
-    if (types_.count(S))
+    if (types_.count(S)) {
       for (const char* s : {"", " "}) constants_.push_back(vm::Value::of_str(s));
+      bool lines = false;  // outputs of lines, joined with "\n"
+      for (const suites::Case& c : problem.train)
+        for (const vm::Value& v : c.outputs)
+          lines = lines || (v.type == S && v.s.find('\n') != std::string::npos);
+      if (lines) constants_.push_back(vm::Value::of_str("\n"));
+    }
     if (types_.count(F)) constants_.push_back(vm::Value::of_float(0.0));
-    for (const vm::Value& c : problem.constants)  // the scalar ones
-      if (types_.count(c.type) && is_scalar(c.type)) constants_.push_back(c);
+    for (const vm::Value& c : problem.constants)
+      if (types_.count(c.type) && trees::literal_of(c)) constants_.push_back(c);
     if (settings.splits)  // the ints at which the outputs step, for the conditions
       for (i64 t : split_thresholds(problem))
         if (std::none_of(constants_.begin(), constants_.end(),
@@ -210,18 +221,20 @@ class BankGenerator final : public Generator {
     }
     for (const vm::Value& c : constants_) leaves.push_back({literal(c), bank::constant(c, *cases_)});
     if (settings_.lambdas && settings_.lambda_budget > 0) {
-      // The bodies' constants: small numbers and the base of decimal digits, and the problem's.
+      // The bodies' constants: small numbers and the base of decimal digits, and the problem's
+      // (its strs and tables too).
       std::vector<std::pair<std::string, vm::Value>> body_constants;
       for (i64 c : {0, 1, 2, 3, 10})
         body_constants.push_back({literal(vm::Value::of_int(c)), vm::Value::of_int(c)});
       for (const vm::Value& c : constants_)
-        if (c.type == I && (c.i < 0 || c.i > 3) && c.i != 10) body_constants.push_back({literal(c), c});
-      // The bodies' productions: those that make an int or a bool (the lists in a body are the
-      // problem's, summarised).
+        if ((c.type == I && (c.i < 0 || c.i > 3) && c.i != 10) || (c.type != I && c.type != B))
+          body_constants.push_back({literal(c), c});
+      // The bodies' productions: those that make an int, a bool or a str (the lists in a body
+      // are the problem's, summarised).
       auto body_productions = [&] {
         std::vector<Production> all = productions_for(types_, false), scalar;
         for (Production& p : all)
-          if (p.result == I || p.result == B) scalar.push_back(std::move(p));
+          if (p.result == I || p.result == B || p.result == S) scalar.push_back(std::move(p));
         return scalar;
       };
       bank::LambdaLeaves lambdas = bank::lambda_leaves(params_, names_, inputs_, *cases_, body_constants,
@@ -229,14 +242,26 @@ class BankGenerator final : public Generator {
       lambda_evaluated_ = lambdas.evaluated;
       for (bank::Leaf& leaf : lambdas.leaves) leaves.push_back(std::move(leaf));
     }
-    enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves),
-                                                         productions_for(types_, true), parameters_);
+    // Within a size, the productions that make a goal's type first (a goal met there ends the search).
+    std::vector<Production> productions = productions_for(types_, true);
+    std::stable_partition(productions.begin(), productions.end(), [&](const Production& p) {
+      return std::any_of(goals_.begin(), goals_.end(),
+                         [&](const Goal& g) { return g.shape.type == p.result; });
+    });
+    enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
+                                                         parameters_);
   }
 
   // Whether b's output on case k is goal g's, as the pipeline judges it: no trap, and floats
   // within the tolerance (decoded), anything else by its output hash.
   bool right_on(const Goal& g, const bank::Behaviour& b, u32 k) {
     if (b.traps[k] != u8(vm::Trap::NONE)) return false;
+    if (g.shape.lines) {  // join(lines, "\n"), as the VM's join writes it
+      const vm::Value lines = cases_->value(b, k);
+      std::string joined;
+      for (size_t j = 0; j < lines.items.size(); ++j) joined += (j ? "\n" : "") + lines.items[j].s;
+      return joined == g.shape.outputs[k].s;
+    }
     if (b.type == F || b.type == FA)
       return pipeline::values_match(cases_->value(b, k), g.shape.outputs[k], tolerance_);
     return bank::case_hash(b, *cases_, k) == g.hashes[k];
@@ -340,6 +365,7 @@ class BankGenerator final : public Generator {
         e = name + "(" + arguments_ + ")";
       }
       if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
+      if (shape.lines) e = "join(" + e + ", \"\\n\")";
       if (!shape.prefix.empty()) e = literal(vm::Value::of_str(shape.prefix)) + " + " + e;
       if (!shape.suffix.empty())
         e += " + " + literal(vm::Value::of_str(shape.suffix));  // + on strs associates
@@ -356,15 +382,7 @@ class BankGenerator final : public Generator {
            splits + w.functions;
   }
 
-  static std::string literal(const vm::Value& v) {
-    switch (v.type) {
-      case Type::Int: return trees::to_source(trees::Expr::int_lit(v.i));
-      case Type::Bool: return v.i ? "true" : "false";
-      case Type::Float: return trees::to_source(trees::Expr::float_lit(v.f));
-      case Type::Str: return trees::to_source(trees::Expr::str_lit(v.s));
-      default: return trees::to_source(trees::Expr::int_lit(0));
-    }
-  }
+  static std::string literal(const vm::Value& v) { return trees::to_source(*trees::literal_of(v)); }
 
   EnumerateSettings settings_;
   bool usable_ = false;  // a signature the bank takes

@@ -30,11 +30,13 @@
 namespace gs::search::bank {
 
 struct LambdaSettings {
-  u64 budget = 50000;         // body expressions evaluated, over all the list parameters
-  u32 max_body_size = 8;      // the bodies' expression nodes
-  u32 max_elements = 2048;    // element cases per parameter (all train cases'): past it, no lambdas
-  u32 max_leaves = 20000;     // leaves per parameter and form, smallest bodies first
-  u32 heap_bytes = 1u << 16;  // each element case's heap
+  u64 budget = 50000;          // body expressions evaluated, over all the list parameters
+  u32 max_body_size = 8;       // the bodies' expression nodes
+  u32 max_elements = 8192;     // element cases per parameter (all train cases'): past it, no lambdas
+  u32 max_leaves = 20000;      // leaves per parameter and form, smallest bodies first
+  u32 heap_bytes = 1u << 16;   // each element case's heap, at most
+  u64 heap_total = 64u << 20;  // … and all of them together (each at least 8 KiB)
+  u64 memory = 128u << 20;     // the bodies' behaviours per parameter, at most: fewer bodies past it
 };
 
 struct LambdaLeaves {

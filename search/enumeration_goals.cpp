@@ -19,7 +19,7 @@ Goals::Goals(const suites::Problem& problem, Grammar& grammar, const Bank& bank,
   met_.assign(results.size(), std::nullopt);
   cases_ = u32(problem.train.size());
   for (GoalShape& shape : goal_shapes(problem)) {
-    if (grammar_.index_of_type(shape.type) == kNone) continue;
+    if (grammar_.index_of_type(shape.type) == kNone || shape.lines) continue;  // lines: the value bank's
     Goal goal;
     goal.result = shape.result;
     goal.type = shape.type;

@@ -8,25 +8,6 @@
 
 namespace gs::search::enumeration {
 
-namespace {
-
-// A value as a literal; none for an empty array (Syn cannot type `[]` standing alone).
-std::optional<trees::Expr> literal_of(const vm::Value& v) {
-  switch (v.type) {
-    case Type::Int: return trees::Expr::int_lit(v.i);
-    case Type::Float: return trees::Expr::float_lit(v.f);
-    case Type::Bool: return trees::Expr::bool_lit(v.i != 0);
-    case Type::Str: return trees::Expr::str_lit(v.s);
-    default: break;
-  }
-  if (!is_array(v.type) || v.items.empty()) return std::nullopt;
-  std::vector<trees::Expr> items;
-  for (const vm::Value& item : v.items) items.push_back(*literal_of(item));
-  return trees::Expr::array_lit(v.type, std::move(items));
-}
-
-}  // namespace
-
 Grammar::Grammar(const suites::Problem& problem, const EnumerateSettings& settings)
     : signature_(problem.signature), settings_(settings) {
   make_affixes(problem);
@@ -116,7 +97,7 @@ void Grammar::make_leaves(const suites::Problem& problem) {
   }
   // The problem's own constants (docs/problems.md), those not among the leaves already.
   for (const vm::Value& v : problem.constants)
-    if (std::optional<trees::Expr> e = literal_of(v)) add_leaf_once(std::move(*e));
+    if (std::optional<trees::Expr> e = trees::literal_of(v)) add_leaf_once(std::move(*e));
   // With splits, thresholds: where the outputs step as an int parameter grows (small-or-large's
   // 1000 and 2000), those not among the leaves already.
   if (settings_.splits)

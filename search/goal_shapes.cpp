@@ -1,5 +1,6 @@
 #include "search/goal_shapes.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace gs::search {
@@ -50,7 +51,7 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
   for (u32 r = 0; r < results.size(); ++r) {
     std::vector<vm::Value> outputs;
     for (const suites::Case& c : problem.train) outputs.push_back(c.outputs[r]);
-    out.push_back({r, results[r], "", "", nullptr, outputs});
+    out.push_back({r, results[r], "", "", nullptr, false, outputs});
     if (results[r] != Type::Str) continue;
     const auto [prefix, suffix] = output_affixes(problem, r);
     std::vector<vm::Value> rest, chars, ints;
@@ -60,9 +61,13 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
       if (t.size() == 1) chars.push_back(vm::Value::of_int(u8(t[0])));
       if (std::optional<i64> d = decimal(t)) ints.push_back(vm::Value::of_int(*d));
     }
-    if (!prefix.empty() || !suffix.empty()) out.push_back({r, Type::Str, prefix, suffix, nullptr, rest});
-    if (chars.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "chr", chars});
-    if (ints.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "str", ints});
+    if (!prefix.empty() || !suffix.empty())
+      out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest});
+    if (chars.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars});
+    if (ints.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "str", false, ints});
+    if (std::any_of(rest.begin(), rest.end(),
+                    [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
+      out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest});
   }
   return out;
 }

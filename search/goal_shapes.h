@@ -1,8 +1,9 @@
 // What an enumeration may look for besides a result's outputs as they are (docs/search.md
 // "Goals"): for a string result whose train outputs share a prefix or a suffix, the strings
 // between them; where those are single characters or decimal integers, the ints that chr() or
-// str() turns into them. Both enumeration engines assemble an answer from expressions that meet
-// these: `return "Check sum is " + chr(e);`, `return (e1, e2);`.
+// str() turns into them; where they hold lines, the [str] that join(…, "\n") turns into them. Both
+// enumeration engines assemble an answer from expressions that meet these: `return "Check sum is " +
+// chr(e);`, `return (e1, e2);`.
 #pragma once
 
 #include <string>
@@ -18,17 +19,18 @@ struct GoalShape {
   u32 result = 0;  // which of the signature's results
   Type type = Type::Unit;
   std::string prefix, suffix;
-  const char* convert = nullptr;   // "chr", "str": the builtin applied to the expression, or none
-  std::vector<vm::Value> outputs;  // by train case: what the expression must give
+  const char* convert = nullptr;  // "chr", "str": the builtin applied to the expression, or none
+  bool lines = false;  // join(expression, "\n"), whose outputs are then the strs between the affixes
+  std::vector<vm::Value> outputs;  // by train case: what the expression must give (its lines joined)
   // The result's outputs as they are.
-  bool plain() const { return prefix.empty() && suffix.empty() && convert == nullptr; }
+  bool plain() const { return prefix.empty() && suffix.empty() && convert == nullptr && !lines; }
 };
 
 // The prefix and suffix every train output of result r shares (none for a result that is not a str).
 std::pair<std::string, std::string> output_affixes(const suites::Problem& problem, u32 r);
 
 // Per result in order: its outputs as they are, then without the affixes, then as ints under
-// chr or str, where they exist.
+// chr or str, then as lines, where they exist.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem);
 
 }  // namespace gs::search

@@ -605,6 +605,20 @@ void print_function(const Function& f, std::string& out) {
 
 }  // namespace
 
+std::optional<Expr> literal_of(const vm::Value& v) {
+  switch (v.type) {
+    case Type::Int: return Expr::int_lit(v.i);
+    case Type::Float: return Expr::float_lit(v.f);
+    case Type::Bool: return Expr::bool_lit(v.i != 0);
+    case Type::Str: return Expr::str_lit(v.s);
+    default: break;
+  }
+  if (!is_array(v.type) || v.items.empty()) return std::nullopt;
+  std::vector<Expr> items;
+  for (const vm::Value& item : v.items) items.push_back(*literal_of(item));
+  return Expr::array_lit(v.type, std::move(items));
+}
+
 std::string to_source(const Expr& e) {
   std::string out;
   print_expr(e, 0, out);

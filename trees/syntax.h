@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/types.h"
+#include "vm/value.h"
 
 namespace gs::trees {
 
@@ -154,6 +155,8 @@ std::optional<Builtin> resolve_builtin(std::string_view name, std::span<const Ty
 // Syn source of a program; parentheses only where precedence needs them.
 std::string to_source(const Tree& p);
 std::string to_source(const Expr& e);
+// A value as a literal; none for an empty array (Syn cannot type `[]` standing alone).
+std::optional<Expr> literal_of(const vm::Value& v);
 std::string type_source(Type t);  // "int", "[str]"
 // A float literal that reads back as exactly v when v has a short decimal form (see
 // float_literal_is_exact); non-finite values print as a division, e.g. "(1.0 / 0.0)".
