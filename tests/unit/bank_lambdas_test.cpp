@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <random>
 
 #include "search/generator.h"
@@ -81,6 +83,83 @@ TEST(BankLambdas, EveryLeafIsWhatItsProgramComputes) {
               (unsigned long long)values, (unsigned long long)traps);
 }
 
+// Strs and [str]s: a str's elements are its characters' codes, a [str]'s its strs; str bodies map
+// a [str], a str's filter keeps characters. Small heaps: the leaves that make lists and strs stop at
+// half of each case's heap (the rest is the enumeration's), and none of those made traps for it.
+TEST(BankLambdas, LeavesOverStrsAreWhatTheirProgramsCompute) {
+  const Type S = Type::Str, SA = Type::StrArray;
+  std::mt19937_64 rng(5);
+  const auto word = [&] {
+    std::string s(rng() % 5, ' ');
+    for (char& ch : s) ch = "ab c\xe9"[rng() % 5];
+    return s;
+  };
+  std::vector<std::vector<Value>> inputs;
+  for (int k = 0; k < 12; ++k) {
+    std::vector<Value> words(rng() % 4);
+    for (Value& w : words) w = Value::of_str(word());
+    inputs.push_back({Value::of_str(word()), Value::of_array(S, std::move(words))});
+  }
+  const std::vector<Type> params = {S, SA};
+  const std::vector<std::string> names = {"s", "ws"};
+  vm::Limits limits;
+  limits.heap_bytes = 16384;
+  bank::Cases cases(params, inputs, limits);
+  const std::vector<std::pair<std::string, Value>> constants = {{"1", Value::of_int(1)},
+                                                                {"\"a\"", Value::of_str("a")}};
+  const auto productions = [&] {
+    std::vector<bank::Production> p;
+    p.push_back(bank::operation_production({S}, I, "len($0)"));
+    p.push_back(bank::operation_production({S, I}, I, "$0[$1]"));
+    p.push_back(bank::operation_production({SA, I}, S, "$0[$1]"));
+    p.push_back(bank::operation_production({I}, S, "chr($0)"));
+    p.push_back(bank::operation_production({I}, S, "str($0)"));
+    p.push_back(bank::operation_production({S, S}, S, "$0 + $1"));
+    p.push_back(bank::operation_production({S, S}, B, "contains($0, $1)"));
+    p.push_back(bank::operation_production({I, I}, I, "$0 - $1"));
+    p.push_back(bank::operation_production({I, I}, B, "$0 < $1"));
+    return p;
+  };
+  bank::LambdaSettings settings;
+  settings.budget = 3000;
+  const bank::LambdaLeaves lambdas =
+      bank::lambda_leaves(params, names, inputs, cases, constants, productions, settings);
+  std::map<std::string, u32> forms;  // leaves by form and type
+  u64 traps = 0;
+  vm::Runner runner;
+  for (const bank::Leaf& leaf : lambdas.leaves) {
+    ++forms[leaf.text.substr(0, leaf.text.find('_')) + " " + type_name(leaf.behaviour.type)];
+    const std::string source = "fn solve(s: str, ws: [str]) -> " +
+                               std::string(type_name(leaf.behaviour.type)) + " {\n  return " + leaf.text +
+                               ";\n}\n" + leaf.helper;
+    const std::optional<vm::Program> program = testing::compiled(source, "leaf");
+    ASSERT_TRUE(program);
+    for (u32 k = 0; k < inputs.size(); ++k) {
+      const vm::Outcome o = runner.run(*program, 0, inputs[k]);
+      ASSERT_EQ(u8(o.trap), leaf.behaviour.traps[k]) << "case " << k << "\n" << source;
+      ASSERT_NE(o.trap, vm::Trap::HEAP_EXHAUSTED);
+      if (o.trap != vm::Trap::NONE) {
+        ++traps;
+        continue;
+      }
+      ASSERT_TRUE(vm::identical(o.results[0], cases.value(leaf.behaviour, k))) << "case " << k << "\n"
+                                                                               << source;
+    }
+  }
+  for (const char* form : {"map [int]", "map [str]", "filter str", "filter [str]", "count int", "find int"})
+    EXPECT_GT(forms[form], 0u) << form;
+  EXPECT_GT(traps, 10u);  // s[i] past a word's end
+  for (u32 k = 0; k < inputs.size(); ++k) EXPECT_LE(cases.machine(k).heap.used, limits.heap_bytes / 2);
+  // With room, more lists and strs: the halves were what stopped them.
+  const auto lists = [](const bank::LambdaLeaves& l) {
+    return std::count_if(l.leaves.begin(), l.leaves.end(),
+                         [](const bank::Leaf& f) { return f.behaviour.type != I; });
+  };
+  bank::Cases roomy(params, inputs, vm::Limits{});
+  EXPECT_LT(lists(lambdas),
+            lists(bank::lambda_leaves(params, names, inputs, roomy, constants, productions, settings)));
+}
+
 suites::Problem list_problem(const char* name, const char* signature, i64 (*answer)(const std::vector<i64>&),
                              bool list_answer, std::vector<i64> (*list_of)(const std::vector<i64>&)) {
   suites::Problem p;
@@ -128,6 +207,25 @@ TEST(BankLambdas, TheGeneratorSolvesAFilterThatReadsTheWholeList) {
           if (x < i64(xs.size()) * 10) out.push_back(x);
         return out;
       }));
+}
+
+// The lengths of a [str]'s strs, last first, one per line: a map with a str body, reversed, the
+// lines joined (a goal of the [str] whose lines the outputs are).
+TEST(BankLambdas, TheGeneratorSolvesLinesOfAMapOverStrs) {
+  suites::Problem p;
+  p.name = "lengths-backwards";
+  std::string error;
+  ASSERT_TRUE(suites::parse_signature("fn solve(xs: [str]) -> str", &p.signature, &error)) << error;
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 30; ++k) {
+    std::vector<Value> words(rng() % 6);
+    std::string lines;
+    for (Value& w : words) w = Value::of_str(std::string(rng() % 12, 'a'));
+    for (size_t j = words.size(); j-- > 0;) lines += std::to_string(words[j].s.size()) + (j ? "\n" : "");
+    suites::Case c{{Value::of_array(Type::Str, std::move(words))}, {Value::of_str(lines)}};
+    (k < 20 ? p.train : p.test).push_back(std::move(c));
+  }
+  expect_solved(p);
 }
 
 }  // namespace
