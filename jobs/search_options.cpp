@@ -12,8 +12,8 @@ po::options_description search_options(SearchOptions* o) {
   po::options_description d("Search");
   d.add_options()(
       "generator,g", defaulted(&o->generator),
-      "where candidates come from: random, gp, enumerate, portfolio (enumerate, then gp), external or bank "
-      "(the value-bank enumeration, in progress)")(
+      "where candidates come from: random, gp, enumerate (bottom-up over a value bank), portfolio "
+      "(enumerate, then gp) or external")(
       "selection", defaulted(&o->selection),
       "GP parent selection: lexicase, downsampled (lexicase) or tournament")(
       "case-scores", defaulted(&o->case_scores),
@@ -25,22 +25,21 @@ po::options_description search_options(SearchOptions* o) {
                                                           bounded(&o->settings.gp.p_crossover, 0, 1),
                                                           "GP: probability of crossover (else mutation)")(
       "max-size", bounded(&o->settings.enumerate.max_size, 1, 64), "enumerate: largest expression (nodes)")(
+      "choose", defaulted(&o->settings.enumerate.choose),
+      "enumerate: the lazy choose(c, a, b) as a production (1), or not (0)")(
       "lambdas", defaulted(&o->settings.enumerate.lambdas),
-      "enumerate: map, filter and map over 0..n with enumerated bodies (1) or expressions only (0)")(
-      "lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
-      "bank, portfolio: lambda bodies the value bank enumerates first, for map, filter, count and find "
-      "over each [int] parameter (0: none)")(
+      "enumerate: map, filter, count and find with enumerated bodies over the sequence parameters (1), or "
+      "not "
+      "(0)")("lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
+             "enumerate: the lambdas' body expressions, evaluated first and counted as candidates (0: none)")(
       "bank-interpreter", defaulted(&o->settings.enumerate.bank_interpreter),
-      "bank: run every production through the interpreter, as the reference evaluator (for measuring the "
-      "direct path against it)")(
+      "enumerate: run every production through the interpreter, as the reference evaluator (for measuring "
+      "the direct paths against it)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
-      "(0)")("bank-first", at_least(&o->settings.portfolio.bank_candidates, 0),
-             "portfolio: expressions the value-bank enumeration may evaluate first (0: none)")(
+      "(0)")(
       "enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
-      "portfolio: candidates the enumeration may propose before GP takes over")(
-      "elites", bounded(&o->settings.portfolio.elites, 0, 1u << 20),
-      "portfolio: the enumeration's best candidates placed in GP's first population")(
+      "portfolio: expressions the enumeration may evaluate before GP takes over (its lambda bodies besides)")(
       "candidates,c", po::value(&o->candidates_path),
       "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")(
       "batch,b", bounded(&o->search.batch, 1, 1u << 20), "candidates per iteration (the GP population)")(
@@ -68,8 +67,8 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
   }
   auto kind = search::parse_generator(o.generator);
   if (!kind) {
-    *error =
-        "--generator must be random, gp, enumerate, portfolio, external or bank, not '" + o.generator + "'";
+    *error = "--generator must be random, gp, enumerate, portfolio or external, not '" + o.generator + "'" +
+             (o.generator == "bank" ? " (the value bank is now enumerate's engine)" : "");
     return false;
   }
   if (!search::parse_selection(o.selection)) {

@@ -30,7 +30,8 @@ struct SearchOptions {
 };
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
-// --enumerate-first, --elites, --candidates, --batch, --budget, --iterations, --seconds, --seed, --device,
+// --choose, --lambdas, --lambda-budget, --bank-interpreter, --splits, --enumerate-first, --candidates,
+// --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);
 

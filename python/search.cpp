@@ -79,7 +79,7 @@ py::dict search_problem(const suites::Problem& problem, const std::string& gener
                         bool simplify, std::optional<u64> fuel, py::object progress) {
   auto kind = search::parse_generator(generator);
   if (!kind || *kind == search::GeneratorKind::External)
-    throw py::value_error("generator must be gp, random, enumerate, bank or portfolio, not '" + generator +
+    throw py::value_error("generator must be gp, random, enumerate or portfolio, not '" + generator +
                           "' (evaluate() judges programs you have)");
   if (batch == 0) throw py::value_error("batch must be at least 1");
   if (!(seconds >= 0) || seconds > 1e9) throw py::value_error("seconds must be in [0, 1e9] (0: no bound)");

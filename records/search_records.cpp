@@ -27,13 +27,12 @@ void SearchRecords::on_batch(const search::IterationReport& report,
     row.status = results.program_status(i);
     row.trap = results.trap.empty() ? pipeline::kNotRun
                                     : records::dominant_trap({results.trap.data() + u64(i) * tests, tests});
-    // A probe is judged against nothing (its pass bits compare with placeholder outputs).
-    row.train_passed = report.probes ? 0 : results.cases_passed[i];
-    row.reward = report.probes ? 0.f : results.reward[i];
+    row.train_passed = results.cases_passed[i];
+    row.reward = results.reward[i];
     row.parents[0] = proposals[i].parents[0];
     row.parents[1] = proposals[i].parents[1];
     row.syntax_nodes = results.syntax_nodes[i];
-    if (report.probes || results.error.empty())
+    if (results.error.empty())
       row.case_errors.clear();  // not judged
     else
       row.case_errors.assign(results.error.begin() + i64(u64(i) * tests),

@@ -1,149 +1,429 @@
-// Bottom-up enumeration with observational equivalence as a generator (search/generator.h): the
-// grammar (search/enumeration_grammar.h), the bank (enumeration_bank.h), the cursor that walks
-// what may be built next (enumeration_cursor.h), the goals and case splits that assemble answers
-// (enumeration_goals.h), and writing expressions out as programs (enumeration_writer.h).
-//
-// The bank holds one expression per distinct behaviour: for each context, type and size, the
-// expressions whose outputs on the train inputs differ from every expression banked before.
-// Size s is built from banked expressions of smaller sizes only, one production (an operator,
-// a builtin overload, an index, choose, map, filter) at a time, its operands' sizes summing to
-// s − 1 (a lambda's to s: map(xs, f) costs only xs and f). Each batch holds expressions of one context and
-// type: those of the problem's result type in the entry's context are candidates, the others probes
-// (Generator::probe_result) run with their own result type so that their output hashes come back. observe()
-// banks every expression that ran without a trap on every train input and whose output hashes are new for its
-// context and type.
-//
-// Lambdas. A lambda context is the body of a loop over a sequence parameter's elements (the
-// variable `x`) or over the indices 0..n (`i`); its expressions see the parameters and that
-// variable. A body is told apart from the others by a probe that maps it over every source of
-// the context's values — `map_1(xs, …) + map_2(ys, …)` — on the train inputs. The entry's
-// context has the productions map(seq, body), filter(seq, cond) and map over 0..n, each written
-// out as a helper function (fn map_1(s_: [int], xs: [int]) -> [int] { … }) that takes the
-// entry's parameters too, since Syn has no closures.
-#include <optional>
-#include <unordered_map>
+// The enumeration over the value bank as a generator (search/generator.h make_enumerate_generator): the
+// problem's train cases become the bank's cases, its parameters and a few constants the leaves,
+// the operators and builtins of the signature's types, the loops of search/bank_loops.h and a
+// lazy choose per type the productions. Each propose() goes on enumerating for `count`
+// expressions against the problem's goals (search/goal_shapes.h: each result's outputs, and for
+// a string result the part between its affixes, or the int under chr or str) and proposes a
+// program once every result is met, which the pipeline judges. A goal may be met case by case
+// (search/case_split.h): the banked expressions of its type right on some train cases are the
+// terms, the bool ones that trap on no case the conditions, and a decision list over them is a
+// helper of `if`s, so that a term runs only on the cases its branch takes (it may trap on the
+// others).
+#include <algorithm>
+#include <map>
+#include <set>
 
-#include "base/hash.h"
-#include "search/enumeration_bank.h"
-#include "search/enumeration_cursor.h"
-#include "search/enumeration_goals.h"
-#include "search/enumeration_grammar.h"
-#include "search/enumeration_writer.h"
+#include "pipeline/case_set.h"
+#include "search/bank_enumerator.h"
+#include "search/bank_lambdas.h"
+#include "search/bank_loops.h"
+#include "search/case_split.h"
 #include "search/generator.h"
+#include "search/goal_shapes.h"
+#include "trees/syntax.h"
 
 namespace gs::search {
 
 namespace {
 
-using namespace enumeration;
+using bank::Production;
 
-u64 source_hash(const std::string& source) {
-  return fnv1a64(reinterpret_cast<const u8*>(source.data()), source.size());
+const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float,
+           SA = Type::StrArray, FA = Type::FloatArray;
+
+// The productions over the types the signature has (int and bool always); the loops of
+// search/bank_loops.h when `loops` is set, a lazy choose per type when `choose` is.
+std::vector<Production> productions_for(const std::set<Type>& types, bool loops, bool choose) {
+  std::vector<Production> p;
+  auto add = [&](std::vector<Type> args, Type result, const char* text) {
+    for (Type t : args)
+      if (!types.count(t)) return;
+    if (types.count(result)) p.push_back(bank::operation_production(std::move(args), result, text));
+  };
+  for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1", "$0 % $1", "min($0, $1)", "max($0, $1)"})
+    add({I, I}, I, op);
+  for (Type t : {B, A, F, SA, FA}) add({t, t}, B, "$0 == $1");
+  add({S, S}, B, "$0 < $1");
+  add({I}, I, "-$0");
+  add({I}, I, "abs($0)");
+  for (const char* op : {"$0 < $1", "$0 <= $1", "$0 == $1"}) add({I, I}, B, op);
+  add({B}, B, "!$0");
+  for (const char* op : {"len($0)", "sum($0)", "max($0)", "min($0)"}) add({A}, I, op);
+  add({A, I}, I, "$0[$1]");
+  add({A, I}, I, "index_of($0, $1)");
+  add({A, I}, B, "contains($0, $1)");
+  for (const char* op : {"sort($0)", "reverse($0)", "pop($0)"}) add({A}, A, op);
+  add({A, I}, A, "push($0, $1)");
+  add({A, A}, A, "$0 + $1");
+  add({I}, A, "[$0]");
+  add({A, I}, A, "slice($0, 0, $1)");        // the first n
+  add({A, I}, A, "slice($0, $1, len($0))");  // all but the first n
+  add({A, I, I}, A, "slice($0, $1, $2)");
+  add({A, I}, A, "slice($0, len($0) - $1, len($0))");               // the last n
+  add({A, I}, A, "slice($0, 0, len($0) - $1)");                     // all but the last n
+  add({A, I}, A, "slice($0, 0, $1) + slice($0, $1 + 1, len($0))");  // without element i
+  add({A, I}, A,
+      "slice($0, 0, index_of($0, $1)) + slice($0, index_of($0, $1) + 1, len($0))");  // the first v gone
+  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1, len($0))");      // v inserted before element i
+  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1 + 1, len($0))");  // element i replaced by v
+  add({S}, I, "len($0)");
+  add({S, I}, I, "$0[$1]");
+  add({S, S}, S, "$0 + $1");
+  add({S, S}, B, "contains($0, $1)");
+  add({S, S}, I, "index_of($0, $1)");
+  add({S, S}, B, "$0 == $1");
+  add({I}, S, "str($0)");
+  add({I}, S, "chr($0)");
+  add({S}, I, "parse_int($0)");
+  add({S}, S, "reverse($0)");
+  add({S, I, I}, S, "slice($0, $1, $2)");
+  for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1"}) add({F, F}, F, op);
+  add({F, F}, B, "$0 < $1");
+  add({I}, F, "float($0)");
+  add({F}, I, "int($0)");
+  for (const char* op : {"sqrt($0)", "floor($0)", "abs($0)"}) add({F}, F, op);
+  add({FA}, I, "len($0)");
+  for (const char* op : {"sum($0)", "max($0)", "min($0)"}) add({FA}, F, op);
+  add({FA, I}, F, "$0[$1]");
+  add({S, S}, SA, "split($0, $1)");
+  add({SA, S}, S, "join($0, $1)");
+  add({SA}, I, "len($0)");
+  add({SA, I}, S, "$0[$1]");
+  add({SA, S}, B, "contains($0, $1)");
+  for (const char* op : {"sort($0)", "reverse($0)"}) add({SA}, SA, op);
+  if (loops)
+    for (Production& loop : bank::loop_productions(types)) p.push_back(std::move(loop));
+  if (choose)
+    for (Type t : types) p.push_back(bank::choose_production(t));
+  return p;
 }
 
 class EnumerateGenerator final : public Generator {
  public:
-  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings)
-      : grammar_(problem, settings),
-        bank_(grammar_),
-        cursor_(grammar_, bank_),
-        writer_(grammar_, bank_),
-        goals_(problem, grammar_, bank_, writer_, settings),
-        settings_(settings) {
-    // A problem with several results has no candidates but assembled ones (goals): every
-    // expression is a probe.
-    if (problem.signature.results.size() == 1) result_ = problem.signature.results[0];
+  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings) : settings_(settings) {
+    const suites::Signature& sig = problem.signature;
+    types_ = {I, B};
+    for (Type t : sig.results) types_.insert(t);
+    for (Type t : sig.params) types_.insert(t);
+    for (const vm::Value& c : problem.constants)  // a table of the problem's, say
+      if (trees::literal_of(c)) types_.insert(c.type);
+    for (Type t : std::set<Type>(types_))  // and the elements of the arrays (a lambda's x)
+      if (is_array(t)) types_.insert(element_of(t));
+    if (types_.count(S)) types_.insert(SA);  // split and join
+    for (Type t : types_)
+      if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
+    for (const suites::Case& c : problem.train) inputs_.push_back(c.inputs);
+    for (GoalShape& shape : goal_shapes(problem)) {
+      Goal g;
+      for (const vm::Value& v : shape.outputs) g.hashes.push_back(pipeline::output_hash({&v, 1}));
+      g.shape = std::move(shape);
+      goals_.push_back(std::move(g));
+    }
+    met_.assign(sig.results.size(), std::nullopt);
+    tolerance_ = problem.float_tolerance;
+    params_ = sig.params;
+    names_ = sig.param_names;
+    results_ = sig.results;
+    constants_ = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2), vm::Value::of_bool(true),
+                  vm::Value::of_bool(false)};
+    if (types_.count(S)) {
+      for (const char* s : {"", " "}) constants_.push_back(vm::Value::of_str(s));
+      bool lines = false;  // outputs of lines, joined with "\n"
+      for (const suites::Case& c : problem.train)
+        for (const vm::Value& v : c.outputs)
+          lines = lines || (v.type == S && v.s.find('\n') != std::string::npos);
+      if (lines) constants_.push_back(vm::Value::of_str("\n"));
+      // The string outputs that recur (a problem that answers "small" or "large" needs those
+      // words), of results without affixes: up to 8.
+      std::map<std::string, u32> counts;
+      for (u32 r = 0; r < sig.results.size(); ++r) {
+        const auto [prefix, suffix] = output_affixes(problem, r);
+        if (sig.results[r] != S || !prefix.empty() || !suffix.empty()) continue;
+        for (const suites::Case& c : problem.train)
+          if (c.outputs[r].s.size() <= 40) ++counts[c.outputs[r].s];
+      }
+      const u32 recurring = std::max<u32>(2, u32(problem.train.size() / 20));
+      u32 added = 0;
+      for (const auto& output : counts)
+        if (output.second >= recurring && added < 8 &&
+            std::none_of(constants_.begin(), constants_.end(),
+                         [&](const vm::Value& c) { return c.type == S && c.s == output.first; })) {
+          constants_.push_back(vm::Value::of_str(output.first));
+          ++added;
+        }
+    }
+    if (types_.count(F)) constants_.push_back(vm::Value::of_float(0.0));
+    for (const vm::Value& c : problem.constants)
+      if (types_.count(c.type) && trees::literal_of(c)) constants_.push_back(c);
+    if (settings.splits)  // the ints at which the outputs step, for the conditions
+      for (i64 t : split_thresholds(problem))
+        if (std::none_of(constants_.begin(), constants_.end(),
+                         [&](const vm::Value& c) { return c.type == I && c.i == t; }))
+          constants_.push_back(vm::Value::of_int(t));
+    entry_ = sig.entry;
+    usable_ = true;
   }
 
   GeneratorKind kind() const override { return GeneratorKind::Enumerate; }
 
-  std::optional<Type> probe_result() const override {
-    if (batch_type_ == kNone) return std::nullopt;
-    const Type t = grammar_.types()[batch_type_];
-    const Type returned = batch_context_ == 0 ? t : array_of(t);
-    if (returned == result_) return std::nullopt;
-    return returned;
-  }
-
   std::vector<Proposal> propose(u32 count, u64) override {
-    pending_.clear();
+    evaluated_ = 0;
     std::vector<Proposal> out;
-    std::vector<trees::Tree> assembled = goals_.take_assembled();
-    if (!assembled.empty()) {  // candidates assembled from goals met, a batch of their own
-      for (trees::Tree& p : assembled) {
-        Proposal proposal;
-        proposal.source = trees::to_source(p);
-        proposal.tree = std::move(p);
-        out.push_back(std::move(proposal));
-      }
-      batch_type_ = kNone;
-      return out;
+    if (usable_ && !enumerator_) start();
+    if (!enumerator_ || enumerator_->finished()) return out;
+    bank::EnumerationStats stats;
+    const u64 before = spent_;
+    auto meets = [&](const bank::Behaviour& b) {
+      for (const Goal& g : goals_)
+        if (!met_[g.shape.result] && meets_all(g, b)) return true;
+      return false;
+    };
+    const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, count, &stats);
+    spent_ = lambda_evaluated_ + stats.evaluated;
+    evaluated_ = spent_ - before;
+    if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
+      // The result's outputs as they are: the program is the expression (whose twins alike() counts).
+      Proposal p;
+      p.source = enumerator_->program(*answer, entry_);
+      answer_ = {*answer, p.source};
+      out.push_back(std::move(p));
+    } else if (std::optional<std::string> assembled = assemble()) {
+      Proposal p;
+      p.source = std::move(*assembled);
+      out.push_back(std::move(p));
     }
-    while (out.empty()) {
-      if (cursor_.size() > settings_.max_size) return out;  // the enumeration is finished
-      Node node;
-      while (out.size() < count && cursor_.next(&node)) {
-        Proposal p;
-        p.tree =
-            cursor_.context() == 0 ? writer_.program_of(node) : writer_.probe_of(node, cursor_.context());
-        p.source = trees::to_source(*p.tree);
-        if (cursor_.context() == 0 && banked_as_probe(node, p.source)) continue;
-        out.push_back(std::move(p));
-        pending_.push_back(node);
-      }
-      batch_context_ = cursor_.context();
-      batch_type_ = cursor_.type_index();
-      batch_size_ = cursor_.size();
-      if (out.size() < count) cursor_.advance_type();  // this type's productions of this size are done
-    }
+    // An answer was evaluated in the bank and is judged by the pipeline: count it once.
+    if (!out.empty() && evaluated_ > 0) --evaluated_;
     return out;
   }
 
-  // Banks every expression of the batch that ran without a trap on every train input and whose
-  // output hashes are new for its context and type.
-  void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& e, i64) override {
-    const u32 c = batch_context_, t = batch_type_;
-    if (t == kNone) return;  // assembled candidates: nothing to bank
-    for (u32 i = 0; i < e.programs; ++i) {
-      std::optional<u64> behaviour;
-      bool trapped = e.status[i] != u8(pipeline::ProgramStatus::OK);
-      for (u32 k = 0; k < e.cases && !trapped; ++k) trapped = e.trap[u64(i) * e.cases + k] != 0;
-      const std::span<const u64> outputs =
-          std::span<const u64>(e.output_hash).subspan(u64(i) * e.cases, e.cases);
-      if (!trapped) behaviour = behaviour_of(outputs);
-      if (c != 0 && i < proposals.size()) probed_[source_hash(proposals[i].source)] = behaviour;
-      if (behaviour && bank_.first_of(c, t, *behaviour))
-        goals_.reached(bank_.add(pending_[i], c, t, batch_size_), *behaviour, outputs);
-    }
-    goals_.split();
+  void observe(std::span<const Proposal>, const pipeline::BatchResults&, i64) override {}
+  u64 evaluated_internally() const override { return evaluated_; }
+  u64 evaluated_preparing() const override { return lambda_evaluated_; }
+  std::optional<Alike> alike(const Proposal& solution) override {
+    if (!answer_ || answer_->second != solution.source) return std::nullopt;
+    bank::EnumerationStats stats;
+    Alike a;
+    a.size = enumerator_->size(answer_->first);
+    a.programs = enumerator_->alike(answer_->first, kAlikeBudget, &stats, &a.complete);
+    return a;
   }
 
  private:
-  // A lambda body's probe over one source is the program that maps the body over it:
-  // map_1(xs, xs) is both. Such a program of the entry's context is not proposed again but
-  // banked (or not) by the probe's outputs.
-  bool banked_as_probe(const Node& node, const std::string& source) {
-    if (!is_lambda(grammar_.rules()[node.rule])) return false;
-    const auto it = probed_.find(source_hash(source));
-    if (it == probed_.end()) return false;
-    const u32 t = cursor_.type_index();
-    if (it->second && bank_.first_of(0, t, *it->second))
-      goals_.reached(bank_.add(node, 0, t, cursor_.size()), *it->second, {});
+  // A goal (search/goal_shapes.h): what an expression must give on each train case, and the
+  // terms of its case split.
+  struct Goal {
+    GoalShape shape;
+    std::vector<u64> hashes;  // the outputs' hashes, by case
+    SplitTerms terms;
+  };
+  // How a result was met: by goal `goal`, with one expression (a list without branches) or case
+  // by case. Entry ids.
+  struct Met {
+    u32 goal = 0;
+    DecisionList list;
+  };
+
+  // The bank, its leaves (the lambda leaves' bodies enumerated first) and its enumerator.
+  void start() {
+    // Every banked value of a case lives in its heap: 64 MiB shared by the cases, 1 to 16 MiB each.
+    vm::Limits limits;
+    limits.heap_bytes =
+        u32(std::clamp<u64>((u64(64) << 20) / std::max<size_t>(inputs_.size(), 1), 1u << 20, 16u << 20));
+    cases_ = std::make_unique<bank::Cases>(
+        params_, inputs_, limits,
+        bank::Evaluation{.threads = settings_.threads, .interpreter_only = settings_.bank_interpreter});
+    std::vector<bank::Leaf> leaves;
+    for (u32 i = 0; i < params_.size(); ++i) {
+      leaves.push_back({names_[i], cases_->parameter(i)});
+      parameters_ += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
+      arguments_ += (i ? ", " : "") + names_[i];
+    }
+    for (const vm::Value& c : constants_) leaves.push_back({literal(c), bank::constant(c, *cases_)});
+    if (settings_.lambdas && settings_.lambda_budget > 0) {
+      // The bodies' constants: small numbers and the base of decimal digits, and the problem's
+      // (its strs and tables too).
+      std::vector<std::pair<std::string, vm::Value>> body_constants;
+      for (i64 c : {0, 1, 2, 3, 10})
+        body_constants.push_back({literal(vm::Value::of_int(c)), vm::Value::of_int(c)});
+      for (const vm::Value& c : constants_)
+        if ((c.type == I && (c.i < 0 || c.i > 3) && c.i != 10) || (c.type != I && c.type != B))
+          body_constants.push_back({literal(c), c});
+      // The bodies' productions: those that make an int, a bool or a str (the lists in a body
+      // are the problem's, summarised).
+      auto body_productions = [&] {
+        std::vector<Production> all = productions_for(types_, false, settings_.choose), scalar;
+        for (Production& p : all)
+          if (p.result == I || p.result == B || p.result == S) scalar.push_back(std::move(p));
+        return scalar;
+      };
+      bank::LambdaLeaves lambdas = bank::lambda_leaves(params_, names_, inputs_, *cases_, body_constants,
+                                                       body_productions, {.budget = settings_.lambda_budget});
+      lambda_evaluated_ = lambdas.evaluated;
+      for (bank::Leaf& leaf : lambdas.leaves) leaves.push_back(std::move(leaf));
+    }
+    // Within a size, the productions that make a goal's type first (a goal met there ends the search).
+    std::vector<Production> productions = productions_for(types_, true, settings_.choose);
+    std::stable_partition(productions.begin(), productions.end(), [&](const Production& p) {
+      return std::any_of(goals_.begin(), goals_.end(),
+                         [&](const Goal& g) { return g.shape.type == p.result; });
+    });
+    enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
+                                                         parameters_);
+  }
+
+  // Whether b's output on case k is goal g's, as the pipeline judges it: no trap, and floats
+  // within the tolerance (decoded), anything else by its output hash.
+  bool right_on(const Goal& g, const bank::Behaviour& b, u32 k) {
+    if (b.traps[k] != u8(vm::Trap::NONE)) return false;
+    if (g.shape.lines) {  // join(lines, "\n"), as the VM's join writes it
+      const vm::Value lines = cases_->value(b, k);
+      std::string joined;
+      for (size_t j = 0; j < lines.items.size(); ++j) joined += (j ? "\n" : "") + lines.items[j].s;
+      return joined == g.shape.outputs[k].s;
+    }
+    if (b.type == F || b.type == FA)
+      return pipeline::values_match(cases_->value(b, k), g.shape.outputs[k], tolerance_);
+    return bank::case_hash(b, *cases_, k) == g.hashes[k];
+  }
+  bool meets_all(const Goal& g, const bank::Behaviour& b) {
+    if (b.type != g.shape.type) return false;
+    for (u32 k = 0; k < cases_->count(); ++k)
+      if (!right_on(g, b, k)) return false;
     return true;
   }
 
-  Grammar grammar_;
-  Bank bank_;
-  Cursor cursor_;
-  Writer writer_;
-  Goals goals_;
+  // The entries banked since the last call, against the goals of the results not met yet: a
+  // goal met whole, or a term or condition of case splits; then, where those are due, the splits.
+  // Once every result is met, the program that returns them all. Each program once.
+  std::optional<std::string> assemble() {
+    const u32 n = cases_->count();
+    bool terms_changed = false;
+    for (; scanned_ < enumerator_->count(); ++scanned_) {
+      const bank::Behaviour& b = enumerator_->behaviour(scanned_);
+      for (u32 j = 0; j < goals_.size(); ++j) {
+        Goal& g = goals_[j];
+        if (b.type != g.shape.type || met_[g.shape.result]) continue;
+        CaseMask right = case_mask(n);
+        u32 count = 0;
+        for (u32 k = 0; k < n; ++k)
+          if (right_on(g, b, k)) {
+            add_case(&right, k);
+            ++count;
+          }
+        if (count == n)
+          met_[g.shape.result] = Met{j, {{}, scanned_}};
+        else if (settings_.splits)
+          terms_changed = g.terms.add(scanned_, std::move(right)) || terms_changed;
+      }
+      if (settings_.splits && b.type == B && !b.traps_anywhere()) {
+        CaseMask holds = case_mask(n);
+        for (u32 k = 0; k < n; ++k)
+          if (b.words[k] != 0) add_case(&holds, k);
+        conditions_.add(scanned_, std::move(holds));
+      }
+    }
+    const bool all_met = std::find(met_.begin(), met_.end(), std::nullopt) == met_.end();
+    if (!all_met && settings_.splits && conditions_.due(terms_changed))
+      for (u32 j = 0; j < goals_.size(); ++j)
+        if (!met_[goals_[j].shape.result])
+          if (std::optional<DecisionList> list = split(goals_[j].terms))
+            met_[goals_[j].shape.result] = Met{j, *list};
+    if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
+    std::string source = program();
+    if (!sources_.insert(source).second) return std::nullopt;
+    return source;
+  }
+
+  // A decision list over the terms and the smallest conditions that split the cases: those up to
+  // size 3 first, then up to 4, ... (a larger condition that covers more cases would be taken
+  // over a smaller one, and fit the train cases by chance more often). Entry ids.
+  std::optional<DecisionList> split(const SplitTerms& terms) const {
+    const u32 n = cases_->count();
+    const std::vector<u32>& ids = conditions_.ids();
+    if (terms.ids().size() < 2) return std::nullopt;
+    for (u32 end = 0; end < ids.size();) {
+      const u32 size = enumerator_->size(ids[end]);
+      while (end < ids.size() && enumerator_->size(ids[end]) <= size) ++end;
+      if (std::optional<DecisionList> list = split_cases(
+              n, terms.cases(), std::span(conditions_.cases()).first(end), {4, split_min_cases(n)}))
+        return with_ids(std::move(*list), terms.ids(), ids);
+    }
+    return std::nullopt;
+  }
+
+  // The program that returns every result as met: a result met case by case is a helper
+  // function of `if`s (a term runs only where its branch is taken), a goal's affixes and chr or
+  // str around the expression.
+  std::string program() const {
+    std::vector<u32> parts;  // per result: each branch's condition and term, then the last term
+    for (const std::optional<Met>& m : met_) {
+      for (const Branch& b : m->list.branches) {
+        parts.push_back(b.predicate);
+        parts.push_back(b.term);
+      }
+      parts.push_back(m->list.otherwise);
+    }
+    const bank::Written w = enumerator_->write(parts, "");
+    std::string splits, returned;
+    size_t at = 0;
+    for (u32 r = 0; r < met_.size(); ++r) {
+      const Met& m = *met_[r];
+      const GoalShape& shape = goals_[m.goal].shape;
+      std::string e;
+      if (m.list.branches.empty()) {
+        e = w.expressions[at++];
+      } else {
+        const std::string name = "split_" + std::to_string(r + 1);
+        splits += "fn " + name + "(" + parameters_ + ") -> " + type_name(shape.type) + " {\n";
+        for (const Branch& b : m.list.branches) {
+          const std::string& condition = w.expressions[at++];
+          splits += "  if " + (b.when ? condition : "!(" + condition + ")") + " {\n    return " +
+                    w.expressions[at++] + ";\n  }\n";
+        }
+        splits += "  return " + w.expressions[at++] + ";\n}\n";
+        e = name + "(" + arguments_ + ")";
+      }
+      if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
+      if (shape.lines) e = "join(" + e + ", \"\\n\")";
+      if (!shape.prefix.empty()) e = literal(vm::Value::of_str(shape.prefix)) + " + " + e;
+      if (!shape.suffix.empty())
+        e += " + " + literal(vm::Value::of_str(shape.suffix));  // + on strs associates
+      returned += (r ? ", " : "") + e;
+    }
+    std::string type = type_name(results_[0]);
+    if (results_.size() > 1) {
+      type.clear();
+      for (u32 r = 0; r < results_.size(); ++r) type += (r ? ", " : "") + std::string(type_name(results_[r]));
+      type = "(" + type + ")";
+      returned = "(" + returned + ")";
+    }
+    return "fn " + entry_ + "(" + parameters_ + ") -> " + type + " {\n  return " + returned + ";\n}\n" +
+           splits + w.functions;
+  }
+
+  static std::string literal(const vm::Value& v) { return trees::to_source(*trees::literal_of(v)); }
+
   EnumerateSettings settings_;
-  Type result_ = Type::Unit;
-  std::unordered_map<u64, std::optional<u64>>
-      probed_;  // a lambda probe's source hash → its behaviour (none: it trapped)
-  // The batch proposed last: its context, type and size, and nodes.
-  u32 batch_context_ = 0, batch_type_ = kNone, batch_size_ = 0;
-  std::vector<Node> pending_;
+  bool usable_ = false;  // a signature the bank takes
+  std::set<Type> types_;
+  std::vector<Type> params_, results_;
+  std::vector<std::string> names_;
+  std::string entry_, parameters_, arguments_;  // the entry's name, parameter list and its names
+  std::vector<std::vector<vm::Value>> inputs_;  // by train case
+  std::vector<vm::Value> constants_;
+  double tolerance_ = 0;
+  std::vector<Goal> goals_;
+  std::vector<std::optional<Met>> met_;                // by result
+  u32 scanned_ = 0;                                    // entries seen by assemble()
+  SplitConditions conditions_;                         // the bank's bool expressions that never trap
+  std::set<std::string> sources_;                      // the programs assemble() proposed
+  u64 lambda_evaluated_ = 0;                           // body expressions evaluated for the lambda leaves
+  std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
+  static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
+  std::unique_ptr<bank::Cases> cases_;
+  std::unique_ptr<bank::BankEnumerator> enumerator_;
+  u64 spent_ = 0, evaluated_ = 0;
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ const char* generator_name(GeneratorKind k) {
 
 std::optional<GeneratorKind> parse_generator(std::string_view name) {
 #define GS_X(id, text) \
-  if (name == text) return GeneratorKind::id;
+  if (name == text && GeneratorKind::id != GeneratorKind::Bank) return GeneratorKind::id;
   GS_GENERATOR_KINDS(GS_X)
 #undef GS_X
   return std::nullopt;
@@ -117,7 +117,7 @@ std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const s
     case GeneratorKind::Enumerate: return make_enumerate_generator(problem, choice.settings.enumerate);
     case GeneratorKind::Portfolio: return make_portfolio_generator(problem, choice.settings);
     case GeneratorKind::External: return make_external_generator(choice.sources);
-    case GeneratorKind::Bank: return make_bank_generator(problem, choice.settings.enumerate);
+    case GeneratorKind::Bank: break;  // a name records keep, no generator's now
   }
   throw std::invalid_argument("make_generator: unknown generator kind");
 }

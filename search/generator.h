@@ -47,13 +47,6 @@ class Generator {
   // proposal i has the id first_id + i.
   virtual void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results,
                        i64 first_id) = 0;
-  // When the proposals just made are probes, the result type to run them with. A probe is a
-  // program the generator needs the outputs of (BatchResults::output_hash), not a candidate for
-  // the problem: its entry has the problem's name and parameters but another result type. The
-  // loop runs probes on the train inputs, counts them against the budget and records them, but
-  // never takes one for a solution. Enumeration probes sub-expressions of every type this way,
-  // so that telling programs apart by their values runs in the pipeline (on the GPU too).
-  virtual std::optional<Type> probe_result() const { return std::nullopt; }
   // Expressions the last propose() evaluated on the train cases itself, without the pipeline (the
   // value-bank enumeration computes every expression's outputs in its own bank and proposes only
   // those that meet the goal). The loop counts them against the budget and in the iteration's
@@ -98,29 +91,24 @@ struct GpSettings {
 // be near the small programs that solve problems.
 trees::RandomProgramConfig search_program_config();
 
-// Bottom-up enumeration (search/enumerate_generator.cpp).
+// Bottom-up enumeration over the value bank (search/enumerate_generator.cpp).
 struct EnumerateSettings {
-  u32 max_size = 12;              // expression nodes; the enumeration ends after this size
-  bool choose = true;             // the conditional choose(c, a, b) as a production
-  bool lambdas = true;            // map, filter and map over 0..n with enumerated bodies as productions
-  u64 lambda_budget = 50000;      // the value bank's lambda bodies: expressions evaluated (0: none)
-  bool splits = true;             // goals met case by case: decision lists under the entry's bool expressions
-  u32 threads = 1;                // the value bank's loops run the cases on these (0: every CPU): --threads
-  bool bank_interpreter = false;  // the value bank runs every production through the interpreter
+  u32 max_size = 12;          // expression nodes; the enumeration ends after this size
+  bool choose = true;         // the lazy choose(c, a, b) as a production
+  bool lambdas = true;        // map, filter, count and find with enumerated bodies over sequence parameters
+  u64 lambda_budget = 50000;  // … their bodies: expressions evaluated first (0: none)
+  bool splits = true;         // goals met case by case: decision lists under bool expressions
+  u32 threads = 1;            // the cases are shared out among these (0: every CPU): --threads
+  bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
 };
 
-// The portfolio: the value-bank enumeration, then the enumeration, each for its first
-// candidates, then GP (search/portfolio_generator.cpp).
+// The portfolio: the enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
-  u64 bank_candidates =
-      10000;  // expressions the value bank may evaluate first (its loops: search/bank_loops.h)
-  u64 enumerate_candidates =
-      200000;        // candidates and probes the enumeration may propose (2/3 of the default budget)
-  u32 elites = 100;  // its best candidates that join GP's first population
+  u64 enumerate_candidates = 200000;  // expressions the enumeration may evaluate (2/3 of the default budget)
 };
 
 // What every generator that builds programs needs: the random program generator's settings,
-// the seed, and for GP, enumeration and the portfolio their settings.
+// the seed, and for GP, the enumeration and the portfolio their settings.
 struct GeneratorSettings {
   trees::RandomProgramConfig programs = search_program_config();  // entry and signature set from the problem
   u64 seed = 1;
@@ -139,36 +127,20 @@ std::unique_ptr<Generator> make_random_generator(const suites::Signature& signat
 // errors or pass bits (lexicase) or the rewards (tournament), children by crossover or mutation.
 std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature, GeneratorSettings settings);
 
-// Bottom-up enumeration with observational equivalence: every expression over the problem's
-// parameters, a few constants, the operators and builtins, smallest first; each size is built
-// only from smaller expressions that were told apart by their values on the train inputs (two
-// expressions with equal outputs on every train case are one), which is what keeps the space
-// small. Expressions of the problem's result type are candidates (`return e;`), those of other
-// types probes (probe_result()). Deterministic; the seed is not used. The train cases' string
-// outputs that recur become constants too, "\n" where outputs have lines, and the problem's own
-// constants. A problem with several results, or a string result whose outputs share a prefix or
-// suffix, is answered by assembling expressions that meet each result's goal (its outputs less
-// the affixes), probes included: `return (e1, e2);`, `return "Check sum is " + e;`. With splits,
-// a goal (or the result itself) may be met case by case, by a decision list of expressions each
-// right on some cases under bool expressions as conditions (search/case_split.h); the ints at
-// which the outputs step as an int parameter grows are constants too. With lambdas, map, filter
-// and map over 0..n are productions whose bodies are enumerated in their own contexts, told
-// apart by probes that map them over the parameters (docs/search.md "Enumeration").
+// Bottom-up enumeration with observational equivalence over a value bank (search/value_bank.h,
+// search/bank_enumerator.h; docs/search.md "Enumeration"): every expression over the problem's
+// parameters, a few constants, the operators and builtins of the signature's types, loops with
+// state (search/bank_loops.h), lambdas over the sequence parameters (search/bank_lambdas.h) and a
+// lazy choose, smallest first, is evaluated on the train cases in the bank from its operands'
+// outputs, partial ones (traps on some cases) included; two expressions with the same outputs and
+// traps on every case are one. Every expression evaluated counts as a candidate; a program is
+// proposed, and judged by the pipeline, only when every result's goal is met (search/goal_shapes.h:
+// its outputs, the part of a string between common affixes, an int under chr or str, lines),
+// each by one expression or case by case (search/case_split.h). Deterministic; the seed is not used.
 std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
                                                     EnumerateSettings settings);
-
-// Bottom-up enumeration over a value bank (search/bank_enumerator.h; the engine of issue 21, in
-// progress): every expression over the parameters, a few constants, the operators and builtins of
-// the signature's types and a lazy choose is evaluated in the bank, partial ones (traps on some
-// cases) included; an expression whose outputs are the problem's on every train case is proposed.
-// Problems with one result only (none is proposed for others); no lambdas, goals or case splits yet.
-std::unique_ptr<Generator> make_bank_generator(const suites::Problem& problem, EnumerateSettings settings);
-// The value bank, enumeration, then GP: the value-bank enumeration evaluates up to
-// settings.portfolio.bank_candidates expressions (counted as candidates; it proposes only one
-// that meets the goal), the enumeration proposes up to settings.portfolio.enumerate_candidates
-// programs (candidates and probes; fewer if it finishes first, none for a problem it cannot
-// take), then GP searches, its first population holding the enumeration's best candidates by
-// train cases passed (up to settings.portfolio.elites) in the place of random programs.
+// The enumeration, then GP: the enumeration evaluates up to settings.portfolio.enumerate_candidates
+// expressions (its lambda bodies besides), then GP searches.
 std::unique_ptr<Generator> make_portfolio_generator(const suites::Problem& problem,
                                                     GeneratorSettings settings);
 

@@ -1,5 +1,6 @@
 // Who made a candidate: the generators of search/generator.h, named once for the command line
-// (`--generator`), the search loop and the records (records/records.h).
+// (`--generator`), the search loop and the records (records/records.h). The records keep every
+// name by its code, a retired one too (`bank`: parse_generator refuses it).
 #pragma once
 
 #include <optional>
@@ -16,7 +17,7 @@ namespace gs::search {
   X(Enumerate, "enumerate")   \
   X(External, "external")     \
   X(Portfolio, "portfolio")   \
-  X(Bank, "bank")
+  X(Bank, "bank") /* retired: the value bank's own name before it became enumerate's engine */
 // clang-format on
 
 enum class GeneratorKind : u8 {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -59,7 +58,6 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
   if (config.batch == 0) throw std::invalid_argument("the search needs a batch of at least one candidate");
   if (problem.train.empty()) throw std::invalid_argument(problem.path + ": the problem has no train cases");
   const pipeline::CaseSet train = suites::problem_cases(problem, suites::Split::Train);
-  std::map<Type, pipeline::CaseSet> probes;  // by result type, made when first needed
   const auto start = Clock::now();
   // The time budget binds within a batch too: pairs not begun by then are not run. Only the
   // search's batches: the deadline is lifted after them (simplifying and judging the solution
@@ -89,25 +87,18 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     const u64 internal = generator.evaluated_internally();
     if (proposals.empty() && internal == 0) break;     // the generator has run out
     report.first_id = i64(out.candidates + internal);  // the proposals' ids follow what it evaluated itself
-    const std::optional<Type> probe = generator.probe_result();
-    const pipeline::CaseSet* tests = &train;
-    if (probe) {
-      auto it = probes.find(*probe);
-      if (it == probes.end()) it = probes.emplace(*probe, suites::probe_cases(problem, *probe)).first;
-      tests = &it->second;
-    }
     pipeline::Sources sources;
     for (const search::Proposal& p : proposals) sources.add(p.source);
     pipeline::BatchResults results;
     if (!proposals.empty()) {
-      pipeline.run(sources, *tests, &results);
+      pipeline.run(sources, train, &results);
       t = Clock::now();
       generator.observe(proposals, results, report.first_id);
       report.select_seconds = seconds_since(t);
     }
 
     std::optional<u32> solved_at;
-    for (u32 i = 0; i < results.programs && !probe; ++i) {
+    for (u32 i = 0; i < results.programs; ++i) {
       // Best: most train cases passed, then the highest reward (the reward counts only whether
       // all pass, so it alone would prefer a cheap program passing none).
       if (!have_best || results.cases_passed[i] > out.best_passed ||
@@ -133,7 +124,6 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     report.best_passed = out.best_passed;
     report.train_cases = proposals.empty() ? u32(problem.train.size()) : results.cases;
     report.solved = solved_at.has_value();
-    report.probes = probe.has_value();
     if (observer) {
       observer->on_batch(report, proposals, results);
       if (observer->stop_requested()) {

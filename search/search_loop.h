@@ -42,7 +42,6 @@ struct IterationReport {
   u32 best_passed = 0;
   u32 train_cases = 0;
   bool solved = false;  // a program passing every train case has been found (so far)
-  bool probes = false;  // the batch was probes (search::Generator::probe_result): not judged
 };
 
 struct SearchOutcome {

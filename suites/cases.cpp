@@ -24,28 +24,4 @@ pipeline::CaseSet problem_cases(const Problem& p, Split split) {
   return pipeline::CaseSet(s.entry, s.params, s.results, cases, p.float_tolerance);
 }
 
-namespace {
-
-vm::Value zero_of(Type t) {
-  switch (t) {
-    case Type::Int: return vm::Value::of_int(0);
-    case Type::Float: return vm::Value::of_float(0);
-    case Type::Bool: return vm::Value::of_bool(false);
-    case Type::Str: return vm::Value::of_str("");
-    default: break;
-  }
-  if (is_array(t)) return vm::Value::of_array(element_of(t), {});
-  throw std::invalid_argument(std::string("a probe cannot return a ") + type_name(t));
-}
-
-}  // namespace
-
-pipeline::CaseSet probe_cases(const Problem& p, Type t) {
-  const std::vector<vm::Value> zero{zero_of(t)};
-  std::vector<pipeline::CaseSet::Case> cases;
-  for (const Case& c : p.train) cases.push_back({c.inputs, zero});
-  const Type results[] = {t};
-  return pipeline::CaseSet(p.signature.entry, p.signature.params, results, cases, p.float_tolerance);
-}
-
 }  // namespace gs::suites

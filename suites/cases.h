@@ -1,5 +1,5 @@
 // A problem's cases as the pipeline's case sets (pipeline/case_set.h): the train or test split
-// that a search judges its candidates on, and the train inputs that its probes run on.
+// that a search judges its candidates on.
 #pragma once
 
 #include <optional>
@@ -17,9 +17,5 @@ std::optional<Split> parse_split(std::string_view name);
 // The problem's cases of a split as a test set (std::invalid_argument when a value does not
 // have the signature's type — load_problem has checked that already).
 pipeline::CaseSet problem_cases(const Problem& p, Split split);
-// The train inputs with result type t: what a generator's probes (search::Generator::
-// probe_result) run on. The expected outputs are zeros, so probes' pass bits mean nothing; their
-// output hashes are what the generator asked for. std::invalid_argument for a tuple type.
-pipeline::CaseSet probe_cases(const Problem& p, Type t);
 
 }  // namespace gs::suites

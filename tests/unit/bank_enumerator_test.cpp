@@ -188,7 +188,7 @@ TEST(BankGenerator, SolvesInTheSearchLoopAndCountsWhatItEvaluated) {
         {{vm::Value::of_array(Type::Int, items)}, {vm::Value::of_int(xs.empty() ? -1 : xs[0])}});
   }
   p.test = {p.train[0], p.train[1]};
-  std::unique_ptr<Generator> g = make_bank_generator(p, {});
+  std::unique_ptr<Generator> g = make_enumerate_generator(p, {});
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;
   config.batch = 50;
@@ -223,7 +223,7 @@ SearchOutcome search_bank(const suites::Problem& p, bool splits, u64 budget, u64
   EnumerateSettings settings;
   settings.splits = splits;
   settings.lambda_budget = lambda_budget;
-  std::unique_ptr<Generator> g = make_bank_generator(p, settings);
+  std::unique_ptr<Generator> g = make_enumerate_generator(p, settings);
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;
   config.batch = 50;

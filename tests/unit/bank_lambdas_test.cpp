@@ -177,7 +177,7 @@ suites::Problem list_problem(const char* name, const char* signature, i64 (*answ
 }
 
 void expect_solved(const suites::Problem& p) {
-  std::unique_ptr<Generator> g = make_bank_generator(p, {});
+  std::unique_ptr<Generator> g = make_enumerate_generator(p, {});
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;
   config.budget.candidates = 2'000'000;

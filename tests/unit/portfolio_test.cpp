@@ -1,7 +1,6 @@
-// The portfolio generator (search/portfolio_generator.cpp): the value bank and then the
-// enumeration for their first candidates, then GP whose first population holds the enumeration's
-// best programs; through the search loop's protocol by hand, through run_search, and from the
-// command line on PSB1 problems GP alone does not solve.
+// The portfolio generator (search/portfolio_generator.cpp): the enumeration for its first
+// candidates, then GP; through the search loop's protocol by hand, through run_search, and from
+// the command line on PSB1 problems GP alone does not solve.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,109 +33,61 @@ suites::Problem hard_problem() {
   return *p;
 }
 
-search::GeneratorSettings settings(u64 enumerate_candidates, u32 elites, u64 bank_candidates = 0) {
+search::GeneratorSettings settings(u64 enumerate_candidates) {
   search::GeneratorSettings s;
-  s.portfolio.bank_candidates = bank_candidates;
   s.portfolio.enumerate_candidates = enumerate_candidates;
-  s.portfolio.elites = elites;
   return s;
 }
 
-// One step of the loop: propose, run (probes on their own tests), observe.
+// One step of the loop: propose, run, observe.
 struct Step {
   std::vector<search::Proposal> proposals;
-  std::optional<Type> probe;
   pipeline::BatchResults results;
 };
 Step step(search::Generator& g, const suites::Problem& p, pipeline::Pipeline& pipeline, u32 batch,
           u64 iteration, i64 first_id) {
   Step s;
   s.proposals = g.propose(batch, iteration);
-  s.probe = g.probe_result();
   pipeline::Sources sources;
   for (const search::Proposal& q : s.proposals) sources.add(q.source);
-  pipeline.run(sources,
-               s.probe ? suites::probe_cases(p, *s.probe) : suites::problem_cases(p, suites::Split::Train),
-               &s.results);
-  const pipeline::BatchResults& r = s.results;
-  g.observe(s.proposals, r, first_id);
+  pipeline.run(sources, suites::problem_cases(p, suites::Split::Train), &s.results);
+  g.observe(s.proposals, s.results, first_id);
   return s;
 }
 
-TEST(Portfolio, EnumeratesFirstThenGpStartsFromTheBestItFound) {
+// The enumeration evaluates exactly its share (counted as candidates, none proposed on a problem
+// it does not solve within it), then GP proposes: random programs, then children that name their
+// parents.
+TEST(Portfolio, EnumeratesItsShareThenGpBreeds) {
   const suites::Problem p = hard_problem();
-  const u64 head = 300;
-  const u32 elites = 5, batch = 64;
-  auto g = search::make_portfolio_generator(p, settings(head, elites));
+  const u64 head = 1000;
+  const u32 batch = 64;
+  auto g = search::make_portfolio_generator(p, settings(head));
   EXPECT_EQ(g->kind(), search::GeneratorKind::Portfolio);
   auto pipeline = cpu();
-  u64 enumerated = 0;
-  i64 id = 0;
-  std::map<std::string, u32> candidates;  // the enumeration's candidates: source -> train cases passed
-  u64 it = 0;
-  for (; enumerated < head; ++it) {
-    Step s = step(*g, p, *pipeline, batch, it, id);
-    ASSERT_FALSE(s.proposals.empty());
-    enumerated += s.proposals.size();
-    id += i64(s.proposals.size());
-    for (size_t i = 0; i < s.proposals.size(); ++i) {
-      EXPECT_EQ(s.proposals[i].parents[0], -1);
-      if (!s.probe) candidates[s.proposals[i].source] = s.results.cases_passed[i];
+  u64 evaluated = 0, it = 0;
+  for (;; ++it) {
+    Step s = step(*g, p, *pipeline, batch, it, 0);
+    if (!s.proposals.empty()) {
+      EXPECT_EQ(g->evaluated_internally(), 0u) << "GP's proposals";
+      EXPECT_EQ(s.proposals[0].parents[0], -1);
+      break;
     }
+    ASSERT_GT(g->evaluated_internally(), 0u) << "an empty batch must have evaluated some";
+    EXPECT_LE(g->evaluated_internally(), batch);
+    evaluated += g->evaluated_internally();
   }
-  EXPECT_EQ(enumerated, head) << "the enumeration proposes exactly its share";
-  ASSERT_FALSE(candidates.empty());
-  u32 best = 0;
-  for (const auto& [source, passed] : candidates) best = std::max(best, passed);
-  ASSERT_GT(best, 0u) << "the test needs partial solutions; " << candidates.size() << " candidates, e.g. "
-                      << candidates.begin()->first;
-
-  // GP's first population: the enumeration's best candidates first, then random programs.
-  Step first = step(*g, p, *pipeline, batch, it++, id);
-  EXPECT_FALSE(first.probe);
-  ASSERT_EQ(first.proposals.size(), batch);
-  ASSERT_TRUE(candidates.count(first.proposals[0].source)) << first.proposals[0].source;
-  EXPECT_EQ(candidates[first.proposals[0].source], best);
-  for (u32 i = 1; i < elites; ++i) {
-    ASSERT_TRUE(candidates.count(first.proposals[i].source)) << i << ": " << first.proposals[i].source;
-    EXPECT_LE(candidates[first.proposals[i].source], candidates[first.proposals[i - 1].source]);
-  }
-  EXPECT_FALSE(candidates.count(first.proposals[elites].source)) << "only `elites` of them";
-  id += batch;
-  // Then GP breeds: children name their parents.
-  Step second = step(*g, p, *pipeline, batch, it++, id);
-  EXPECT_FALSE(second.probe);
+  EXPECT_EQ(evaluated, head);
+  Step second = step(*g, p, *pipeline, batch, ++it, 0);
   EXPECT_TRUE(std::any_of(second.proposals.begin(), second.proposals.end(),
                           [](const search::Proposal& q) { return q.parents[0] >= 0; }));
 }
 
-// The value bank evaluates exactly its share (counted as candidates, none proposed on a problem
-// it does not solve within it), then the enumeration proposes.
-TEST(Portfolio, TheValueBankEvaluatesItsShareFirst) {
-  const suites::Problem p = hard_problem();
-  const u64 bank = 1000;
-  auto g = search::make_portfolio_generator(p, settings(300, 5, bank));
-  auto pipeline = cpu();
-  u64 evaluated = 0, it = 0;
-  for (;; ++it) {
-    Step s = step(*g, p, *pipeline, 64, it, 0);
-    if (!s.proposals.empty()) {
-      EXPECT_EQ(g->evaluated_internally(), 0u) << "the enumeration's proposals";
-      break;
-    }
-    ASSERT_GT(g->evaluated_internally(), 0u) << "an empty batch must have evaluated some";
-    EXPECT_LE(g->evaluated_internally(), 64u);
-    evaluated += g->evaluated_internally();
-  }
-  EXPECT_EQ(evaluated, bank);
-}
-
-// last-index-of-zero (PSB1): the enumeration needs 187,392 candidates without lambdas
-// (docs/search.md); the value bank's loop last_where_eq(xs, 0) is at 215.
+// last-index-of-zero (PSB1): the enumeration's loop last_where_eq(xs, 0), after its lambda bodies.
 TEST(Portfolio, CommandLineSolvesLastIndexOfZeroWithTheValueBanksLoop) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/last-index-of-zero.json";
-  auto o = testing::run_command(
-      jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000", "-d", "cpu", "-q"});
+  auto o = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget",
+                                                       "30000", "-d", "cpu", "-q"});
   EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
   EXPECT_NE(o.out.find("last-index-of-zero: solved"), std::string::npos) << o.out << o.err;
   EXPECT_NE(o.out.find("last_where_eq(xs, 0)"), std::string::npos) << o.out;
@@ -148,8 +99,8 @@ TEST(Portfolio, IsDeterministicForASeed) {
   search::SearchConfig config;
   config.batch = 200;
   config.budget.candidates = 3000;
-  auto a = search::make_portfolio_generator(p, settings(1000, 50));
-  auto b = search::make_portfolio_generator(p, settings(1000, 50));
+  auto a = search::make_portfolio_generator(p, settings(1000));
+  auto b = search::make_portfolio_generator(p, settings(1000));
   const search::SearchOutcome x = search::run_search(p, *a, *cpu(), config),
                               y = search::run_search(p, *b, *cpu(), config);
   EXPECT_EQ(x.candidates, y.candidates);
@@ -171,12 +122,12 @@ TEST(Portfolio, CommandLineSolvesATupleProblem) {
 }
 
 // mirror-image (PSB1): GP alone solved it in none of 4 runs of 100,000 candidates
-// (docs/results.md); the portfolio's enumeration finds reverse(a) == b within its head.
+// (docs/results.md); the portfolio's enumeration finds reverse(xs) == ys within its head.
 TEST(Portfolio, CommandLineSolvesMirrorImage) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/mirror-image.json";
   auto o = testing::run_command(
       jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000", "--enumerate-first",
-                             "2000", "--bank-first", "0", "-d", "cpu", "-q"});
+                             "2000", "--lambda-budget", "0", "-d", "cpu", "-q"});
   EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
   EXPECT_NE(o.out.find("mirror-image: solved"), std::string::npos) << o.out << o.err;
 }
