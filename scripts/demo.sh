@@ -8,9 +8,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 cmake --preset release >/dev/null
 cmake --build --preset release --target gpusynth
 gpusynth=build/release/jobs/gpusynth
-# The main job: program search on every PSB1 problem with the portfolio (bottom-up enumeration,
-# then GP seeded with its best programs), 50,000 candidates each: about a minute on 2 cores,
-# 15 of the 29 problems solved and generalising (docs/results.md). --device auto: the GPU when
+# The main job: program search on every PSB1 problem with the portfolio (bottom-up enumeration
+# over a value bank, then GP), 50,000 candidates each: DEMO_TIME on 2 cores, DEMO_SOLVED of the 29
+# problems solved and generalising (docs/results.md). --device auto: the GPU when
 # there is one, else every CPU core this process may use.
 run=build/release/demo-run
 rm -rf "$run"

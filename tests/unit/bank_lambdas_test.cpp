@@ -40,6 +40,37 @@ std::vector<bank::Production> body_productions() {
   return p;
 }
 
+// Every leaf's behaviour is what its written-out program computes, compiled and run by the VM
+// over `parameters` on each case: the traps (none for a full heap) and the outputs. The traps
+// compared; the values compared in *values.
+u64 expect_programs_compute(const bank::LambdaLeaves& lambdas, const std::string& parameters,
+                            const std::vector<std::vector<Value>>& inputs, bank::Cases& cases,
+                            u64* values = nullptr) {
+  u64 traps = 0;
+  vm::Runner runner;
+  for (const bank::Leaf& leaf : lambdas.leaves) {
+    const std::string source = "fn solve(" + parameters + ") -> " +
+                               std::string(type_name(leaf.behaviour.type)) + " {\n  return " + leaf.text +
+                               ";\n}\n" + leaf.helper;
+    const std::optional<vm::Program> program = testing::compiled(source, "leaf");
+    EXPECT_TRUE(program);
+    if (!program) return traps;
+    for (u32 k = 0; k < inputs.size(); ++k) {
+      const vm::Outcome o = runner.run(*program, 0, inputs[k]);
+      EXPECT_EQ(u8(o.trap), leaf.behaviour.traps[k]) << "case " << k << "\n" << source;
+      EXPECT_NE(o.trap, vm::Trap::HEAP_EXHAUSTED) << source;
+      if (o.trap != vm::Trap::NONE) {
+        ++traps;
+        continue;
+      }
+      if (values != nullptr) ++*values;
+      EXPECT_TRUE(vm::identical(o.results[0], cases.value(leaf.behaviour, k))) << "case " << k << "\n"
+                                                                               << source;
+    }
+  }
+  return traps;
+}
+
 TEST(BankLambdas, EveryLeafIsWhatItsProgramComputes) {
   std::mt19937_64 rng(7);
   std::vector<std::vector<Value>> inputs;
@@ -58,26 +89,8 @@ TEST(BankLambdas, EveryLeafIsWhatItsProgramComputes) {
       bank::lambda_leaves(params, names, inputs, cases, constants, body_productions, settings);
   ASSERT_GT(lambdas.leaves.size(), 1000u);
   EXPECT_EQ(lambdas.evaluated, 4000u);
-  u64 traps = 0, values = 0;
-  vm::Runner runner;
-  for (const bank::Leaf& leaf : lambdas.leaves) {
-    const std::string source = "fn solve(xs: [int], n: int) -> " +
-                               std::string(type_name(leaf.behaviour.type)) + " {\n  return " + leaf.text +
-                               ";\n}\n" + leaf.helper;
-    const std::optional<vm::Program> program = testing::compiled(source, "leaf");
-    ASSERT_TRUE(program);
-    for (u32 k = 0; k < inputs.size(); ++k) {
-      const vm::Outcome o = runner.run(*program, 0, inputs[k]);
-      ASSERT_EQ(u8(o.trap), leaf.behaviour.traps[k]) << "case " << k << "\n" << source;
-      if (o.trap != vm::Trap::NONE) {
-        ++traps;
-        continue;
-      }
-      ++values;
-      ASSERT_TRUE(vm::identical(o.results[0], cases.value(leaf.behaviour, k))) << "case " << k << "\n"
-                                                                               << source;
-    }
-  }
+  u64 values = 0;
+  const u64 traps = expect_programs_compute(lambdas, "xs: [int], n: int", inputs, cases, &values);
   EXPECT_GT(traps, 100u);  // the bodies' traps were reached and compared
   std::printf("%zu leaves, %llu values and %llu traps compared\n", lambdas.leaves.size(),
               (unsigned long long)values, (unsigned long long)traps);
@@ -125,27 +138,9 @@ TEST(BankLambdas, LeavesOverStrsAreWhatTheirProgramsCompute) {
   const bank::LambdaLeaves lambdas =
       bank::lambda_leaves(params, names, inputs, cases, constants, productions, settings);
   std::map<std::string, u32> forms;  // leaves by form and type
-  u64 traps = 0;
-  vm::Runner runner;
-  for (const bank::Leaf& leaf : lambdas.leaves) {
+  for (const bank::Leaf& leaf : lambdas.leaves)
     ++forms[leaf.text.substr(0, leaf.text.find('_')) + " " + type_name(leaf.behaviour.type)];
-    const std::string source = "fn solve(s: str, ws: [str]) -> " +
-                               std::string(type_name(leaf.behaviour.type)) + " {\n  return " + leaf.text +
-                               ";\n}\n" + leaf.helper;
-    const std::optional<vm::Program> program = testing::compiled(source, "leaf");
-    ASSERT_TRUE(program);
-    for (u32 k = 0; k < inputs.size(); ++k) {
-      const vm::Outcome o = runner.run(*program, 0, inputs[k]);
-      ASSERT_EQ(u8(o.trap), leaf.behaviour.traps[k]) << "case " << k << "\n" << source;
-      ASSERT_NE(o.trap, vm::Trap::HEAP_EXHAUSTED);
-      if (o.trap != vm::Trap::NONE) {
-        ++traps;
-        continue;
-      }
-      ASSERT_TRUE(vm::identical(o.results[0], cases.value(leaf.behaviour, k))) << "case " << k << "\n"
-                                                                               << source;
-    }
-  }
+  const u64 traps = expect_programs_compute(lambdas, "s: str, ws: [str]", inputs, cases);
   for (const char* form : {"map [int]", "map [str]", "filter str", "filter [str]", "count int", "find int"})
     EXPECT_GT(forms[form], 0u) << form;
   EXPECT_GT(traps, 10u);  // s[i] past a word's end
