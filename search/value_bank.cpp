@@ -154,10 +154,21 @@ bool Operation::takes_direct_path(const Cases& cases, u64 fuel) const {
          l.call_depth >= 1;
 }
 
+namespace {
+
+// Case k's trap of the first operand that trapped there, left to right, as the whole program
+// would meet them; NONE when none did.
+u8 first_trap(const Behaviour* const* operands, u32 arity, u32 k) {
+  for (u32 i = 0; i < arity; ++i)
+    if (operands[i]->traps[k] != u8(vm::Trap::NONE)) return operands[i]->traps[k];
+  return u8(vm::Trap::NONE);
+}
+
+}  // namespace
+
 u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const {
   *word = 0;
-  for (u32 i = 0; i < arity(); ++i)
-    if (operands[i]->traps[k] != u8(vm::Trap::NONE)) return operands[i]->traps[k];
+  if (const u8 t = first_trap(operands, arity(), k); t != u8(vm::Trap::NONE)) return t;
   if (steps_operand_ && !cases.interpreter_only()) {
     const i64 v = i64(operands[*steps_operand_]->words[k]);
     const u64 steps = v > 0 ? u64(v) : 0;
@@ -185,15 +196,15 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
   out->words.resize(n);
   out->traps.resize(n);
   const u64 fuel = fuel_for(cases);
-  if (takes_direct_path(cases, fuel) && reads_) {
+  const bool direct = takes_direct_path(cases, fuel);
+  if (direct && reads_) {
     // As the interpreter: the operands' traps, the reference, the fuel for the elements walked
     // (with the instructions' own, it must not pass the fuel), then the reading.
     const bool walks = vm::reading_walks(instruction_);
     for (u32 k = 0; k < n; ++k) {
       u64 r = 0, walk = 0;
       const u64 a = operands[0]->words[k], b = arity() == 2 ? operands[1]->words[k] : 0;
-      u8 t = operands[0]->traps[k];
-      if (t == u8(vm::Trap::NONE) && arity() == 2) t = operands[1]->traps[k];
+      u8 t = first_trap(operands.data(), arity(), k);
       vm::Heap& heap = cases.machine(k).heap;
       if (t == u8(vm::Trap::NONE)) t = u8(vm::reading_check(instruction_, heap, a, &walk));
       if (t == u8(vm::Trap::NONE) && walks && walk > fuel - code_words_) t = u8(vm::Trap::OUT_OF_FUEL);
@@ -203,7 +214,7 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
     }
     return;
   }
-  if (takes_direct_path(cases, fuel)) {
+  if (direct) {  // the first operand's trap, the second's, or the instruction's
     const u64* a = operands[0]->words.data();
     const u8* ta = operands[0]->traps.data();
     const u64* b = arity() == 2 ? operands[1]->words.data() : a;
