@@ -38,6 +38,9 @@ po::options_description search_options(SearchOptions* o) {
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
       "(0)")(
+      "bank-memory", bounded(&o->bank_memory_mib, 16, 1u << 20),
+      "enumerate: MiB the value bank may fill (its expressions' outputs and traps); the enumeration ends "
+      "there")(
       "enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
       "portfolio: expressions the enumeration may evaluate before GP takes over (its lambda bodies besides)")(
       "candidates,c", po::value(&o->candidates_path),
@@ -111,6 +114,7 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   c.settings.gp.selection = *search::parse_selection(o.selection);
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
   c.settings.enumerate.threads = o.pipeline.threads;
+  c.settings.enumerate.memory = u64(o.bank_memory_mib) << 20;
   if (c.kind == search::GeneratorKind::External) {
     auto text = read_file(o.candidates_path, kMaxCandidateBytes);
     if (!text) {

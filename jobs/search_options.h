@@ -24,13 +24,15 @@ struct SearchOptions {
   std::string device = "auto";
   std::string config_path;
   bool quiet = false;
+  u32 bank_memory_mib = 2048;  // --bank-memory: settings.enumerate.memory in MiB
   pipeline::PipelineConfig pipeline;
   search::SearchConfig search;
   search::GeneratorSettings settings;
 };
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
-// --choose, --lambdas, --lambda-budget, --bank-interpreter, --splits, --enumerate-first, --candidates,
+// --choose, --lambdas, --lambda-budget, --bank-interpreter, --splits, --bank-memory, --enumerate-first,
+// --candidates,
 // --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
 po::options_description search_options(SearchOptions* o);

@@ -147,6 +147,8 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::spa
   if (sizes.size() <= size) sizes.resize(size + 1);
   sizes[size].push_back(u32(entries_.size()));
   entries_.push_back({b.type, size, production, {operands.begin(), operands.end()}, b});
+  stats_.bytes += sizeof(Entry) + b.words.size() * (sizeof(u64) + sizeof(u8)) +
+                  operands.size() * sizeof(u32) + 4 * sizeof(u64);  // the hash set's node
   return true;
 }
 

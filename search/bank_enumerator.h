@@ -61,6 +61,7 @@ struct Written {
 struct EnumerationStats {
   u64 evaluated = 0;  // expressions whose behaviour was computed
   u64 banked = 0;     // … that were new
+  u64 bytes = 0;      // … and the memory they take, about (their behaviours, entries and hashes)
   u32 size = 0;       // the size reached
 };
 

@@ -170,7 +170,7 @@ class EnumerateGenerator final : public Generator {
     evaluated_ = 0;
     std::vector<Proposal> out;
     if (usable_ && !enumerator_) start();
-    if (!enumerator_ || enumerator_->finished()) return out;
+    if (!enumerator_ || enumerator_->finished() || bytes_ > settings_.memory) return out;  // ended, or full
     bank::EnumerationStats stats;
     const u64 before = spent_;
     auto meets = [&](const bank::Behaviour& b) {
@@ -181,6 +181,7 @@ class EnumerateGenerator final : public Generator {
     const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, count, &stats);
     spent_ = lambda_evaluated_ + stats.evaluated;
     evaluated_ = spent_ - before;
+    bytes_ = stats.bytes;
     if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
       // The result's outputs as they are: the program is the expression (whose twins alike() counts).
       Proposal p;
@@ -424,6 +425,7 @@ class EnumerateGenerator final : public Generator {
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;
+  u64 bytes_ = 0;  // the bank's, at the last propose()
 };
 
 }  // namespace

@@ -100,6 +100,7 @@ struct EnumerateSettings {
   bool splits = true;         // goals met case by case: decision lists under bool expressions
   u32 threads = 1;            // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
+  u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there
 };
 
 // The portfolio: the enumeration for its first candidates, then GP (search/portfolio_generator.cpp).

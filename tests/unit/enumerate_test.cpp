@@ -194,6 +194,24 @@ TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
   EXPECT_EQ(x.best_source, y.best_source);
 }
 
+// The bank holds every new behaviour: past its memory the enumeration ends (the search then
+// stops, well within its budget), whatever size it had reached.
+TEST(Enumerate, EndsWhenTheBankIsFull) {
+  suites::Problem p =
+      make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
+        return in[0].get<int>() * in[0].get<int>() * in[1].get<int>() - 77 * in[1].get<int>() + 5;
+      });
+  search::SearchConfig config;
+  config.budget.candidates = 5'000'000;
+  search::EnumerateSettings small;
+  small.memory = 256 << 10;
+  auto g = search::make_enumerate_generator(p, small);
+  const search::SearchOutcome full = search::run_search(p, *g, *cpu(), config);
+  EXPECT_FALSE(full.solved);
+  EXPECT_LT(full.candidates, 200'000u);
+  EXPECT_GT(full.candidates, 1'000u);
+}
+
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
 search::SearchOutcome solve(suites::Problem p, const std::vector<nlohmann::json>& test,
                             const std::function<nlohmann::json(const nlohmann::json&)>& expected, u64 budget,
