@@ -96,6 +96,13 @@ std::string map_unary(const std::string& name, const std::string& value) {
   return map_with(name, value, "(xs: [int])");
 }
 
+// Each element's decimal text: the lines of numbers a lines goal (search/goal_shapes.h) joins.
+std::string map_to_str(const std::string& name, const std::string& value) {
+  return "fn " + name +
+         "(xs: [int]) -> [str] {\n  let out: [str] = [];\n  for x in xs {\n    out = push(out, " + value +
+         ");\n  }\n  return out;\n}\n";
+}
+
 std::string zip(const std::string& name, const std::string& value) {
   return "fn " + name + "(xs: [int], ys: [int]) -> [int] {\n  let out: [int] = [];\n" +
          "  for i in 0..min(len(xs), len(ys)) {\n    let x = xs[i];\n    let y = ys[i];\n    out = "
@@ -178,6 +185,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     for (const Function& f : kMaps) add({A, I}, A, std::string("map_") + f.name, map, f.value);
     for (const Function& f : kUnaryMaps) add({A}, A, std::string("map_") + f.name, map_unary, f.value);
     for (const Function& f : kZips) add({A, A}, A, std::string("zip_") + f.name, zip, f.value);
+    if (types.count(Type::StrArray)) add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
   }
   return p;
 }

@@ -98,6 +98,14 @@ std::vector<Production> productions_for(const std::set<Type>& types, bool loops,
   return p;
 }
 
+// Whether some train output is a string of lines, joined with "\n".
+bool has_lines(const suites::Problem& problem) {
+  for (const suites::Case& c : problem.train)
+    for (const vm::Value& v : c.outputs)
+      if (v.type == S && v.s.find('\n') != std::string::npos) return true;
+  return false;
+}
+
 class EnumerateGenerator final : public Generator {
  public:
   EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings) : settings_(settings) {
@@ -110,6 +118,8 @@ class EnumerateGenerator final : public Generator {
     for (Type t : std::set<Type>(types_))  // and the elements of the arrays (a lambda's x)
       if (is_array(t)) types_.insert(element_of(t));
     if (types_.count(S)) types_.insert(SA);  // split and join
+    const bool lines = has_lines(problem);
+    if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
     for (Type t : types_)
       if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
     for (const suites::Case& c : problem.train) inputs_.push_back(c.inputs);
@@ -128,10 +138,6 @@ class EnumerateGenerator final : public Generator {
                   vm::Value::of_bool(false)};
     if (types_.count(S)) {
       for (const char* s : {"", " "}) constants_.push_back(vm::Value::of_str(s));
-      bool lines = false;  // outputs of lines, joined with "\n"
-      for (const suites::Case& c : problem.train)
-        for (const vm::Value& v : c.outputs)
-          lines = lines || (v.type == S && v.s.find('\n') != std::string::npos);
       if (lines) constants_.push_back(vm::Value::of_str("\n"));
       // The string outputs that recur (a problem that answers "small" or "large" needs those
       // words), of results without affixes: up to 8.
@@ -181,7 +187,7 @@ class EnumerateGenerator final : public Generator {
     const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, count, &stats);
     spent_ = lambda_evaluated_ + stats.evaluated;
     evaluated_ = spent_ - before;
-    bytes_ = stats.bytes;
+    bytes_ = stats.bytes + cases_->heap_used();
     if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
       // The result's outputs as they are: the program is the expression (whose twins alike() counts).
       Proposal p;
@@ -227,7 +233,12 @@ class EnumerateGenerator final : public Generator {
 
   // The bank, its leaves (the lambda leaves' bodies enumerated first) and its enumerator.
   void start() {
-    // Every banked value of a case lives in its heap: 64 MiB shared by the cases, 1 to 16 MiB each.
+    // Every banked value of a case lives in its heap: 64 MiB shared by the cases, 1 to 16 MiB
+    // each; what the heaps hold counts against --bank-memory with the behaviours. Lists are what
+    // fill them: at PSB1's 200 cases, a few hundred banked lists of a thousand ints make every
+    // later list trap heap_exhausted (for-loop-index's lines are built with 16 MiB a case, at 1.4
+    // million candidates, but heaps of half the bank's memory made every PSB1 search 1.7x slower
+    // for no problem solved: docs/results.md).
     vm::Limits limits;
     limits.heap_bytes =
         u32(std::clamp<u64>((u64(64) << 20) / std::max<size_t>(inputs_.size(), 1), 1u << 20, 16u << 20));

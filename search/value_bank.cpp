@@ -45,6 +45,12 @@ Cases::Cases(std::span<const Type> params, std::span<const std::vector<vm::Value
   }
 }
 
+u64 Cases::heap_used() {
+  u64 used = 0;
+  for (u32 k = 0; k < count(); ++k) used += machine(k).heap.used;
+  return used;
+}
+
 vm::Value Cases::value(const Behaviour& b, u32 k) {
   vm::Value v;
   if (b.traps[k] != u8(vm::Trap::NONE) || !vm::read_value(machine(k).heap, b.type, b.words[k], &v))

@@ -84,6 +84,8 @@ class Cases {
     return m;
   }
   void rollback(const Mark& mark);
+  // Bytes the cases' heaps hold now, in all.
+  u64 heap_used();
 
  private:
   vm::Limits limits_;

@@ -4,8 +4,10 @@
 // Limits into a Machine.
 #pragma once
 
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <stdexcept>
-#include <vector>
 
 #include "vm/heap.h"
 #include "vm/limits.h"
@@ -31,22 +33,31 @@ GS_HD inline Machine machine_over(u8* memory, const Limits& l) {
   return m;
 }
 
-// A machine with its memory on the host heap (a CPU worker, a Runner).
+// A machine with its memory on the host heap (a CPU worker, a Runner, a value bank's case). The
+// memory is zeroed by calloc, which for a large block maps fresh pages that the system provides
+// only when touched: a 16 MiB heap of which a program uses 2 KB costs 2 KB, so many machines
+// with large limits can be held at once.
 class OwnedMachine {
  public:
-  // Throws std::invalid_argument for limits outside their ranges (vm/limits.h).
+  // Throws std::invalid_argument for limits outside their ranges (vm/limits.h), std::bad_alloc
+  // when the memory cannot be had.
   explicit OwnedMachine(const Limits& l)
-      : memory_(checked_bytes(l) / 8), machine_(machine_over(reinterpret_cast<u8*>(memory_.data()), l)) {}
+      : memory_(allocate(l)), machine_(machine_over(static_cast<u8*>(memory_.get()), l)) {}
   OwnedMachine(const OwnedMachine&) = delete;
   OwnedMachine& operator=(const OwnedMachine&) = delete;
   Machine& get() { return machine_; }
 
  private:
-  static u64 checked_bytes(const Limits& l) {
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  static std::unique_ptr<void, Free> allocate(const Limits& l) {
     if (const char* problem = limits_problem(l)) throw std::invalid_argument(problem);
-    return machine_bytes(l);
+    void* p = std::calloc(machine_bytes(l) / 8, 8);  // 16-aligned: the layout needs 8
+    if (p == nullptr) throw std::bad_alloc();
+    return std::unique_ptr<void, Free>(p);
   }
-  std::vector<u64> memory_;
+  std::unique_ptr<void, Free> memory_;
   Machine machine_;
 };
 

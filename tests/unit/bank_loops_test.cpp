@@ -133,6 +133,11 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
       out.push_back(op == "sub" ? i64(u64(xs[i]) - u64(ys[i])) : step(op, xs[i], ys[i], 0));
     return list(out);
   }
+  if (name == "map_str") {
+    std::vector<Value> out;
+    for (i64 x : xs) out.push_back(Value::of_str(std::to_string(x)));
+    return Value::of_array(Type::Str, std::move(out));
+  }
   if (starts(name, "map_", &op)) {
     std::vector<i64> out;
     for (i64 x : xs) {
@@ -173,8 +178,10 @@ Value random_value(Type t, i64 largest, std::mt19937_64& rng) {
 
 TEST(BankLoops, EachComputesWhatItsDocumentSays) {
   std::mt19937_64 rng(21);
-  const std::vector<Production> loops = loop_productions({I, Type::Bool, A});
+  const std::vector<Production> loops = loop_productions({I, Type::Bool, A, Type::StrArray});
   ASSERT_GE(loops.size(), 50u);
+  ASSERT_TRUE(
+      std::any_of(loops.begin(), loops.end(), [](const Production& p) { return p.text == "map_str($0)"; }));
   for (const Production& p : loops) {
     const std::string name = p.text.substr(0, p.text.find('('));
     std::vector<std::vector<Value>> inputs(100);

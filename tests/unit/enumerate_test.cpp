@@ -308,6 +308,23 @@ TEST(Enumerate, AssemblesStringsFromACommonPrefixAndSuffix) {
   }
 }
 
+// Lines of numbers from a signature without lists (for-loop-index's shape): a lines goal brings
+// [int] into the bank, and map_str turns a banked list into the lines' texts.
+TEST(Enumerate, WritesLinesOfNumbersFromInts) {
+  const auto expected = [](const nlohmann::json& in) {
+    std::string text;
+    for (int x = 1; x <= in[0].get<int>(); ++x) text += (x > 1 ? "\n" : "") + std::to_string(x);
+    return nlohmann::json(text);
+  };
+  std::vector<nlohmann::json> train, test;
+  for (int n = -2; n < 22; ++n) (n % 2 == 0 ? train : test).push_back({n});
+  const search::SearchOutcome r =
+      solve(make_problem("fn solve(n: int) -> str", train, expected), test, expected, 50000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("join(map_str(range_to(1, n)), \"\\n\")"), std::string::npos) << r.solution;
+}
+
 // A problem's own constants are leaves: "xyz" cannot be built from the enumeration's own.
 TEST(Enumerate, UsesTheProblemsConstants) {
   std::vector<nlohmann::json> train, test;
