@@ -24,7 +24,10 @@ po::options_description search_options(SearchOptions* o) {
       "tournament selection: individuals per tournament")("crossover",
                                                           bounded(&o->settings.gp.p_crossover, 0, 1),
                                                           "GP: probability of crossover (else mutation)")(
-      "max-size", bounded(&o->settings.enumerate.max_size, 1, 64), "enumerate: largest expression (nodes)")(
+      "holdout", bounded(&o->settings.gp.holdout, 0, 0.5),
+      "GP: on a problem of at most 20 train cases, the fraction of them held back from selection (a "
+      "solution must still pass them)")("max-size", bounded(&o->settings.enumerate.max_size, 1, 64),
+                                        "enumerate: largest expression (nodes)")(
       "choose", defaulted(&o->settings.enumerate.choose),
       "enumerate: the lazy choose(c, a, b) as a production (1), or not (0)")(
       "lambdas", defaulted(&o->settings.enumerate.lambdas),

@@ -83,6 +83,11 @@ struct GpSettings {
   double p_crossover = 0.5;              // else mutation
   u32 max_nodes = 1000;                  // offspring size limits
   u32 max_depth = 40;
+  // On a problem of at most kHoldoutCases train cases, this fraction of them (one at least) is
+  // held back from selection, drawn once from the seed: a program that passes them has passed
+  // cases nothing selected it for, so fewer solutions fit the few cases by chance (0: none).
+  double holdout = 0.25;
+  static constexpr u32 kHoldoutCases = 20;
 };
 
 // The random program generator's settings for search: smaller programs than its defaults (which

@@ -81,9 +81,17 @@ class GpGenerator final : public Generator {
     if (gp_.scores == CaseScores::Error && e.error.size() != e.pass.size())
       throw std::logic_error(
           "GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
-    scores_ = gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
+    if (selected_.empty())
+      selected_ = e.cases <= GpSettings::kHoldoutCases
+                      ? cases_held_in(e.cases, gp_.holdout, rng_.derive(~u64(1)))
+                      : cases_held_in(e.cases, 0, rng_);
+    const std::vector<float> all =
+        gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
+    scores_.clear();
+    for (u64 i = 0; i < population_.size(); ++i)
+      for (u32 c : selected_) scores_.push_back(all[i * e.cases + c]);
     reward_.assign(e.reward.begin(), e.reward.end());
-    cases_ = e.cases;
+    cases_ = u32(selected_.size());
   }
 
  private:
@@ -105,7 +113,8 @@ class GpGenerator final : public Generator {
   std::vector<trees::Tree> population_;
   i64 first_id_ = 0;
   std::vector<float> scores_, reward_;
-  u32 cases_ = 0;
+  u32 cases_ = 0;              // … of selected_
+  std::vector<u32> selected_;  // the cases selection sees (the same every iteration)
 };
 
 }  // namespace

@@ -152,6 +152,18 @@ std::vector<float> error_scores(std::span<const float> error) {
   return out;
 }
 
+std::vector<u32> cases_held_in(u32 cases, double holdout, Rng rng) {
+  std::vector<u32> all(cases);
+  std::iota(all.begin(), all.end(), 0u);
+  if (holdout <= 0 || cases < 2) return all;
+  const u32 held = std::clamp<u32>(u32(holdout * cases), 1, cases - 1);
+  for (u32 k = 0; k < held; ++k)  // a partial Fisher-Yates shuffle: the first `held` are held back
+    std::swap(all[k], all[k + rng.below(cases - k)]);
+  std::vector<u32> kept(all.begin() + held, all.end());
+  std::sort(kept.begin(), kept.end());
+  return kept;
+}
+
 std::vector<u32> lexicase_select(const ScoreMatrix& scores, u32 n, Rng& rng) {
   check_shape(scores, n, "lexicase_select");
   std::vector<u32> cases(scores.cases);

@@ -47,6 +47,11 @@ std::vector<u32> lexicase_select(const ScoreMatrix& scores, u32 n, Rng& rng);
 std::vector<u32> downsampled_lexicase_select(const ScoreMatrix& scores, double fraction, u32 n, Rng& rng,
                                              std::vector<u32>* sampled_cases = nullptr);
 
+// The cases selection may see when a fraction `holdout` of them (one at least, all but one at
+// most; none when holdout is 0 or there is one case) is held back, drawn by rng: the others,
+// ascending. A program that passes the held-back cases has passed cases nothing selected it for.
+std::vector<u32> cases_held_in(u32 cases, double holdout, Rng rng);
+
 // n tournaments: each draws `size` distinct individuals uniformly and keeps the fittest (the
 // first drawn among equals; NaN loses). size 1 is uniform selection, size = population always
 // returns a best individual. size is clamped to [1, population].

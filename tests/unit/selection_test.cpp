@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "base/rng.h"
+#include "pipeline/batch_results.h"
+#include "search/generator.h"
+#include "suites/problem.h"
 
 namespace gs::search {
 namespace {
@@ -152,6 +155,67 @@ TEST(DownsampledLexicase, RejectsAFractionOutsideZeroToOne) {
   Rng rng(1);
   EXPECT_THROW(downsampled_lexicase_select(matrix(s, 1), 0.0, 1, rng), std::invalid_argument);
   EXPECT_THROW(downsampled_lexicase_select(matrix(s, 1), 1.5, 1, rng), std::invalid_argument);
+}
+
+TEST(Holdout, HoldsBackAFractionDrawnFromTheRng) {
+  for (u32 cases : {2u, 5u, 8u, 20u}) {
+    std::vector<u32> times_held(cases, 0);
+    for (u64 seed = 0; seed < 200; ++seed) {
+      const std::vector<u32> kept = cases_held_in(cases, 0.25, Rng(5, seed));
+      EXPECT_EQ(kept.size(), cases - std::max<u32>(1, cases / 4)) << cases;
+      EXPECT_TRUE(std::is_sorted(kept.begin(), kept.end()));
+      EXPECT_TRUE(std::adjacent_find(kept.begin(), kept.end()) == kept.end());
+      EXPECT_LT(kept.back(), cases);
+      EXPECT_EQ(kept, cases_held_in(cases, 0.25, Rng(5, seed)));  // the same rng, the same cases
+      for (u32 c = 0, at = 0; c < cases; ++c)
+        if (at < kept.size() && kept[at] == c)
+          ++at;
+        else
+          ++times_held[c];
+    }
+    for (u32 c = 0; c < cases; ++c) EXPECT_GT(times_held[c], 0u) << "case " << c << " of " << cases;
+  }
+  EXPECT_EQ(cases_held_in(8, 0, Rng(1)).size(), 8u);  // none held back
+  EXPECT_EQ(cases_held_in(1, 0.5, Rng(1)).size(), 1u);
+  EXPECT_EQ(cases_held_in(3, 0.5, Rng(1)).size(), 2u);
+}
+
+// GP on a problem of 8 cases: program 0 passes every case selection sees, program 1 only the
+// held-back ones. With the hold-out lexicase never picks program 1 (its cases are not looked
+// at); without it, program 1 is a parent whenever one of its cases comes first.
+TEST(Holdout, GpSelectsOnTheCasesHeldIn) {
+  const std::optional<suites::Signature> signature = [] {
+    suites::Signature s;
+    std::string error;
+    return suites::parse_signature("fn solve(x: int) -> int", &s, &error) ? std::optional(s) : std::nullopt;
+  }();
+  ASSERT_TRUE(signature);
+  const u32 cases = 8;
+  for (double holdout : {0.25, 0.0}) {
+    GeneratorSettings settings;
+    settings.seed = 3;
+    settings.gp.holdout = holdout;
+    std::unique_ptr<Generator> gp = make_gp_generator(*signature, settings);
+    const std::vector<Proposal> population = gp->propose(2, 0);
+    ASSERT_EQ(population.size(), 2u);
+    const std::vector<u32> kept = cases_held_in(cases, 0.25, Rng(3).derive(~u64(1)));
+    ASSERT_EQ(kept.size(), 6u);
+    pipeline::BatchResults results;
+    results.reset(pipeline::BatchShape{2, cases});
+    for (u32 c = 0; c < cases; ++c) {
+      const bool held_in = std::find(kept.begin(), kept.end(), c) != kept.end();
+      results.pass[c] = held_in;
+      results.pass[cases + c] = !held_in;
+    }
+    gp->observe(population, results, 100);
+    u32 from_program_1 = 0;
+    for (const Proposal& child : gp->propose(400, 1))
+      for (i64 parent : child.parents) from_program_1 += parent == 101;
+    if (holdout > 0)
+      EXPECT_EQ(from_program_1, 0u);
+    else
+      EXPECT_GT(from_program_1, 20u);  // about a quarter of 400-600 parents
+  }
 }
 
 TEST(Tournament, SizeOneIsUniform) {
