@@ -91,7 +91,7 @@ BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vect
     : cases_(cases),
       parameters_(std::move(parameters)),
       productions_(std::move(productions)),
-      by_type_size_(256),
+      by_type_level_(256),
       seen_(256) {
   // The helpers' call arguments: the parameters' names.
   for (size_t at = 0; at < parameters_.size();) {
@@ -104,18 +104,25 @@ BankEnumerator::BankEnumerator(Cases& cases, std::vector<Leaf> leaves, std::vect
     at = comma == std::string::npos ? parameters_.size() : comma + 1;
   }
   leaves_ = std::move(leaves);
+  for (const Production& p : productions_) {
+    if (p.cost == 0) throw std::invalid_argument("a production of cost 0: " + p.text);
+    most_per_node_ = std::max(most_per_node_, p.cost);
+  }
   for (u32 i = 0; i < leaves_.size(); ++i) {
-    if (leaves_[i].size == 0) throw std::invalid_argument("a leaf of size 0: " + leaves_[i].text);
-    if (leaves_[i].size > 1) {
+    Leaf& leaf = leaves_[i];
+    if (leaf.size == 0) throw std::invalid_argument("a leaf of size 0: " + leaf.text);
+    if (leaf.cost == 0) leaf.cost = leaf.size;
+    most_per_node_ = std::max(most_per_node_, (leaf.cost + leaf.size - 1) / leaf.size);
+    if (leaf.cost > 1) {
       pending_.push_back(i);
       continue;
     }
-    by_type_size_[u8(leaves_[i].behaviour.type)].resize(2);
-    bank(leaves_[i].behaviour, 1, kLeaf, {&i, 1});
-    leaves_[i].behaviour = {};
+    by_type_level_[u8(leaf.behaviour.type)].resize(2);
+    bank(leaf.behaviour, leaf.size, 1, kLeaf, {&i, 1});
+    leaf.behaviour = {};
   }
   std::stable_sort(pending_.begin(), pending_.end(),
-                   [&](u32 a, u32 b) { return leaves_[a].size < leaves_[b].size; });
+                   [&](u32 a, u32 b) { return leaves_[a].cost < leaves_[b].cost; });
 }
 
 std::optional<u32> BankEnumerator::bank_pending(const std::function<bool(const Behaviour&)>& meets) {
@@ -123,8 +130,8 @@ std::optional<u32> BankEnumerator::bank_pending(const std::function<bool(const B
   std::optional<u32> answer;
   for (u32 i : pending_) {
     Leaf& leaf = leaves_[i];
-    if (leaf.size != size_ || leaf.behaviour.words.empty()) continue;
-    const bool banked = bank(leaf.behaviour, leaf.size, kLeaf, {&i, 1});
+    if (leaf.cost != level_ || leaf.behaviour.words.empty()) continue;
+    const bool banked = bank(leaf.behaviour, leaf.size, leaf.cost, kLeaf, {&i, 1});
     leaf.behaviour = {};
     if (banked && !answer && meets(entries_.back().behaviour)) answer = u32(entries_.size() - 1);
   }
@@ -133,20 +140,20 @@ std::optional<u32> BankEnumerator::bank_pending(const std::function<bool(const B
 
 std::vector<u32> BankEnumerator::banked(Type t) const {
   std::vector<u32> ids;
-  for (const std::vector<u32>& at_size : by_type_size_[u8(t)])
-    ids.insert(ids.end(), at_size.begin(), at_size.end());
+  for (const std::vector<u32>& at_level : by_type_level_[u8(t)])
+    ids.insert(ids.end(), at_level.begin(), at_level.end());
   return ids;
 }
 
-bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 production, std::span<const u32> operands,
-                          u64* hash) {
+bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production,
+                          std::span<const u32> operands, u64* hash) {
   const u64 h = behaviour_hash(b, cases_);
   if (hash != nullptr) *hash = h;
   if (!seen_[u8(b.type)].insert(h).second) return false;
-  std::vector<std::vector<u32>>& sizes = by_type_size_[u8(b.type)];
-  if (sizes.size() <= size) sizes.resize(size + 1);
-  sizes[size].push_back(u32(entries_.size()));
-  entries_.push_back({b.type, size, production, {operands.begin(), operands.end()}, b});
+  std::vector<std::vector<u32>>& levels = by_type_level_[u8(b.type)];
+  if (levels.size() <= cost) levels.resize(cost + 1);
+  levels[cost].push_back(u32(entries_.size()));
+  entries_.push_back({b.type, size, cost, production, {operands.begin(), operands.end()}, b});
   stats_.bytes += sizeof(Entry) + b.words.size() * (sizeof(u64) + sizeof(u8)) +
                   operands.size() * sizeof(u32) + 4 * sizeof(u64);  // the hash set's node
   return true;
@@ -176,6 +183,22 @@ std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
 
 std::string BankEnumerator::text(u32 id) const { return render(id, nullptr); }
 
+void BankEnumerator::uses(u32 id, std::vector<bool>* productions, std::vector<bool>* leaves) const {
+  productions->assign(productions_.size(), false);
+  leaves->assign(leaves_.size(), false);
+  std::vector<u32> open = {id};
+  while (!open.empty()) {
+    const Entry& e = entries_[open.back()];
+    open.pop_back();
+    if (e.production == kLeaf) {
+      (*leaves)[e.operands[0]] = true;
+      continue;
+    }
+    (*productions)[e.production] = true;
+    open.insert(open.end(), e.operands.begin(), e.operands.end());
+  }
+}
+
 Written BankEnumerator::write(std::span<const u32> ids, const std::string& prefix) const {
   Helpers helpers;
   helpers.prefix = prefix;
@@ -200,14 +223,14 @@ std::string BankEnumerator::program(u32 id, const std::string& name) const {
 u64 BankEnumerator::alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete) {
   // By value: search() below banks new entries, which may move entries_.
   const Type type = entries_[answer].type;
-  const u32 size = entries_[answer].size;
+  const u32 level = entries_[answer].cost;
   twin_of_ = {type, behaviour_hash(entries_[answer].behaviour, cases_)};
   twins_ = 0;
   const bool was_finished = finished_;
   // A goal no new behaviour meets (the answer's is banked): the search runs to the end of the
-  // answer's size or of the budget.
-  search([](const Behaviour&) { return false; }, size, budget, stats);
-  *complete = size_ > size || was_finished;
+  // answer's level or of the budget (an expression of that level has at most that many nodes).
+  search_levels([](const Behaviour&) { return false; }, level, level, budget, stats);
+  *complete = level_ > level || was_finished;
   finished_ = was_finished;  // only the answer's size was searched: the next search() goes on
   twin_of_.reset();
   return 1 + twins_;
@@ -221,6 +244,13 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>
 
 std::optional<u32> BankEnumerator::search(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
                                           u64 budget, EnumerationStats* stats) {
+  // An expression of max_size nodes costs at most max_size times the most a node costs.
+  return search_levels(meets, max_size, max_size * most_per_node_, budget, stats);
+}
+
+std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const Behaviour&)>& meets,
+                                                 u32 max_size, u32 last_level, u64 budget,
+                                                 EnumerationStats* stats) {
   const u64 spent_before = stats_.evaluated;
   auto report = [&] {
     stats_.banked = entries_.size();
@@ -228,8 +258,6 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
   };
   if (!leaves_checked_) {
     leaves_checked_ = true;
-    for (std::vector<std::vector<u32>>& sizes : by_type_size_)
-      if (sizes.size() < max_size + 1) sizes.resize(max_size + 1);
     for (u32 id = 0; id < entries_.size(); ++id) {
       if (meets(entries_[id].behaviour)) {
         report();
@@ -241,16 +269,17 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
     for (u32 i : pending_) {
       Leaf& leaf = leaves_[i];
       if (!meets(leaf.behaviour)) continue;
-      std::vector<std::vector<u32>>& sizes = by_type_size_[u8(leaf.behaviour.type)];
-      if (sizes.size() <= leaf.size) sizes.resize(leaf.size + 1);
-      bank(leaf.behaviour, leaf.size, kLeaf, {&i, 1});
+      bank(leaf.behaviour, leaf.size, leaf.cost, kLeaf, {&i, 1});
       leaf.behaviour = {};
       report();
       return u32(entries_.size() - 1);
     }
   }
-  while (!finished_ && size_ <= max_size) {
-    stats_.size = size_;
+  while (!finished_ && level_ <= last_level) {
+    stats_.level = level_;
+    // Every type has a list for this level before any pointer into the lists is taken.
+    for (std::vector<std::vector<u32>>& levels : by_type_level_)
+      if (levels.size() <= level_) levels.resize(level_ + 1);
     if (!pending_banked_)
       if (const std::optional<u32> answer = bank_pending(meets)) {
         report();
@@ -260,7 +289,8 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
       const Production& p = productions_[production_];
       const u32 n = u32(p.operands.size());
       if (!compositions_ready_) {
-        compositions_ = size_ - 1 >= n ? compositions(size_ - 1, n) : std::vector<std::vector<u32>>{};
+        compositions_ =
+            level_ >= p.cost + n ? compositions(level_ - p.cost, n) : std::vector<std::vector<u32>>{};
         composition_ = 0;
         at_.assign(n, 0);
         compositions_ready_ = true;
@@ -270,7 +300,7 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
         std::vector<const std::vector<u32>*> pools(n);
         bool empty = false;
         for (u32 j = 0; j < n; ++j) {
-          pools[j] = &by_type_size_[u8(p.operands[j])][parts[j]];
+          pools[j] = &by_type_level_[u8(p.operands[j])][parts[j]];
           empty = empty || pools[j]->empty();
         }
         // An application that may leave arrays or strings in the heaps (an array or string made by
@@ -285,17 +315,43 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
           const u32 want = alone ? 1 : u32(std::min<u64>(kChunk, left));
           chunk_ids_.clear();
           chunk_operands_.clear();
+          chunk_steps_.clear();
           odometer_ = at_;
-          u32 count = 0;
-          for (bool more = true; more && count < want; ++count) {
-            for (u32 j = 0; j < n; ++j) {
-              const u32 id = (*pools[j])[odometer_[j]];
-              chunk_ids_.push_back(id);
-              chunk_operands_.push_back(&entries_[id].behaviour);
+          // Tuples whose expression would pass max_size nodes are stepped over: only past level
+          // max_size can there be any (a node costs 1 at least). chunk_steps_[c]: the odometer
+          // steps from tuple c - 1 to tuple c; `skipped`, those after the last one taken.
+          const bool check_size = level_ > max_size;
+          u32 count = 0, skipped = 0;
+          for (bool more = true; more && count < want;) {
+            u32 size = 1;
+            for (u32 j = 0; check_size && j < n; ++j) size += entries_[(*pools[j])[odometer_[j]]].size;
+            if (size <= max_size) {
+              for (u32 j = 0; j < n; ++j) {
+                const u32 id = (*pools[j])[odometer_[j]];
+                chunk_ids_.push_back(id);
+                chunk_operands_.push_back(&entries_[id].behaviour);
+              }
+              chunk_steps_.push_back(skipped + 1);
+              skipped = 0;
+              ++count;
+            } else {
+              ++skipped;
             }
             u32 j = n;
             while (j > 0 && ++odometer_[j - 1] == pools[j - 1]->size()) odometer_[--j] = 0;
             more = j > 0;
+          }
+          // Turns at_ on by `steps` tuples; past the last, this composition is done.
+          auto turn = [&](u32 steps) {
+            for (u32 step = 0; step < steps; ++step) {
+              u32 j = n;
+              while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
+              if (j == 0) empty = true;
+            }
+          };
+          if (count == 0) {  // every tuple left in the composition is too large
+            turn(skipped);
+            continue;
           }
           if (chunk_outs_.size() < count) chunk_outs_.resize(count);
           if (p.choose) {
@@ -310,17 +366,17 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
           for (u32 c = 0; c < count; ++c) {
             const Behaviour& b = chunk_outs_[c];
             ++stats_.evaluated;
+            const std::span<const u32> operands(chunk_ids_.data() + u64(c) * n, n);
+            u32 size = 1;
+            for (u32 id : operands) size += entries_[id].size;
             u64 hash = 0;
-            const bool banked =
-                bank(b, size_, production_, std::span<const u32>(chunk_ids_.data() + u64(c) * n, n), &hash);
+            const bool banked = bank(b, size, level_, production_, operands, &hash);
             if (!banked) {
               if (alone && !p.choose) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
             }
             const bool answer = banked && meets(b);
-            u32 j = n;  // the odometer turns on before any return, so that the next call goes on
-            while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
-            if (j == 0) empty = true;  // this composition is done
+            turn(chunk_steps_[c]);  // the odometer turns on before any return, so that the next call goes on
             if (answer || stats_.evaluated - spent_before >= budget) {
               if (empty) {  // step past the finished composition
                 ++composition_;
@@ -331,10 +387,11 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
               return std::nullopt;
             }
           }
+          turn(skipped);
         }
       }
     }
-    ++size_;
+    ++level_;
     production_ = 0;
     compositions_ready_ = false;
     pending_banked_ = false;

@@ -1,9 +1,12 @@
-// Bottom-up enumeration over the value bank (search/value_bank.h), the core of the enumeration
-// engine being built (issue 21; not yet what `gpusynth search -g enumerate` runs). Size by size,
-// every production is applied to every tuple of banked operands whose sizes sum to the size less
-// one; a behaviour already banked for its type (the same output hash, or trap, on every case) is
-// dropped and its heap objects given back, a new one is banked. Expressions that trap on some
-// cases are banked like any other, so a lazy choose can guard them: choose(len(xs) == 0, 0,
+// Bottom-up enumeration over the value bank (search/value_bank.h), the core of `gpusynth search
+// -g enumerate` (search/enumerate_generator.cpp). Level by level of cost, every production is
+// applied to every tuple of banked operands whose costs sum to the level less the production's
+// cost; a behaviour already banked for its type (the same output hash, or trap, on every case) is
+// dropped and its heap objects given back, a new one is banked. Every production and leaf costs
+// its size by default (1 a node), so the levels are the sizes: smallest first. A guide that
+// knows which productions a problem needs gives those lower costs and the others higher
+// (weighted enumeration, as in Probe and HEAP: a cost is about -log p of the production). Expressions that
+// trap on some cases are banked like any other, so a lazy choose can guard them: choose(len(xs) == 0, 0,
 // max(xs) - min(xs)) is reachable although max(xs) traps on the empty list. The first banked
 // expression whose outputs are the goal's on every case is the answer.
 #pragma once
@@ -31,6 +34,7 @@ struct Production {
   bool choose = false;
   Type result = Type::Unit;
   std::vector<Type> operands;
+  u32 cost = 1;  // what applying it adds to its operands' costs (at least 1)
 };
 
 Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
@@ -49,6 +53,7 @@ struct Leaf {
   Behaviour behaviour;
   u32 size = 1;
   std::string helper;
+  u32 cost = 0;  // its level (0: its size)
 };
 
 // Banked expressions written out: each expression, and the functions they call, each once (their
@@ -62,7 +67,7 @@ struct EnumerationStats {
   u64 evaluated = 0;  // expressions whose behaviour was computed
   u64 banked = 0;     // … that were new
   u64 bytes = 0;      // … and the memory they take, about (their behaviours, entries and hashes)
-  u32 size = 0;       // the size reached
+  u32 level = 0;      // the cost level reached (the size, where every production costs 1)
 };
 
 class BankEnumerator {
@@ -74,8 +79,9 @@ class BankEnumerator {
 
   // The next banked expression that `meets` a goal (the pipeline's test: a type, and outputs
   // within a float tolerance of the expected ones, say; asked of each new behaviour): the
-  // enumeration goes on from where the last call stopped, through sizes up to max_size,
-  // evaluating at most `budget` expressions in this call; the answer's id, or nullopt when the
+  // enumeration goes on from where the last call stopped, through the levels that hold
+  // expressions of up to max_size nodes (larger ones are not made), evaluating at most `budget`
+  // expressions in this call; the answer's id, or nullopt when the
   // budget ran out first (call again to go on) or the enumeration is finished (finished()).
   // stats (when given) accumulate over the calls.
   std::optional<u32> search(const std::function<bool(const Behaviour&)>& meets, u32 max_size, u64 budget,
@@ -85,10 +91,10 @@ class BankEnumerator {
                             EnumerationStats* stats);
   bool finished() const { return finished_; }
 
-  // After an answer: goes on through the rest of its size, at most `budget` expressions, and
-  // counts the expressions of that size whose outputs and traps on every case are the answer's
+  // After an answer: goes on through the rest of its level, at most `budget` expressions, and
+  // counts the expressions of that level whose outputs and traps on every case are the answer's
   // (its observational twins, which the bank does not keep: programs that no train case tells
-  // apart). The answer and its twins; *complete when the whole size was seen. A later search()
+  // apart). The answer and its twins; *complete when the whole level was seen. A later search()
   // goes on from there.
   u64 alike(u32 answer, u64 budget, EnumerationStats* stats, bool* complete);
 
@@ -99,6 +105,15 @@ class BankEnumerator {
   Type type(u32 id) const { return entries_[id].type; }
   const Behaviour& behaviour(u32 id) const { return entries_[id].behaviour; }
   u32 size(u32 id) const { return entries_[id].size; }
+  u32 cost(u32 id) const { return entries_[id].cost; }
+
+  // The productions and leaves id's expression uses: (*productions)[i] set for production i,
+  // (*leaves)[j] for leaf j (the vectors sized to the grammar's and the leaves' counts).
+  void uses(u32 id, std::vector<bool>* productions, std::vector<bool>* leaves) const;
+  const Production& production(u32 i) const { return productions_[i]; }
+  const Leaf& leaf(u32 j) const { return leaves_[j]; }
+  u32 production_count() const { return u32(productions_.size()); }
+  u32 leaf_count() const { return u32(leaves_.size()); }
 
   // A banked expression as text, each choose written `choose(c, a, b)`.
   std::string text(u32 id) const;
@@ -114,14 +129,18 @@ class BankEnumerator {
   static constexpr u32 kLeaf = ~0u;
   struct Entry {
     Type type;
-    u32 size;
+    u32 size, cost;
     u32 production;             // kLeaf for a leaf
     std::vector<u32> operands;  // entry ids; a leaf's: {its index in leaves_}
     Behaviour behaviour;
   };
   // Banks b (and returns true) unless a behaviour of its type is banked.
-  bool bank(const Behaviour& b, u32 size, u32 production, std::span<const u32> operands, u64* hash = nullptr);
-  // Banks the pending leaves of size size_; the first that meets the goal, if one does.
+  bool bank(const Behaviour& b, u32 size, u32 cost, u32 production, std::span<const u32> operands,
+            u64* hash = nullptr);
+  // search() through levels up to last_level.
+  std::optional<u32> search_levels(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
+                                   u32 last_level, u64 budget, EnumerationStats* stats);
+  // Banks the pending leaves of level level_; the first that meets the goal, if one does.
   std::optional<u32> bank_pending(const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far
   // and which productions' helpers it calls.
@@ -143,19 +162,20 @@ class BankEnumerator {
 
   std::vector<Production> productions_;
   std::vector<Entry> entries_;
-  std::vector<std::vector<std::vector<u32>>> by_type_size_;  // type byte → size → entry ids
-  std::vector<std::unordered_set<u64>> seen_;                // type byte → behaviour hashes
-  // Where the enumeration stands: the size being built, the production, the composition of the
-  // size into its operands' sizes, and the operand tuple (an odometer, the last turning fastest).
+  std::vector<std::vector<std::vector<u32>>> by_type_level_;  // type byte → cost → entry ids
+  std::vector<std::unordered_set<u64>> seen_;                 // type byte → behaviour hashes
+  // Where the enumeration stands: the level being built, the production, the composition of the
+  // level less its cost into its operands' levels, and the operand tuple (an odometer, the last
+  // turning fastest); the last level that can hold an expression of max_size nodes.
   bool leaves_checked_ = false, finished_ = false, compositions_ready_ = false, pending_banked_ = false;
-  u32 size_ = 2, production_ = 0, composition_ = 0;
+  u32 level_ = 2, production_ = 0, composition_ = 0, most_per_node_ = 1;
   std::vector<std::vector<u32>> compositions_;
   std::vector<u32> at_;
   EnumerationStats stats_;
   // The chunk being evaluated: its operand tuples (ids, behaviours), their behaviours, the odometer
   // past it, and the heaps before an expression evaluated alone.
   static constexpr u32 kChunk = 256;
-  std::vector<u32> chunk_ids_, odometer_;
+  std::vector<u32> chunk_ids_, odometer_, chunk_steps_;
   std::vector<const Behaviour*> chunk_operands_;
   std::vector<Behaviour> chunk_outs_;
   Cases::Mark mark_;

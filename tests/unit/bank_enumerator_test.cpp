@@ -49,7 +49,7 @@ void expect_answer(const Problem& train, const Problem& unseen, std::vector<Prod
   EnumerationStats stats;
   std::optional<u32> answer;
   while (!answer && !e.finished()) answer = e.search(Type::Int, goal, max_size, per_call, &stats);
-  ASSERT_TRUE(answer) << "nothing up to size " << stats.size << " after " << stats.evaluated
+  ASSERT_TRUE(answer) << "nothing up to size " << stats.level << " after " << stats.evaluated
                       << " expressions";
   const std::string source = e.program(*answer, "solve");
   const std::optional<vm::Program> program = testing::compiled(source, "answer");
@@ -63,8 +63,8 @@ void expect_answer(const Problem& train, const Problem& unseen, std::vector<Prod
     }
   if (answer_text != nullptr) *answer_text = e.text(*answer);
   if (evaluated != nullptr) *evaluated = stats.evaluated;
-  std::printf("answer %s after %llu expressions (%llu banked, size %u)\n", e.text(*answer).c_str(),
-              (unsigned long long)stats.evaluated, (unsigned long long)stats.banked, stats.size);
+  std::printf("answer %s after %llu expressions (%llu banked, level %u)\n", e.text(*answer).c_str(),
+              (unsigned long long)stats.evaluated, (unsigned long long)stats.banked, stats.level);
 }
 
 Problem range_problem(std::vector<std::vector<i64>> lists) {
@@ -110,6 +110,65 @@ TEST(BankEnumerator, ResumesWhereItStopped) {
     EXPECT_EQ(sliced, whole) << slice;
     EXPECT_EQ(sliced_work, whole_work) << slice;
   }
+}
+
+// Weighted enumeration: the range grammar with distractors. Costs that favour what the answer
+// uses (choose 2, so that past level 11 = max_size tuples too large are stepped over, and the
+// distractors 3) reach the same answer after less work than sizes do, and in slices of 1, 7 or
+// 100 expressions after the same work.
+TEST(BankEnumerator, CostsOrderTheWork) {
+  const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
+                unseen = range_problem({{10, -3, 2}, {}, {6, 6}, {-1}});
+  auto grammar = [](bool weighted) {
+    std::vector<Production> p = range_productions();
+    for (Production& q : p) q.cost = weighted && q.choose ? 2 : 1;
+    for (const char* text : {"$0 + $1", "$0 * $1", "abs($0)", "$0 < $1"}) {
+      const bool to_bool = std::string(text) == "$0 < $1";
+      const std::vector<Type> operands =
+          std::string(text) == "abs($0)" ? std::vector<Type>{I} : std::vector<Type>{I, I};
+      p.push_back(operation_production(operands, to_bool ? B : I, text));
+      p.back().cost = weighted ? 3 : 1;
+    }
+    for (const char* text : {"sum($0)", "$0[$1]"}) {
+      p.push_back(
+          operation_production(text[0] == 's' ? std::vector<Type>{A} : std::vector<Type>{A, I}, I, text));
+      p.back().cost = weighted ? 3 : 1;
+    }
+    return p;
+  };
+  std::string by_size, by_cost, sliced;
+  u64 size_work = 0, cost_work = 0, sliced_work = 0;
+  expect_answer(train, unseen, grammar(false), {Value::of_int(0)}, 11, 1'000'000, &by_size, &size_work);
+  expect_answer(train, unseen, grammar(true), {Value::of_int(0)}, 11, 1'000'000, &by_cost, &cost_work);
+  EXPECT_EQ(by_cost, by_size);
+  EXPECT_LT(cost_work * 3, size_work);
+  for (u64 slice : {1, 7, 100}) {
+    expect_answer(train, unseen, grammar(true), {Value::of_int(0)}, 11, slice, &sliced, &sliced_work);
+    EXPECT_EQ(sliced, by_cost) << slice;
+    EXPECT_EQ(sliced_work, cost_work) << slice;
+  }
+}
+
+// No expression passes max_size nodes, whatever the costs: with the answer's size 11 out of
+// reach, the weighted enumeration ends without it.
+TEST(BankEnumerator, CostsKeepTheSizeBound) {
+  const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}});
+  std::vector<Production> productions = range_productions();
+  for (Production& p : productions) p.cost = p.choose ? 1 : 2;
+  Cases cases(std::vector<Type>{A}, train.inputs, vm::Limits{});
+  BankEnumerator e(cases, {{"xs", cases.parameter(0)}, {"0", constant(Value::of_int(0), cases)}},
+                   std::move(productions), "xs: [int]");
+  std::vector<u64> goal;
+  for (const Value& v : train.outputs) goal.push_back(pipeline::output_hash({&v, 1}));
+  EnumerationStats stats;
+  EXPECT_FALSE(e.search(Type::Int, goal, 10, 100'000'000, &stats));
+  EXPECT_TRUE(e.finished());
+  EXPECT_EQ(stats.level, 20u);  // 10 nodes of cost 2 at most
+  for (Type t : {I, B, A})
+    for (u32 id : e.banked(t)) {
+      EXPECT_LE(e.size(id), 10u) << e.text(id);
+      EXPECT_GE(e.cost(id), e.size(id)) << e.text(id);
+    }
 }
 
 // "The first element, or -1 for an empty list": xs[0] traps on the empty list.
