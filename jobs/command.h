@@ -27,6 +27,7 @@ int eval_command(const std::vector<std::string>& args);
 int import_psb_command(const std::vector<std::string>& args);
 int trace_command(const std::vector<std::string>& args);
 int search_command(const std::vector<std::string>& args);
+int policy_data_command(const std::vector<std::string>& args);
 int campaign_command(const std::vector<std::string>& args);
 int train_compiler_command(const std::vector<std::string>& args);  // needs GPUSYNTH_TORCH
 int selfplay_command(const std::vector<std::string>& args);        // needs GPUSYNTH_TORCH

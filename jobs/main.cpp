@@ -31,6 +31,8 @@ constexpr Command kCommands[] = {
     {"campaign", "search every problem of a suite, with records", campaign_command},
     {"import-psb", "turn PSB-style JSON Lines and a signature into a problem file", import_psb_command},
     {"trace", "summarise, list solutions of, or export a run's records", trace_command},
+    {"policy-data", "make problems for training the search policy, labelled with what their answers use",
+     policy_data_command},
     {"train-compiler", "train the neural compiler on random programs (needs libtorch)",
      GS_NEURAL(train_compiler_command)},
     {"selfplay", "fine-tune the neural compiler by RL on verified, cheaper bytecode (needs libtorch)",

@@ -15,8 +15,8 @@
 
 #include "pipeline/case_set.h"
 #include "search/bank_enumerator.h"
+#include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
-#include "search/bank_loops.h"
 #include "search/case_split.h"
 #include "search/generator.h"
 #include "search/goal_shapes.h"
@@ -30,73 +30,6 @@ using bank::Production;
 
 const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float,
            SA = Type::StrArray, FA = Type::FloatArray;
-
-// The productions over the types the signature has (int and bool always); the loops of
-// search/bank_loops.h when `loops` is set, a lazy choose per type when `choose` is.
-std::vector<Production> productions_for(const std::set<Type>& types, bool loops, bool choose) {
-  std::vector<Production> p;
-  auto add = [&](std::vector<Type> args, Type result, const char* text) {
-    for (Type t : args)
-      if (!types.count(t)) return;
-    if (types.count(result)) p.push_back(bank::operation_production(std::move(args), result, text));
-  };
-  for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1", "$0 % $1", "min($0, $1)", "max($0, $1)"})
-    add({I, I}, I, op);
-  for (Type t : {B, A, F, SA, FA}) add({t, t}, B, "$0 == $1");
-  add({S, S}, B, "$0 < $1");
-  add({I}, I, "-$0");
-  add({I}, I, "abs($0)");
-  for (const char* op : {"$0 < $1", "$0 <= $1", "$0 == $1"}) add({I, I}, B, op);
-  add({B}, B, "!$0");
-  for (const char* op : {"len($0)", "sum($0)", "max($0)", "min($0)"}) add({A}, I, op);
-  add({A, I}, I, "$0[$1]");
-  add({A, I}, I, "index_of($0, $1)");
-  add({A, I}, B, "contains($0, $1)");
-  for (const char* op : {"sort($0)", "reverse($0)", "pop($0)"}) add({A}, A, op);
-  add({A, I}, A, "push($0, $1)");
-  add({A, A}, A, "$0 + $1");
-  add({I}, A, "[$0]");
-  add({A, I}, A, "slice($0, 0, $1)");        // the first n
-  add({A, I}, A, "slice($0, $1, len($0))");  // all but the first n
-  add({A, I, I}, A, "slice($0, $1, $2)");
-  add({A, I}, A, "slice($0, len($0) - $1, len($0))");               // the last n
-  add({A, I}, A, "slice($0, 0, len($0) - $1)");                     // all but the last n
-  add({A, I}, A, "slice($0, 0, $1) + slice($0, $1 + 1, len($0))");  // without element i
-  add({A, I}, A,
-      "slice($0, 0, index_of($0, $1)) + slice($0, index_of($0, $1) + 1, len($0))");  // the first v gone
-  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1, len($0))");      // v inserted before element i
-  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1 + 1, len($0))");  // element i replaced by v
-  add({S}, I, "len($0)");
-  add({S, I}, I, "$0[$1]");
-  add({S, S}, S, "$0 + $1");
-  add({S, S}, B, "contains($0, $1)");
-  add({S, S}, I, "index_of($0, $1)");
-  add({S, S}, B, "$0 == $1");
-  add({I}, S, "str($0)");
-  add({I}, S, "chr($0)");
-  add({S}, I, "parse_int($0)");
-  add({S}, S, "reverse($0)");
-  add({S, I, I}, S, "slice($0, $1, $2)");
-  for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1"}) add({F, F}, F, op);
-  add({F, F}, B, "$0 < $1");
-  add({I}, F, "float($0)");
-  add({F}, I, "int($0)");
-  for (const char* op : {"sqrt($0)", "floor($0)", "abs($0)"}) add({F}, F, op);
-  add({FA}, I, "len($0)");
-  for (const char* op : {"sum($0)", "max($0)", "min($0)"}) add({FA}, F, op);
-  add({FA, I}, F, "$0[$1]");
-  add({S, S}, SA, "split($0, $1)");
-  add({SA, S}, S, "join($0, $1)");
-  add({SA}, I, "len($0)");
-  add({SA, I}, S, "$0[$1]");
-  add({SA, S}, B, "contains($0, $1)");
-  for (const char* op : {"sort($0)", "reverse($0)"}) add({SA}, SA, op);
-  if (loops)
-    for (Production& loop : bank::loop_productions(types)) p.push_back(std::move(loop));
-  if (choose)
-    for (Type t : types) p.push_back(bank::choose_production(t));
-  return p;
-}
 
 // Whether some train output is a string of lines, joined with "\n".
 bool has_lines(const suites::Problem& problem) {
@@ -264,7 +197,7 @@ class EnumerateGenerator final : public Generator {
       // The bodies' productions: those that make an int, a bool or a str (the lists in a body
       // are the problem's, summarised).
       auto body_productions = [&] {
-        std::vector<Production> all = productions_for(types_, false, settings_.choose), scalar;
+        std::vector<Production> all = bank::grammar(types_, false, settings_.choose), scalar;
         for (Production& p : all)
           if (p.result == I || p.result == B || p.result == S) scalar.push_back(std::move(p));
         return scalar;
@@ -275,7 +208,7 @@ class EnumerateGenerator final : public Generator {
       for (bank::Leaf& leaf : lambdas.leaves) leaves.push_back(std::move(leaf));
     }
     // Within a size, the productions that make a goal's type first (a goal met there ends the search).
-    std::vector<Production> productions = productions_for(types_, true, settings_.choose);
+    std::vector<Production> productions = bank::grammar(types_, true, settings_.choose);
     std::stable_partition(productions.begin(), productions.end(), [&](const Production& p) {
       return std::any_of(goals_.begin(), goals_.end(),
                          [&](const Goal& g) { return g.shape.type == p.result; });

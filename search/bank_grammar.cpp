@@ -1,0 +1,85 @@
+#include "search/bank_grammar.h"
+
+#include "search/bank_loops.h"
+
+namespace gs::search::bank {
+
+namespace {
+
+const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float,
+           SA = Type::StrArray, FA = Type::FloatArray;
+
+}  // namespace
+
+std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose) {
+  std::vector<Production> p;
+  auto add = [&](std::vector<Type> args, Type result, const char* text) {
+    for (Type t : args)
+      if (!types.count(t)) return;
+    if (types.count(result)) p.push_back(operation_production(std::move(args), result, text));
+  };
+  for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1", "$0 % $1", "min($0, $1)", "max($0, $1)"})
+    add({I, I}, I, op);
+  for (Type t : {B, A, F, SA, FA}) add({t, t}, B, "$0 == $1");
+  add({S, S}, B, "$0 < $1");
+  add({I}, I, "-$0");
+  add({I}, I, "abs($0)");
+  for (const char* op : {"$0 < $1", "$0 <= $1", "$0 == $1"}) add({I, I}, B, op);
+  add({B}, B, "!$0");
+  for (const char* op : {"len($0)", "sum($0)", "max($0)", "min($0)"}) add({A}, I, op);
+  add({A, I}, I, "$0[$1]");
+  add({A, I}, I, "index_of($0, $1)");
+  add({A, I}, B, "contains($0, $1)");
+  for (const char* op : {"sort($0)", "reverse($0)", "pop($0)"}) add({A}, A, op);
+  add({A, I}, A, "push($0, $1)");
+  add({A, A}, A, "$0 + $1");
+  add({I}, A, "[$0]");
+  add({A, I}, A, "slice($0, 0, $1)");        // the first n
+  add({A, I}, A, "slice($0, $1, len($0))");  // all but the first n
+  add({A, I, I}, A, "slice($0, $1, $2)");
+  add({A, I}, A, "slice($0, len($0) - $1, len($0))");               // the last n
+  add({A, I}, A, "slice($0, 0, len($0) - $1)");                     // all but the last n
+  add({A, I}, A, "slice($0, 0, $1) + slice($0, $1 + 1, len($0))");  // without element i
+  add({A, I}, A,
+      "slice($0, 0, index_of($0, $1)) + slice($0, index_of($0, $1) + 1, len($0))");  // the first v gone
+  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1, len($0))");      // v inserted before element i
+  add({A, I, I}, A, "slice($0, 0, $1) + [$2] + slice($0, $1 + 1, len($0))");  // element i replaced by v
+  add({S}, I, "len($0)");
+  add({S, I}, I, "$0[$1]");
+  add({S, S}, S, "$0 + $1");
+  add({S, S}, B, "contains($0, $1)");
+  add({S, S}, I, "index_of($0, $1)");
+  add({S, S}, B, "$0 == $1");
+  add({I}, S, "str($0)");
+  add({I}, S, "chr($0)");
+  add({S}, I, "parse_int($0)");
+  add({S}, S, "reverse($0)");
+  add({S, I, I}, S, "slice($0, $1, $2)");
+  for (const char* op : {"$0 + $1", "$0 - $1", "$0 * $1", "$0 / $1"}) add({F, F}, F, op);
+  add({F, F}, B, "$0 < $1");
+  add({I}, F, "float($0)");
+  add({F}, I, "int($0)");
+  for (const char* op : {"sqrt($0)", "floor($0)", "abs($0)"}) add({F}, F, op);
+  add({FA}, I, "len($0)");
+  for (const char* op : {"sum($0)", "max($0)", "min($0)"}) add({FA}, F, op);
+  add({FA, I}, F, "$0[$1]");
+  add({S, S}, SA, "split($0, $1)");
+  add({SA, S}, S, "join($0, $1)");
+  add({SA}, I, "len($0)");
+  add({SA, I}, S, "$0[$1]");
+  add({SA, S}, B, "contains($0, $1)");
+  for (const char* op : {"sort($0)", "reverse($0)"}) add({SA}, SA, op);
+  if (loops)
+    for (Production& loop : loop_productions(types)) p.push_back(std::move(loop));
+  if (choose)
+    for (Type t : types) p.push_back(choose_production(t));
+  return p;
+}
+
+std::string production_key(const Production& p) {
+  std::string key = p.text + " (";
+  for (size_t i = 0; i < p.operands.size(); ++i) key += std::string(i ? ", " : "") + type_name(p.operands[i]);
+  return key + ") -> " + type_name(p.result);
+}
+
+}  // namespace gs::search::bank

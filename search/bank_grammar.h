@@ -1,0 +1,23 @@
+// The value bank's grammar: the productions the enumeration applies over the types a problem has
+// (its signature's, their elements', its constants'), and the name each has wherever productions
+// are counted, learnt or weighed (the search policy's vocabulary).
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "search/bank_enumerator.h"
+
+namespace gs::search::bank {
+
+// The productions over `types` (int and bool always among them): the operators and builtins of
+// those types, the loops of search/bank_loops.h when `loops` is set, a lazy choose per type when
+// `choose` is. Each at cost 1.
+std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose);
+
+// A production's name: its text and signature, e.g. "$0 + $1 (int, int) -> int",
+// "fold_add($0, $1) ([int], int) -> int", "choose($0, $1, $2) (bool, str, str) -> str".
+std::string production_key(const Production& p);
+
+}  // namespace gs::search::bank

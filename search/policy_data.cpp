@@ -1,0 +1,201 @@
+#include "search/policy_data.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "base/hash.h"
+#include "base/rng.h"
+#include "pipeline/case_set.h"
+#include "search/bank_grammar.h"
+#include "trees/syntax.h"
+
+namespace gs::search {
+
+namespace {
+
+using bank::BankEnumerator;
+using bank::Cases;
+using bank::Leaf;
+
+const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, SA = Type::StrArray;
+
+// Small values, as the bundled suites hold: ints mostly within ±10, lists of up to 10 of them,
+// strings of up to 10 letters and spaces, lists of up to 5 strings.
+vm::Value random_input(Type t, Rng& rng) {
+  auto ints = [&] { return rng.bernoulli(0.7) ? rng.uniform_int(-10, 10) : rng.uniform_int(-100, 100); };
+  auto text = [&] {
+    static const char kLetters[] = "abcdexyz  ";
+    std::string s(size_t(rng.uniform_int(0, 10)), ' ');
+    for (char& c : s) c = kLetters[rng.below(sizeof(kLetters) - 1)];
+    return s;
+  };
+  std::vector<vm::Value> items;
+  switch (t) {
+    case Type::Int: return vm::Value::of_int(ints());
+    case Type::Str: return vm::Value::of_str(text());
+    case Type::IntArray:
+      for (i64 k = rng.uniform_int(0, 10); k > 0; --k) items.push_back(vm::Value::of_int(ints()));
+      return vm::Value::of_array(I, std::move(items));
+    default:  // [str]
+      for (i64 k = rng.uniform_int(0, 5); k > 0; --k) items.push_back(vm::Value::of_str(text()));
+      return vm::Value::of_array(S, std::move(items));
+  }
+}
+
+// A parameter's name by its type and how many of that type came before: n, m, k; xs, ys, zs; …
+std::string parameter_name(Type t, u32 before) {
+  static const char* const kInts[] = {"n", "m", "k"};
+  static const char* const kLists[] = {"xs", "ys", "zs"};
+  static const char* const kStrs[] = {"s", "t", "u"};
+  static const char* const kWords[] = {"words", "lines", "names"};
+  switch (t) {
+    case Type::Int: return kInts[before];
+    case Type::IntArray: return kLists[before];
+    case Type::Str: return kStrs[before];
+    default: return kWords[before];
+  }
+}
+
+// One bank: its signature, cases and enumeration, and the problems drawn from it.
+class PolicyBank {
+ public:
+  PolicyBank(const PolicyDataConfig& config, u64 index)
+      : config_(config), index_(index), rng_(Rng(config.seed, index)) {
+    static const Type kParams[] = {I, I, A, A, S, SA};
+    static const Type kResults[] = {I, I, B, A, A, S};
+    const u32 count = u32(rng_.uniform_int(1, 3));
+    u32 before[256] = {};
+    for (u32 i = 0; i < count; ++i) params_.push_back(kParams[rng_.below(6)]);
+    std::sort(params_.begin(), params_.end());  // n before xs before s: one order per set of types
+    result_ = kResults[rng_.below(6)];
+    signature_ = "fn solve(";
+    for (u32 i = 0; i < count; ++i) {
+      names_.push_back(parameter_name(params_[i], before[u8(params_[i])]++));
+      signature_ += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
+    }
+    signature_ += std::string(") -> ") + type_name(result_);
+    for (u32 k = 0; k < config.cases; ++k) {
+      inputs_.emplace_back();
+      for (Type t : params_) inputs_.back().push_back(random_input(t, rng_));
+    }
+  }
+
+  // Enumerates, then hands each problem drawn to `emit` until it returns false.
+  void run(const std::function<bool(PolicyExample&&)>& emit) {
+    std::set<Type> types = {I, B, result_};
+    for (Type t : params_) types.insert(t);
+    for (Type t : std::set<Type>(types))
+      if (is_array(t)) types.insert(element_of(t));
+    if (types.count(S)) types.insert(SA);
+    Cases cases(params_, inputs_, vm::Limits{});
+    std::vector<Leaf> leaves;
+    std::string parameters;
+    for (u32 i = 0; i < params_.size(); ++i) {
+      leaves.push_back({names_[i], cases.parameter(i)});
+      parameters += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
+    }
+    const u32 first_constant = u32(leaves.size());
+    std::vector<vm::Value> constants = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2),
+                                        vm::Value::of_bool(true), vm::Value::of_bool(false)};
+    if (types.count(S))
+      for (const char* s : {"", " "}) constants.push_back(vm::Value::of_str(s));
+    for (const vm::Value& c : constants)
+      leaves.push_back({trees::to_source(*trees::literal_of(c)), bank::constant(c, cases)});
+    BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true), parameters);
+    bank::EnumerationStats stats;
+    bank.search([](const bank::Behaviour&) { return false; }, config_.max_size, config_.budget, &stats);
+
+    std::vector<u32> candidates;
+    for (u32 id : bank.banked(result_))
+      if (bank.size(id) >= 2 && informative(bank.behaviour(id), cases)) candidates.push_back(id);
+    std::vector<bool> productions, leaves_used;
+    for (u32 k = 0; k < config_.per_bank && !candidates.empty(); ++k) {
+      const u32 at = rng_.below(u32(candidates.size()));
+      const u32 id = candidates[at];
+      candidates.erase(candidates.begin() + at);
+      PolicyExample e;
+      e.problem.name = "policy-" + std::to_string(index_) + "-" + std::to_string(k);
+      std::string error;
+      if (!suites::parse_signature(signature_, &e.problem.signature, &error)) throw std::logic_error(error);
+      e.problem.source = "gpusynth policy-data (seed " + std::to_string(config_.seed) + ")";
+      for (u32 c = 0; c < cases.count(); ++c)
+        e.problem.train.push_back({inputs_[c], {cases.value(bank.behaviour(id), c)}});
+      e.program = bank.program(id, "solve");
+      e.size = bank.size(id);
+      bank.uses(id, &productions, &leaves_used);
+      for (u32 i = 0; i < productions.size(); ++i)
+        if (productions[i]) e.uses.push_back(bank::production_key(bank.production(i)));
+      for (u32 j = first_constant; j < leaves_used.size(); ++j)
+        if (leaves_used[j])
+          e.uses.push_back(bank.leaf(j).text + " () -> " + type_name(constants[j - first_constant].type));
+      std::sort(e.uses.begin(), e.uses.end());
+      if (!emit(std::move(e))) return;
+    }
+  }
+
+ private:
+  // Outputs on every case, not all one value: a problem whose cases tell something.
+  static bool informative(const bank::Behaviour& b, Cases& cases) {
+    for (u8 t : b.traps)
+      if (t != u8(vm::Trap::NONE)) return false;
+    const vm::Value first = cases.value(b, 0);
+    for (u32 k = 1; k < cases.count(); ++k)
+      if (!vm::identical(cases.value(b, k), first)) return true;
+    return false;
+  }
+
+  const PolicyDataConfig& config_;
+  u64 index_;
+  Rng rng_;
+  std::vector<Type> params_;
+  Type result_ = I;
+  std::vector<std::string> names_;
+  std::string signature_;
+  std::vector<std::vector<vm::Value>> inputs_;
+};
+
+// What makes two problems the same: the signature and every case's inputs and outputs.
+u64 fingerprint(const suites::Problem& p) {
+  u64 h = fnv1a64(reinterpret_cast<const u8*>(p.signature.text.data()), p.signature.text.size());
+  for (const suites::Case& c : p.train) {
+    h = mix_word(h, pipeline::output_hash(c.inputs));
+    h = mix_word(h, pipeline::output_hash(c.outputs));
+  }
+  return h;
+}
+
+}  // namespace
+
+void make_policy_data(const PolicyDataConfig& config, const std::function<void(const PolicyExample&)>& emit,
+                      const std::function<void(u64 made, u64 banks)>& progress) {
+  if (config.cases == 0) throw std::invalid_argument("policy data: a problem needs a case at least");
+  std::unordered_set<u64> seen;
+  u64 made = 0;
+  for (u64 index = 0, idle = 0; made < config.examples; ++index) {
+    const u64 before = made;
+    PolicyBank(config, index).run([&](PolicyExample&& e) {
+      if (!seen.insert(fingerprint(e.problem)).second) return true;
+      emit(e);
+      return ++made < config.examples;
+    });
+    if (progress) progress(made, index + 1);
+    idle = made > before ? 0 : idle + 1;
+    if (idle == 1000)  // a budget or size too small to bank anything of 2 nodes, say
+      throw std::runtime_error("policy data: 1000 banks in a row made no new problem (budget " +
+                               std::to_string(config.budget) + ", max size " +
+                               std::to_string(config.max_size) + ")");
+  }
+}
+
+std::string policy_example_json(const PolicyExample& e) {
+  nlohmann::json j = nlohmann::json::parse(suites::problem_json(e.problem));
+  j["program"] = e.program;
+  j["size"] = e.size;
+  j["uses"] = e.uses;
+  return j.dump();
+}
+
+}  // namespace gs::search

@@ -1,0 +1,100 @@
+// Self-play data for the search policy (search/policy_data.h): every problem's program, compiled
+// and run, gives its outputs; its labels are names of the grammar's productions or constants;
+// no problem is made twice; the same seed makes the same data; each line reads back as the
+// problem it holds.
+#include "search/policy_data.h"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "search/bank_grammar.h"
+#include "tests/unit/compiled_program.h"
+#include "vm/runner.h"
+
+namespace gs::search {
+namespace {
+
+std::vector<PolicyExample> make(const PolicyDataConfig& config) {
+  std::vector<PolicyExample> out;
+  make_policy_data(config, [&](const PolicyExample& e) { out.push_back(e); });
+  return out;
+}
+
+PolicyDataConfig small(u64 seed) {
+  PolicyDataConfig c;
+  c.examples = 300;
+  c.seed = seed;
+  c.budget = 5000;
+  return c;
+}
+
+TEST(PolicyData, ProgramsGiveTheirOutputs) {
+  std::set<std::string> names;
+  for (const bank::Production& p :
+       bank::grammar({Type::Int, Type::Bool, Type::Str, Type::IntArray, Type::StrArray}, true, true))
+    names.insert(bank::production_key(p));
+  for (const char* constant : {"0 () -> int", "1 () -> int", "2 () -> int", "true () -> bool",
+                               "false () -> bool", "\"\" () -> str", "\" \" () -> str"})
+    names.insert(constant);
+  const std::vector<PolicyExample> data = make(small(7));
+  ASSERT_EQ(data.size(), 300u);
+  std::set<std::string> signatures;
+  for (const PolicyExample& e : data) {
+    signatures.insert(e.problem.signature.text);
+    EXPECT_GE(e.size, 2u) << e.program;
+    ASSERT_EQ(e.problem.train.size(), 8u);
+    ASSERT_FALSE(e.uses.empty()) << e.program;
+    EXPECT_TRUE(std::is_sorted(e.uses.begin(), e.uses.end()));
+    for (const std::string& u : e.uses) EXPECT_TRUE(names.count(u)) << u << "\n" << e.program;
+    const std::optional<vm::Program> program = testing::compiled(e.program, e.problem.name.c_str());
+    ASSERT_TRUE(program);
+    vm::Runner runner;
+    bool differ = false;
+    for (const suites::Case& c : e.problem.train) {
+      const vm::Outcome o = runner.run(*program, 0, c.inputs);
+      ASSERT_EQ(o.trap, vm::Trap::NONE) << e.program;
+      EXPECT_TRUE(vm::identical(o.results[0], c.outputs[0])) << e.program;
+      differ = differ || !vm::identical(c.outputs[0], e.problem.train[0].outputs[0]);
+    }
+    EXPECT_TRUE(differ) << "one output for every case:\n" << e.program;
+  }
+  EXPECT_GT(signatures.size(), 5u);
+}
+
+TEST(PolicyData, NoProblemTwiceAndTheSameSeedTheSameData) {
+  const std::vector<PolicyExample> a = make(small(3)), b = make(small(3)), c = make(small(4));
+  std::set<std::string> behaviours;
+  for (size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(policy_example_json(a[k]), policy_example_json(b[k]));
+    std::string cases = a[k].problem.signature.text;
+    for (const suites::Case& x : a[k].problem.train)
+      cases += vm::to_json(x.inputs[0]) + "->" + vm::to_json(x.outputs[0]) + ";";
+    EXPECT_TRUE(behaviours.insert(cases).second) << a[k].program;
+  }
+  EXPECT_NE(policy_example_json(a[0]), policy_example_json(c[0]));
+}
+
+TEST(PolicyData, ALineIsAProblemFileWithItsAnswer) {
+  const std::vector<PolicyExample> data = make(small(11));
+  for (size_t k = 0; k < 20; ++k) {
+    nlohmann::json j = nlohmann::json::parse(policy_example_json(data[k]));
+    EXPECT_EQ(j["program"], data[k].program);
+    EXPECT_EQ(j["uses"].get<std::vector<std::string>>(), data[k].uses);
+    for (const char* extra : {"program", "size", "uses"}) j.erase(extra);
+    std::string error;
+    const std::optional<suites::Problem> p = suites::parse_problem(j.dump(), "line.json", &error);
+    ASSERT_TRUE(p) << error;
+    EXPECT_EQ(suites::problem_json(*p), suites::problem_json(data[k].problem));
+  }
+}
+
+TEST(PolicyData, ABankTooSmallToMakeProblemsIsAnError) {
+  PolicyDataConfig c = small(1);
+  c.max_size = 1;  // nothing of 2 nodes or more
+  EXPECT_THROW(make(c), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace gs::search
