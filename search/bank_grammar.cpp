@@ -1,6 +1,7 @@
 #include "search/bank_grammar.h"
 
 #include "search/bank_loops.h"
+#include "trees/syntax.h"
 
 namespace gs::search::bank {
 
@@ -10,6 +11,23 @@ const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F =
            SA = Type::StrArray, FA = Type::FloatArray;
 
 }  // namespace
+
+std::set<Type> grammar_types(std::span<const Type> used) {
+  std::set<Type> types = {I, B};
+  types.insert(used.begin(), used.end());
+  for (Type t : std::set<Type>(types))  // the elements of the arrays (a lambda's x)
+    if (is_array(t)) types.insert(element_of(t));
+  if (types.count(S)) types.insert(SA);  // split and join
+  return types;
+}
+
+std::vector<vm::Value> small_constants(const std::set<Type>& types) {
+  std::vector<vm::Value> constants = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2),
+                                      vm::Value::of_bool(true), vm::Value::of_bool(false)};
+  if (types.count(S))
+    for (const char* s : {"", " "}) constants.push_back(vm::Value::of_str(s));
+  return constants;
+}
 
 std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose) {
   std::vector<Production> p;
@@ -80,6 +98,10 @@ std::string production_key(const Production& p) {
   std::string key = p.text + " (";
   for (size_t i = 0; i < p.operands.size(); ++i) key += std::string(i ? ", " : "") + type_name(p.operands[i]);
   return key + ") -> " + type_name(p.result);
+}
+
+std::string constant_key(const vm::Value& constant) {
+  return trees::to_source(*trees::literal_of(constant)) + " () -> " + type_name(constant.type);
 }
 
 }  // namespace gs::search::bank

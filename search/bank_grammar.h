@@ -4,12 +4,22 @@
 #pragma once
 
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "search/bank_enumerator.h"
+#include "vm/value.h"
 
 namespace gs::search::bank {
+
+// The types a bank over these holds: int and bool always, `used` (a signature's parameters and
+// results, a problem's constants), the elements of the arrays among them, and [str] with str
+// (split and join).
+std::set<Type> grammar_types(std::span<const Type> used);
+
+// The constants every bank over `types` has as leaves: 0 1 2, true false, and "" " " with str.
+std::vector<vm::Value> small_constants(const std::set<Type>& types);
 
 // The productions over `types` (int and bool always among them): the operators and builtins of
 // those types, the loops of search/bank_loops.h when `loops` is set, a lazy choose per type when
@@ -19,5 +29,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
 // A production's name: its text and signature, e.g. "$0 + $1 (int, int) -> int",
 // "fold_add($0, $1) ([int], int) -> int", "choose($0, $1, $2) (bool, str, str) -> str".
 std::string production_key(const Production& p);
+// A constant leaf's name, in the same form: "2 () -> int", "\" \" () -> str".
+std::string constant_key(const vm::Value& constant);
 
 }  // namespace gs::search::bank

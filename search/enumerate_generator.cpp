@@ -43,14 +43,11 @@ class EnumerateGenerator final : public Generator {
  public:
   EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings) : settings_(settings) {
     const suites::Signature& sig = problem.signature;
-    types_ = {I, B};
-    for (Type t : sig.results) types_.insert(t);
-    for (Type t : sig.params) types_.insert(t);
+    std::vector<Type> used = sig.results;
+    used.insert(used.end(), sig.params.begin(), sig.params.end());
     for (const vm::Value& c : problem.constants)  // a table of the problem's, say
-      if (trees::literal_of(c)) types_.insert(c.type);
-    for (Type t : std::set<Type>(types_))  // and the elements of the arrays (a lambda's x)
-      if (is_array(t)) types_.insert(element_of(t));
-    if (types_.count(S)) types_.insert(SA);  // split and join
+      if (trees::literal_of(c)) used.push_back(c.type);
+    types_ = bank::grammar_types(used);
     const bool lines = has_lines(problem);
     if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
     for (Type t : types_)
@@ -67,10 +64,8 @@ class EnumerateGenerator final : public Generator {
     params_ = sig.params;
     names_ = sig.param_names;
     results_ = sig.results;
-    constants_ = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2), vm::Value::of_bool(true),
-                  vm::Value::of_bool(false)};
+    constants_ = bank::small_constants(types_);
     if (types_.count(S)) {
-      for (const char* s : {"", " "}) constants_.push_back(vm::Value::of_str(s));
       if (lines) constants_.push_back(vm::Value::of_str("\n"));
       // The string outputs that recur (a problem that answers "small" or "large" needs those
       // words), of results without affixes: up to 8.

@@ -82,9 +82,8 @@ class GpGenerator final : public Generator {
       throw std::logic_error(
           "GP lexicase on errors needs the pipeline's graded errors (PipelineConfig::grade)");
     if (selected_.empty())
-      selected_ = e.cases <= GpSettings::kHoldoutCases
-                      ? cases_held_in(e.cases, gp_.holdout, rng_.derive(~u64(1)))
-                      : cases_held_in(e.cases, 0, rng_);
+      selected_ = cases_held_in(e.cases, e.cases <= GpSettings::kHoldoutCases ? gp_.holdout : 0,
+                                rng_.derive(~u64(1)));
     const std::vector<float> all =
         gp_.scores == CaseScores::Pass ? pass_scores(e.pass) : error_scores(e.error);
     scores_.clear();

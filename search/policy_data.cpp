@@ -71,12 +71,14 @@ class PolicyBank {
     for (u32 i = 0; i < count; ++i) params_.push_back(kParams[rng_.below(6)]);
     std::sort(params_.begin(), params_.end());  // n before xs before s: one order per set of types
     result_ = kResults[rng_.below(6)];
-    signature_ = "fn solve(";
+    std::string text = "fn solve(";
     for (u32 i = 0; i < count; ++i) {
       names_.push_back(parameter_name(params_[i], before[u8(params_[i])]++));
-      signature_ += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
+      text += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
     }
-    signature_ += std::string(") -> ") + type_name(result_);
+    text += std::string(") -> ") + type_name(result_);
+    std::string error;
+    if (!suites::parse_signature(text, &signature_, &error)) throw std::logic_error(error);
     for (u32 k = 0; k < config.cases; ++k) {
       inputs_.emplace_back();
       for (Type t : params_) inputs_.back().push_back(random_input(t, rng_));
@@ -85,11 +87,9 @@ class PolicyBank {
 
   // Enumerates, then hands each problem drawn to `emit` until it returns false.
   void run(const std::function<bool(PolicyExample&&)>& emit) {
-    std::set<Type> types = {I, B, result_};
-    for (Type t : params_) types.insert(t);
-    for (Type t : std::set<Type>(types))
-      if (is_array(t)) types.insert(element_of(t));
-    if (types.count(S)) types.insert(SA);
+    std::vector<Type> used = params_;
+    used.push_back(result_);
+    const std::set<Type> types = bank::grammar_types(used);
     Cases cases(params_, inputs_, vm::Limits{});
     std::vector<Leaf> leaves;
     std::string parameters;
@@ -98,10 +98,7 @@ class PolicyBank {
       parameters += (i ? ", " : "") + names_[i] + ": " + type_name(params_[i]);
     }
     const u32 first_constant = u32(leaves.size());
-    std::vector<vm::Value> constants = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2),
-                                        vm::Value::of_bool(true), vm::Value::of_bool(false)};
-    if (types.count(S))
-      for (const char* s : {"", " "}) constants.push_back(vm::Value::of_str(s));
+    const std::vector<vm::Value> constants = bank::small_constants(types);
     for (const vm::Value& c : constants)
       leaves.push_back({trees::to_source(*trees::literal_of(c)), bank::constant(c, cases)});
     BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true), parameters);
@@ -118,8 +115,7 @@ class PolicyBank {
       candidates.erase(candidates.begin() + at);
       PolicyExample e;
       e.problem.name = "policy-" + std::to_string(index_) + "-" + std::to_string(k);
-      std::string error;
-      if (!suites::parse_signature(signature_, &e.problem.signature, &error)) throw std::logic_error(error);
+      e.problem.signature = signature_;
       e.problem.source = "gpusynth policy-data (seed " + std::to_string(config_.seed) + ")";
       for (u32 c = 0; c < cases.count(); ++c)
         e.problem.train.push_back({inputs_[c], {cases.value(bank.behaviour(id), c)}});
@@ -129,8 +125,7 @@ class PolicyBank {
       for (u32 i = 0; i < productions.size(); ++i)
         if (productions[i]) e.uses.push_back(bank::production_key(bank.production(i)));
       for (u32 j = first_constant; j < leaves_used.size(); ++j)
-        if (leaves_used[j])
-          e.uses.push_back(bank.leaf(j).text + " () -> " + type_name(constants[j - first_constant].type));
+        if (leaves_used[j]) e.uses.push_back(bank::constant_key(constants[j - first_constant]));
       std::sort(e.uses.begin(), e.uses.end());
       if (!emit(std::move(e))) return;
     }
@@ -141,10 +136,8 @@ class PolicyBank {
   static bool informative(const bank::Behaviour& b, Cases& cases) {
     for (u8 t : b.traps)
       if (t != u8(vm::Trap::NONE)) return false;
-    const vm::Value first = cases.value(b, 0);
-    for (u32 k = 1; k < cases.count(); ++k)
-      if (!vm::identical(cases.value(b, k), first)) return true;
-    return false;
+    const std::vector<u64> outputs = bank::output_hashes(b, cases);
+    return std::any_of(outputs.begin(), outputs.end(), [&](u64 h) { return h != outputs[0]; });
   }
 
   const PolicyDataConfig& config_;
@@ -153,7 +146,7 @@ class PolicyBank {
   std::vector<Type> params_;
   Type result_ = I;
   std::vector<std::string> names_;
-  std::string signature_;
+  suites::Signature signature_;
   std::vector<std::vector<vm::Value>> inputs_;
 };
 
