@@ -30,6 +30,7 @@ int search_command(const std::vector<std::string>& args);
 int policy_data_command(const std::vector<std::string>& args);
 int campaign_command(const std::vector<std::string>& args);
 int train_compiler_command(const std::vector<std::string>& args);  // needs GPUSYNTH_TORCH
+int train_policy_command(const std::vector<std::string>& args);    // needs GPUSYNTH_TORCH
 int selfplay_command(const std::vector<std::string>& args);        // needs GPUSYNTH_TORCH
 int eval_compiler_command(const std::vector<std::string>& args);   // needs GPUSYNTH_TORCH
 

@@ -9,6 +9,7 @@
 #include "jobs/command.h"
 #include "jobs/neural_relay.h"
 #if GPUSYNTH_HAVE_TORCH
+#include "neural/learned_policy.h"
 #include "neural/neural_pipeline.h"
 #endif
 
@@ -37,6 +38,8 @@ constexpr Command kCommands[] = {
      GS_NEURAL(train_compiler_command)},
     {"selfplay", "fine-tune the neural compiler by RL on verified, cheaper bytecode (needs libtorch)",
      GS_NEURAL(selfplay_command)},
+    {"train-policy", "train the search policy on a file policy-data made (needs libtorch)",
+     GS_NEURAL(train_policy_command)},
     {"eval-compiler", "measure a neural compiler checkpoint by sampling and verification (needs libtorch)",
      GS_NEURAL(eval_compiler_command)},
 };
@@ -87,6 +90,7 @@ int dispatch(int argc, char** argv) {
 int main(int argc, char** argv) {
 #if GPUSYNTH_HAVE_TORCH
   gs::neural::register_pipeline();
+  gs::neural::register_policy();
 #else
   if (gs::jobs::needs_neural_binary(std::span(argv + 1, argv + argc), gs::jobs::kCommands))
     return gs::jobs::relay_to_neural_binary(argc, argv);

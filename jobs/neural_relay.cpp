@@ -27,6 +27,7 @@ bool needs_neural_binary(std::span<char* const> args, std::span<const Command> c
     if (a == "--") break;
     if (a == "--compile" && i + 1 < args.size() && neural_mode(args[i + 1])) return true;
     if (a.starts_with("--compile=") && neural_mode(a.substr(10))) return true;
+    if (a == "--policy" || a.starts_with("--policy=")) return true;  // the search policy's model
   }
   return false;
 }

@@ -13,8 +13,8 @@
 
 namespace gs::jobs {
 
-// Whether a command line (argv after the program name) needs the neural compiler: a command
-// marked `neural` among `commands`, or `--compile neural|hybrid` / `--compile=neural|hybrid`.
+// Whether a command line (argv after the program name) needs libtorch: a command marked `neural`
+// among `commands`, `--compile neural|hybrid` / `--compile=neural|hybrid`, or `--policy`.
 bool needs_neural_binary(std::span<char* const> args, std::span<const Command> commands);
 
 // The gpusynth-neural beside this executable (/proc/self/exe's directory), or "" when there is

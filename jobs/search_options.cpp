@@ -43,7 +43,11 @@ po::options_description search_options(SearchOptions* o) {
       "(0)")(
       "bank-memory", bounded(&o->bank_memory_mib, 16, 1u << 20),
       "enumerate: MiB the value bank may fill (its expressions' outputs and traps); the enumeration ends "
-      "there")(
+      "there")("policy", po::value(&o->policy_path),
+               "enumerate, portfolio: order the enumeration by the costs of a trained search policy, a file "
+               "gpusynth train-policy wrote (needs libtorch)")(
+      "policy-temperature", bounded(&o->settings.enumerate.policy_temperature, 0.1, 100),
+      "--policy: a production of probability p costs 1 + round(-log2(p) / this); higher is flatter")(
       "enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
       "portfolio: expressions the enumeration may evaluate before GP takes over (its lambda bodies besides)")(
       "candidates,c", po::value(&o->candidates_path),
@@ -93,6 +97,11 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = o.candidates_path + ": cannot read file";
     return false;
   }
+  if (!o.policy_path.empty() && *kind != search::GeneratorKind::Enumerate &&
+      *kind != search::GeneratorKind::Portfolio) {
+    *error = "--policy guides the enumeration: it goes with --generator enumerate or portfolio";
+    return false;
+  }
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
   const search::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
@@ -118,6 +127,14 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
   c.settings.enumerate.threads = o.pipeline.threads;
   c.settings.enumerate.memory = u64(o.bank_memory_mib) << 20;
+  if (!o.policy_path.empty()) {
+    try {
+      c.settings.enumerate.policy = search::load_policy(o.policy_path);
+    } catch (const std::exception& e) {
+      *error = e.what();
+      return std::nullopt;
+    }
+  }
   if (c.kind == search::GeneratorKind::External) {
     auto text = read_file(o.candidates_path, kMaxCandidateBytes);
     if (!text) {

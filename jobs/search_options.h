@@ -25,13 +25,16 @@ struct SearchOptions {
   std::string config_path;
   bool quiet = false;
   u32 bank_memory_mib = 2048;  // --bank-memory: settings.enumerate.memory in MiB
+  std::string policy_path;     // --policy: settings.enumerate.policy's file
   pipeline::PipelineConfig pipeline;
   search::SearchConfig search;
   search::GeneratorSettings settings;
 };
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
-// --choose, --lambdas, --lambda-budget, --bank-interpreter, --splits, --bank-memory, --enumerate-first,
+// --choose, --lambdas, --lambda-budget, --bank-interpreter, --splits, --bank-memory, --policy,
+// --policy-temperature,
+// --enumerate-first,
 // --candidates,
 // --batch, --budget, --iterations, --seconds, --seed, --device,
 // --threads, --no-simplify, --config, --quiet, and the run and compile limits.
@@ -45,7 +48,8 @@ pipeline::PipelineConfig pipeline_config(const SearchOptions& o);
 bool check_search_options(const SearchOptions& o, std::string* error);
 
 // The generator the options ask for (the candidates file read, its malformed entries reported on
-// stderr); nullopt with *error when the candidates file cannot be read.
+// stderr; the policy loaded); nullopt with *error when the candidates file or the policy cannot
+// be read.
 std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, std::string* error);
 
 // The result of one search, as `gpusynth search` prints it.

@@ -13,7 +13,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "cli.md")
 COMMANDS = ["compile", "run", "eval", "search", "campaign", "import-psb", "policy-data"]
-NEURAL = ["train-compiler", "selfplay", "eval-compiler"]
+NEURAL = ["train-policy", "train-compiler", "selfplay", "eval-compiler"]
 OPTION = re.compile(r"^\s+(?:-\w \[ --|--)([\w-]+)(?: \])? (N>=[0-9.e+-]+|[0-9.e+-]+\.\.[0-9.e+-]+) \(=([^)]*)\)",
                     re.M)
 

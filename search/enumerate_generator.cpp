@@ -95,6 +95,7 @@ class EnumerateGenerator final : public Generator {
                          [&](const vm::Value& c) { return c.type == I && c.i == t; }))
           constants_.push_back(vm::Value::of_int(t));
     entry_ = sig.entry;
+    if (settings.policy) problem_ = problem;
     usable_ = true;
   }
 
@@ -208,8 +209,23 @@ class EnumerateGenerator final : public Generator {
       return std::any_of(goals_.begin(), goals_.end(),
                          [&](const Goal& g) { return g.shape.type == p.result; });
     });
+    if (settings_.policy) guide(leaves, productions);
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
                                                          parameters_);
+  }
+
+  // The policy's costs (search/policy.h) for the productions and the constants, from the
+  // probability it gives each of being in the answer. The parameters cost 1, the lambda leaves
+  // their size.
+  void guide(std::vector<bank::Leaf>& leaves, std::vector<Production>& productions) const {
+    std::vector<std::string> keys;
+    for (const Production& p : productions) keys.push_back(bank::production_key(p));
+    for (const vm::Value& c : constants_) keys.push_back(bank::constant_key(c));
+    const std::vector<double> p = settings_.policy->probabilities(*problem_, keys);
+    const double t = settings_.policy_temperature;
+    for (size_t i = 0; i < productions.size(); ++i) productions[i].cost = policy_cost(p[i], t);
+    for (size_t j = 0; j < constants_.size(); ++j)  // the constants' leaves follow the parameters'
+      leaves[params_.size() + j].cost = policy_cost(p[productions.size() + j], t);
   }
 
   // Whether b's output on case k is goal g's, as the pipeline judges it: no trap, and floats
@@ -345,7 +361,8 @@ class EnumerateGenerator final : public Generator {
   static std::string literal(const vm::Value& v) { return trees::to_source(*trees::literal_of(v)); }
 
   EnumerateSettings settings_;
-  bool usable_ = false;  // a signature the bank takes
+  std::optional<suites::Problem> problem_;  // kept for the policy
+  bool usable_ = false;                     // a signature the bank takes
   std::set<Type> types_;
   std::vector<Type> params_, results_;
   std::vector<std::string> names_;

@@ -14,6 +14,7 @@
 
 #include "pipeline/batch_results.h"
 #include "search/generator_kind.h"
+#include "search/policy.h"
 #include "suites/problem.h"
 #include "trees/random_program.h"
 #include "trees/syntax.h"
@@ -106,6 +107,10 @@ struct EnumerateSettings {
   u32 threads = 1;            // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there
+  // The productions' and constants' costs from a trained policy (search/policy.h: --policy);
+  // none: every one costs 1, so the enumeration goes by size.
+  std::shared_ptr<const Policy> policy;
+  double policy_temperature = 6;  // its costs' temperature (search/policy.h policy_cost)
 };
 
 // The portfolio: the enumeration for its first candidates, then GP (search/portfolio_generator.cpp).

@@ -22,10 +22,31 @@ using bank::Leaf;
 
 const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, SA = Type::StrArray;
 
-// Small values, as the bundled suites hold: ints mostly within ±10, lists of up to 10 of them,
-// strings of up to 10 letters and spaces, lists of up to 5 strings.
-vm::Value random_input(Type t, Rng& rng) {
-  auto ints = [&] { return rng.bernoulli(0.7) ? rng.uniform_int(-10, 10) : rng.uniform_int(-100, 100); };
+// The range a bank's inputs are drawn from, drawn per bank so that the data covers the problems
+// people pose: ints within ±10, ±100 or ±1000, or their non-negative halves (list functions
+// hold 0..99), lists of up to 5, 10 or 15 of them, strings of up to 10 letters and spaces, lists
+// of up to 5 strings.
+struct InputRange {
+  i64 lo = -10, hi = 10;
+  i64 longest = 10;
+};
+
+InputRange random_range(Rng& rng) {
+  static const i64 kHighs[] = {10, 100, 1000};
+  static const i64 kLongest[] = {5, 10, 15};
+  InputRange r;
+  r.hi = kHighs[rng.below(3)];
+  r.lo = rng.bernoulli(0.5) ? 0 : -r.hi;
+  r.longest = kLongest[rng.below(3)];
+  return r;
+}
+
+vm::Value random_input(Type t, const InputRange& range, Rng& rng) {
+  // Mostly small ints whatever the range: the answers' constants and indices are small.
+  auto ints = [&] {
+    return rng.bernoulli(0.3) ? rng.uniform_int(std::max<i64>(range.lo, -10), 10)
+                              : rng.uniform_int(range.lo, range.hi);
+  };
   auto text = [&] {
     static const char kLetters[] = "abcdexyz  ";
     std::string s(size_t(rng.uniform_int(0, 10)), ' ');
@@ -37,7 +58,7 @@ vm::Value random_input(Type t, Rng& rng) {
     case Type::Int: return vm::Value::of_int(ints());
     case Type::Str: return vm::Value::of_str(text());
     case Type::IntArray:
-      for (i64 k = rng.uniform_int(0, 10); k > 0; --k) items.push_back(vm::Value::of_int(ints()));
+      for (i64 k = rng.uniform_int(0, range.longest); k > 0; --k) items.push_back(vm::Value::of_int(ints()));
       return vm::Value::of_array(I, std::move(items));
     default:  // [str]
       for (i64 k = rng.uniform_int(0, 5); k > 0; --k) items.push_back(vm::Value::of_str(text()));
@@ -79,9 +100,10 @@ class PolicyBank {
     text += std::string(") -> ") + type_name(result_);
     std::string error;
     if (!suites::parse_signature(text, &signature_, &error)) throw std::logic_error(error);
+    const InputRange range = random_range(rng_);
     for (u32 k = 0; k < config.cases; ++k) {
       inputs_.emplace_back();
-      for (Type t : params_) inputs_.back().push_back(random_input(t, rng_));
+      for (Type t : params_) inputs_.back().push_back(random_input(t, range, rng_));
     }
   }
 
