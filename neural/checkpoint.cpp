@@ -4,22 +4,15 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <filesystem>
 #include <sstream>
 
+#include "neural/archive_file.h"
 #include "neural/vocabulary.h"
 
 namespace gs::neural {
 namespace {
 
 const char* const kMagicWord = "gpusynth-neural-checkpoint";
-
-// c10 errors carry a backtrace after the first line: the first line says what went wrong.
-std::string first_line(const std::exception& e) {
-  std::string s = e.what();
-  size_t nl = s.find('\n');
-  return nl == std::string::npos ? s : s.substr(0, nl);
-}
 
 std::string meta_text(const CheckpointMeta& m) {
   std::ostringstream out;
@@ -67,48 +60,27 @@ torch::Device device_of(Seq2Seq& model) {
 
 bool save_checkpoint(const std::string& path, const CheckpointMeta& meta, Seq2Seq& model,
                      torch::optim::Optimizer* optimizer, std::string* error) {
-  const std::string tmp = path + ".tmp";
-  try {
-    torch::serialize::OutputArchive archive, model_archive;
-    archive.write("meta", c10::IValue(meta_text(meta)));
-    model->save(model_archive);
-    archive.write("model", model_archive);
-    if (optimizer) {
-      torch::serialize::OutputArchive optimizer_archive;
-      optimizer->save(optimizer_archive);
-      archive.write("optimizer", optimizer_archive);
-    }
-    archive.save_to(tmp);
-    std::filesystem::rename(tmp, path);
-  } catch (const std::exception& e) {
-    *error = path + ": cannot write checkpoint: " + first_line(e);
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    return false;
-  }
-  return true;
+  return save_archive_file(
+      path, "checkpoint", meta_text(meta),
+      [&](torch::serialize::OutputArchive& archive) {
+        torch::serialize::OutputArchive model_archive;
+        model->save(model_archive);
+        archive.write("model", model_archive);
+        if (optimizer) {
+          torch::serialize::OutputArchive optimizer_archive;
+          optimizer->save(optimizer_archive);
+          archive.write("optimizer", optimizer_archive);
+        }
+      },
+      error);
 }
 
 std::optional<CheckpointMeta> read_checkpoint_meta(const std::string& path, std::string* error) {
-  if (!std::filesystem::is_regular_file(path)) {
-    *error = path + ": no such checkpoint file";
-    return std::nullopt;
-  }
   CheckpointMeta meta;
-  std::string why;
-  try {
-    torch::serialize::InputArchive archive;
-    archive.load_from(path, torch::Device(torch::kCPU));
-    c10::IValue text;
-    if (!archive.try_read("meta", text) || !text.isString()) {
-      why = "not a gpusynth neural checkpoint (no meta record)";
-    } else {
-      parse_meta(text.toStringRef(), &meta, &why);
-    }
-  } catch (const std::exception& e) {
-    why = "not a readable checkpoint (corrupt or truncated?): " + first_line(e);
-  }
-  if (!why.empty()) {
+  std::string text, why;
+  torch::serialize::InputArchive archive;
+  if (!load_archive_file(path, "checkpoint file", "gpusynth neural checkpoint", &archive, &text, &why) ||
+      !parse_meta(text, &meta, &why)) {
     *error = path + ": " + why;
     return std::nullopt;
   }

@@ -5,19 +5,14 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <filesystem>
 #include <sstream>
+
+#include "neural/archive_file.h"
 
 namespace gs::neural {
 namespace {
 
 const char* const kMagicWord = "gpusynth-search-policy";
-
-std::string first_line(const std::exception& e) {
-  std::string s = e.what();
-  const size_t nl = s.find('\n');
-  return nl == std::string::npos ? s : s.substr(0, nl);
-}
 
 std::string meta_text(const PolicyMeta& m) {
   std::ostringstream out;
@@ -83,38 +78,24 @@ std::pair<torch::Tensor, torch::Tensor> policy_batch(const std::vector<const Pol
 }
 
 bool save_policy(const std::string& path, const PolicyMeta& meta, PolicyNet& net, std::string* error) {
-  const std::string tmp = path + ".tmp";
-  try {
-    torch::serialize::OutputArchive archive, model;
-    archive.write("meta", c10::IValue(meta_text(meta)));
-    net->save(model);
-    archive.write("model", model);
-    archive.save_to(tmp);
-    std::filesystem::rename(tmp, path);
-  } catch (const std::exception& e) {
-    *error = path + ": cannot write the policy: " + first_line(e);
-    std::error_code ignored;
-    std::filesystem::remove(tmp, ignored);
-    return false;
-  }
-  return true;
+  return save_archive_file(
+      path, "the policy", meta_text(meta),
+      [&](torch::serialize::OutputArchive& archive) {
+        torch::serialize::OutputArchive model;
+        net->save(model);
+        archive.write("model", model);
+      },
+      error);
 }
 
 std::optional<std::pair<PolicyMeta, PolicyNet>> load_policy_file(const std::string& path,
                                                                  std::string* error) {
-  if (!std::filesystem::is_regular_file(path)) {
-    *error = path + ": no such policy file";
-    return std::nullopt;
-  }
   PolicyMeta meta;
-  std::string why;
-  try {
-    torch::serialize::InputArchive archive;
-    archive.load_from(path, torch::Device(torch::kCPU));
-    c10::IValue text;
-    if (!archive.try_read("meta", text) || !text.isString()) {
-      why = "not a gpusynth search policy (no meta record)";
-    } else if (parse_meta(text.toStringRef(), &meta, &why)) {
+  std::string text, why;
+  torch::serialize::InputArchive archive;
+  if (load_archive_file(path, "policy file", "gpusynth search policy", &archive, &text, &why) &&
+      parse_meta(text, &meta, &why)) {
+    try {
       PolicyNet net(meta.features, meta.hidden, i64(meta.keys.size()));
       torch::serialize::InputArchive model;
       if (!archive.try_read("model", model)) {
@@ -124,9 +105,9 @@ std::optional<std::pair<PolicyMeta, PolicyNet>> load_policy_file(const std::stri
         net->eval();
         return std::make_pair(std::move(meta), std::move(net));
       }
+    } catch (const std::exception& e) {
+      why = "its model does not load: " + first_line(e);
     }
-  } catch (const std::exception& e) {
-    why = "not a readable policy file (corrupt or truncated?): " + first_line(e);
   }
   *error = path + ": " + why;
   return std::nullopt;
