@@ -119,8 +119,8 @@ void search_problems(const CampaignConfig& c, WorkQueue& queue, Prepared& p) {
     const search::SearchOutcome r = search::run_search(problem, *generator, *p.pipeline, c.search, &observer);
     if (r.stopped) break;  // unfinished: the shard is discarded
     shard.commit();
-    const ProblemSummary s{problem.name, r.solved,      r.generalises, r.candidates,
-                           r.seconds,    r.test_passed, r.test_cases,  queue.rank()};
+    const ProblemSummary s{problem.name,  r.solved,     r.generalises, r.candidates, r.seconds,
+                           r.test_passed, r.test_cases, queue.rank(),  r.uses};
     queue.finished({*index, queue.rank(), summary_line(s)});
   }
 }

@@ -20,6 +20,7 @@ std::string summary_line(const ProblemSummary& s) {
                    {"test_cases", s.test_cases},
                    {"generalises", s.generalises},
                    {"rank", s.rank}};
+  if (!s.uses.empty()) j["uses"] = s.uses;
   return j.dump() + "\n";
 }
 
@@ -37,6 +38,7 @@ std::optional<ProblemSummary> parse_summary(const std::string& line) {
     s.test_passed = j.value("test_passed", 0u);
     s.test_cases = j.value("test_cases", 0u);
     s.rank = j.value("rank", 0u);
+    s.uses = j.value("uses", std::vector<std::string>{});
     return s;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;  // a field of the wrong type

@@ -25,6 +25,9 @@ struct ProblemSummary {
   double seconds = 0;
   u32 test_passed = 0, test_cases = 0;
   u32 rank = 0;  // the rank that searched it (0 in a ledger of an earlier version)
+  // The productions and constants of the solution, by grammar key, where the generator names them
+  // (search::SearchOutcome::uses): what `gpusynth policy-data --from-run` turns into training data.
+  std::vector<std::string> uses;
 };
 
 std::string summary_line(const ProblemSummary& s);  // one JSON line with its newline

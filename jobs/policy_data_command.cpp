@@ -1,9 +1,11 @@
 // gpusynth policy-data -o DATA.jsonl [--examples N] [--seed S] [--cases N] [--budget N]
 //                      [--per-bank N] [--max-size N]
+// gpusynth policy-data -o DATA.jsonl --from-run RUN --suite DIR
 //
-// Self-play data for the search policy (search/policy_data.h): problems the value bank makes
-// over random signatures and inputs, each labelled with the productions its answer uses, one
-// JSON line each. Written to DATA.jsonl.partial and renamed into place when whole.
+// Data for the search policy, one JSON line a problem labelled with the productions its answer
+// uses: self-play (search/policy_data.h: problems the value bank makes over random signatures and
+// inputs), or the problems a campaign solved, labelled from its ledger (RUN/campaign.jsonl's
+// "uses"). Written to DATA.jsonl.partial and renamed into place when whole.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,17 +13,39 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "base/durable_file.h"
+#include "cluster/ledger.h"
 #include "jobs/command.h"
 #include "jobs/options.h"
 #include "search/policy_data.h"
+#include "suites/suite.h"
 
 namespace gs::jobs {
+namespace {
+
+// The ledger of the campaign in `run`, checked against the suite it searched; nullopt, saying why
+// on stderr, when the run has none or it is another suite's.
+std::optional<std::map<std::string, cluster::ProblemSummary>> run_ledger(
+    const std::string& run, const std::vector<suites::Problem>& problems, const std::string& suite) {
+  const std::string path = run + "/campaign.jsonl";
+  if (!std::filesystem::is_regular_file(path)) {
+    std::cerr << "gpusynth policy-data: " << path
+              << ": no such file (--from-run names a campaign's RUN directory)\n";
+    return std::nullopt;
+  }
+  std::map<std::string, cluster::ProblemSummary> ledger = cluster::read_ledger(path);
+  if (!cluster::same_suite(ledger, problems, path, suite, std::cerr)) return std::nullopt;
+  return ledger;
+}
+
+}  // namespace
 
 int policy_data_command(const std::vector<std::string>& args) {
   search::PolicyDataConfig config;
-  std::string out_path;
+  std::string out_path, run, suite;
   bool quiet = false;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("output,o", po::value(&out_path)->required(),
@@ -32,17 +56,32 @@ int policy_data_command(const std::vector<std::string>& args) {
       "budget", bounded(&config.budget, 1, 100'000'000), "expressions each bank enumerates")(
       "per-bank", bounded(&config.per_bank, 1, 100'000), "problems drawn from each bank at most")(
       "max-size", bounded(&config.max_size, 2, 64), "nodes of an answer at most")(
+      "from-run", po::value(&run),
+      "instead: the problems this campaign's RUN directory solved, labelled by its ledger")(
+      "suite", po::value(&suite), "with --from-run: the suite the campaign searched")(
       "quiet,q", po::bool_switch(&quiet), "no progress lines");
   po::variables_map vm;
   bool help;
   const std::string usage =
       "usage: gpusynth policy-data -o DATA.jsonl [--examples N] [--seed S] [--cases N] [--budget N]\n"
       "                            [--per-bank N] [--max-size N]\n"
+      "       gpusynth policy-data -o DATA.jsonl --from-run RUN --suite DIR\n"
       "Makes problems for training the search policy: the value bank enumerates its grammar over random\n"
       "signatures and inputs, and each problem drawn from it is an expression's outputs, labelled with\n"
-      "the productions and constants the expression uses (docs/search.md \"Policy data\").";
+      "the productions and constants the expression uses (docs/search.md \"Policy data\"). With --from-run,\n"
+      "the problems a campaign solved instead, labelled with what their solutions use.";
   if (!parse_command_line(args, visible, nullptr, &vm, usage, &help)) return kExitUsage;
   if (help) return kExitOk;
+  if (run.empty() != suite.empty()) {
+    std::cerr << "gpusynth policy-data: --from-run RUN and --suite DIR go together\n";
+    return kExitUsage;
+  }
+  std::vector<suites::Problem> problems;
+  std::optional<std::map<std::string, cluster::ProblemSummary>> ledger;
+  if (!suite.empty()) {
+    if (!suites::load_suite(suite, &problems, std::cerr)) return kExitUsage;
+    if (!(ledger = run_ledger(run, problems, suite))) return kExitUsage;
+  }
 
   std::error_code ec;
   if (std::filesystem::is_directory(out_path, ec)) {
@@ -61,22 +100,35 @@ int policy_data_command(const std::vector<std::string>& args) {
   std::map<std::string, u64> uses;
   u64 banks = 0;
   try {
-    search::make_policy_data(
-        config,
-        [&](const search::PolicyExample& e) {
-          out << search::policy_example_json(e) << '\n';
-          for (const std::string& key : e.uses) ++uses[key];
-        },
-        [&](u64 made, u64 banks_so_far) {
-          banks = banks_so_far;
-          if (!out) throw std::runtime_error(partial + ": cannot write");
-          if (quiet || Clock::now() - last_line < std::chrono::seconds(5)) return;
-          last_line = Clock::now();
-          std::fprintf(stderr, "policy-data: %llu of %llu problems from %llu banks, %.0f s\n",
-                       (unsigned long long)made, (unsigned long long)config.examples,
-                       (unsigned long long)banks_so_far,
-                       std::chrono::duration<double>(last_line - start).count());
-        });
+    if (ledger) {  // the problems it solved with a solution whose parts it named
+      config.examples = 0;
+      for (const suites::Problem& p : problems)
+        if (auto it = ledger->find(p.name);
+            it != ledger->end() && it->second.solved && !it->second.uses.empty()) {
+          nlohmann::json j = nlohmann::json::parse(suites::problem_json(p));
+          j["uses"] = it->second.uses;
+          out << j.dump() << '\n';
+          for (const std::string& key : it->second.uses) ++uses[key];
+          ++config.examples;
+        }
+    } else {
+      search::make_policy_data(
+          config,
+          [&](const search::PolicyExample& e) {
+            out << search::policy_example_json(e) << '\n';
+            for (const std::string& key : e.uses) ++uses[key];
+          },
+          [&](u64 made, u64 banks_so_far) {
+            banks = banks_so_far;
+            if (!out) throw std::runtime_error(partial + ": cannot write");
+            if (quiet || Clock::now() - last_line < std::chrono::seconds(5)) return;
+            last_line = Clock::now();
+            std::fprintf(stderr, "policy-data: %llu of %llu problems from %llu banks, %.0f s\n",
+                         (unsigned long long)made, (unsigned long long)config.examples,
+                         (unsigned long long)banks_so_far,
+                         std::chrono::duration<double>(last_line - start).count());
+          });
+    }
     out.close();
     if (!out) throw std::runtime_error(partial + ": cannot write");
     commit_file(partial, out_path);
@@ -86,8 +138,12 @@ int policy_data_command(const std::vector<std::string>& args) {
     return kExitFailed;
   }
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::printf("%llu problems from %llu banks in %.1f s -> %s\n", (unsigned long long)config.examples,
-              (unsigned long long)banks, seconds, out_path.c_str());
+  if (run.empty())
+    std::printf("%llu problems from %llu banks in %.1f s -> %s\n", (unsigned long long)config.examples,
+                (unsigned long long)banks, seconds, out_path.c_str());
+  else
+    std::printf("%llu problems that %s solved -> %s\n", (unsigned long long)config.examples, run.c_str(),
+                out_path.c_str());
   std::printf("%zu productions and constants used; the most used:\n", uses.size());
   std::vector<std::pair<u64, std::string>> ranked;
   for (const auto& [key, count] : uses) ranked.push_back({count, key});

@@ -15,9 +15,13 @@ namespace gs::jobs {
 int train_policy_command(const std::vector<std::string>& args) {
   neural::PolicyTrainConfig c;
   po::options_description visible("Options");
-  visible.add_options()("help,h", "show this help")("data", po::value(&c.data)->required(),
-                                                    "a policy data file (gpusynth policy-data)")(
-      "output,o", po::value(&c.output)->required(), "the policy file to write")(
+  visible.add_options()("help,h", "show this help")(
+      "data", po::value(&c.data)->required()->composing(),
+      "a policy data file (gpusynth policy-data); give it again for more files, read together")(
+      "init", po::value(&c.init),
+      "go on from this policy file: its weights, width and vocabulary (a campaign's solutions, "
+      "policy-data --from-run, teach it more)")("output,o", po::value(&c.output)->required(),
+                                                "the policy file to write")(
       "steps", bounded(&c.steps, 1, 100000000), "optimizer steps")(
       "batch", bounded(&c.batch, 1, 1u << 16), "problems per step")("hidden", bounded(&c.hidden, 4, 4096),
                                                                     "width of the model's layers")(
@@ -29,7 +33,8 @@ int train_policy_command(const std::vector<std::string>& args) {
   po::variables_map vm;
   bool help;
   const std::string usage =
-      "usage: gpusynth train-policy --data DATA.jsonl -o POLICY.pt [--steps N] [--batch B] [--hidden H]\n"
+      "usage: gpusynth train-policy --data DATA.jsonl [--data MORE.jsonl] -o POLICY.pt [--init POLICY0.pt]\n"
+      "                             [--steps N] [--batch B] [--hidden H]\n"
       "Trains the search policy: from a problem's train cases, the probability that its answer uses each\n"
       "production and constant of the enumeration's grammar, learnt from the problems gpusynth policy-data\n"
       "makes. `search --policy POLICY.pt` orders the enumeration by it (docs/neural.md, docs/search.md).";

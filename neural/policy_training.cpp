@@ -13,7 +13,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <set>
 
 #include "neural/policy_model.h"
 #include "suites/problem.h"
@@ -26,13 +28,13 @@ struct LabelledProblem {
   std::vector<i64> uses;  // vocabulary indices
 };
 
-// Reads the data file; false with *error naming the file and line.
-bool read_data(const std::string& path, std::vector<LabelledProblem>* examples,
-               std::vector<std::string>* keys, std::string* error) {
+using Line = std::pair<PolicyInput, std::vector<std::string>>;  // a problem and its answer's keys
+
+// Reads a data file's lines; false with *error naming the file and line.
+bool read_lines(const std::string& path, std::vector<Line>* lines, std::string* error) {
   std::ifstream in(path);
   if (!in) return *error = path + ": cannot read file", false;
-  std::vector<std::pair<PolicyInput, std::vector<std::string>>> lines;
-  std::map<std::string, i64> vocabulary;
+  const size_t before = lines->size();
   std::string line;
   for (u64 number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -45,23 +47,42 @@ bool read_data(const std::string& path, std::vector<LabelledProblem>* examples,
     for (const auto& u : j["uses"]) {
       if (!u.is_string()) return *error = where + ": \"uses\" holds a non-string", false;
       uses.push_back(u.get<std::string>());
-      vocabulary.emplace(uses.back(), 0);
     }
     for (const char* extra : {"program", "size", "uses"}) j.erase(extra);
     std::string why;
     const std::optional<suites::Problem> p = suites::parse_problem(j.dump(), where, &why);
     if (!p) return *error = why, false;
     if (p->train.empty()) return *error = where + ": a problem without train cases", false;
-    lines.push_back({policy_input(*p), std::move(uses)});
+    lines->push_back({policy_input(*p), std::move(uses)});
   }
-  if (lines.empty()) return *error = path + ": no problems", false;
-  for (auto& [key, index] : vocabulary) {
-    index = i64(keys->size());
-    keys->push_back(key);
+  if (lines->size() == before) return *error = path + ": no problems", false;
+  return true;
+}
+
+// The data files' problems, their keys indexed in *keys: the keys they hold, sorted, when *keys
+// is empty; else *keys as it is, and a key outside it is counted in *dropped and left out.
+bool read_data(const std::vector<std::string>& paths, std::vector<LabelledProblem>* examples,
+               std::vector<std::string>* keys, u64* dropped, std::string* error) {
+  std::vector<Line> lines;
+  for (const std::string& path : paths)
+    if (!read_lines(path, &lines, error)) return false;
+  if (keys->empty()) {
+    std::set<std::string> all;
+    for (const Line& l : lines) all.insert(l.second.begin(), l.second.end());
+    keys->assign(all.begin(), all.end());
   }
+  std::map<std::string, i64> index;
+  for (const std::string& k : *keys) index.emplace(k, i64(index.size()));
   for (auto& [input, uses] : lines) {
     LabelledProblem e{std::move(input), {}};
-    for (const std::string& u : uses) e.uses.push_back(vocabulary.at(u));
+    for (const std::string& u : uses) {
+      auto it = index.find(u);
+      if (it == index.end()) {
+        ++*dropped;
+      } else {
+        e.uses.push_back(it->second);
+      }
+    }
     examples->push_back(std::move(e));
   }
   return true;
@@ -118,7 +139,22 @@ TrainResult train_policy(const PolicyTrainConfig& config, std::ostream& log, std
   if (config.threads) torch::set_num_threads(int(config.threads));
   std::vector<LabelledProblem> examples;
   PolicyMeta meta;
-  if (!read_data(config.data, &examples, &meta.keys, error)) return TrainResult::BadInput;
+  std::optional<PolicyNet> start;
+  if (!config.init.empty()) {
+    auto loaded = load_policy_file(config.init, error);
+    if (!loaded) return TrainResult::BadInput;
+    meta.keys = loaded->first.keys;
+    meta.hidden = loaded->first.hidden;
+    meta.step = loaded->first.step;
+    start = std::move(loaded->second);
+  } else {
+    meta.hidden = config.hidden;
+  }
+  u64 dropped = 0;
+  if (!read_data(config.data, &examples, &meta.keys, &dropped, error)) return TrainResult::BadInput;
+  if (dropped > 0)
+    log << "gpusynth train-policy: " << dropped << " uses of keys outside " << config.init
+        << "'s vocabulary left out\n";
   const i64 keys = i64(meta.keys.size());
   std::mt19937_64 rng(config.seed);
   torch::manual_seed(config.seed);
@@ -134,12 +170,15 @@ TrainResult train_policy(const PolicyTrainConfig& config, std::ostream& log, std
     for (i64 k : e->uses) rate[size_t(k)] += 1.0 / double(train.size());
 
   meta.features = kCaseFeatures;
-  meta.hidden = config.hidden;
-  PolicyNet net(meta.features, meta.hidden, keys);
+  PolicyNet net = start ? *start : PolicyNet(meta.features, meta.hidden, keys);
+  net->train();
+  const u64 first_step = meta.step;
   torch::optim::Adam adam(net->parameters(), torch::optim::AdamOptions(config.learning_rate));
   log << "gpusynth train-policy: " << examples.size() << " problems (" << train.size() << " to train on, "
       << held.size() << " held out), " << keys << " keys, " << kCaseFeatures << " features a case, hidden "
-      << config.hidden << ", " << config.steps << " steps of " << config.batch << "\n";
+      << meta.hidden << ", " << config.steps << " steps of " << config.batch
+      << (start ? ", from " + config.init + " (step " + std::to_string(first_step) + ")" : std::string())
+      << std::endl;
   const auto started = std::chrono::steady_clock::now();
   size_t next = train.size();
   double running = 0;
@@ -161,7 +200,7 @@ TrainResult train_policy(const PolicyTrainConfig& config, std::ostream& log, std
     loss.backward();
     adam.step();
     running = step == 1 ? loss.item<double>() : 0.98 * running + 0.02 * loss.item<double>();
-    meta.step = step;
+    meta.step = first_step + step;
     const bool last = step == config.steps;
     if ((config.log_every && step % config.log_every == 0) || last) {
       const double seconds =
@@ -173,7 +212,7 @@ TrainResult train_policy(const PolicyTrainConfig& config, std::ostream& log, std
         log << ", held-out loss " << e.loss << ", bits of the keys used " << e.bits << " (base rates "
             << e.base_bits << ")";
       }
-      log << ", " << std::setprecision(3) << seconds << " s\n";
+      log << ", " << std::setprecision(3) << seconds << " s" << std::endl;  // seen as it comes, in a file too
     }
   }
   meta.examples = examples.size();

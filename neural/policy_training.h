@@ -9,6 +9,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "base/hd.h"
 #include "neural/train_compiler.h"
@@ -16,8 +17,12 @@
 namespace gs::neural {
 
 struct PolicyTrainConfig {
-  std::string data;    // the policy data file
-  std::string output;  // the policy file to write
+  std::vector<std::string> data;  // policy data files, read together
+  std::string output;             // the policy file to write
+  // A policy file to go on from (its weights, width and vocabulary; keys of the data outside its
+  // vocabulary are left out): a campaign's solutions (policy-data --from-run) teach a trained
+  // policy more. Empty: fresh weights, the data's keys.
+  std::string init;
   u64 steps = 3000;
   u32 batch = 128;
   i64 hidden = 128;

@@ -144,6 +144,17 @@ class EnumerateGenerator final : public Generator {
     a.programs = enumerator_->alike(answer_->first, kAlikeBudget, &stats, &a.complete);
     return a;
   }
+  std::vector<std::string> uses(const Proposal& solution) const override {
+    if (!answer_ || answer_->second != solution.source) return {};
+    std::vector<bool> productions, leaves;
+    enumerator_->uses(answer_->first, &productions, &leaves);
+    std::set<std::string> keys;
+    for (u32 i = 0; i < productions.size(); ++i)
+      if (productions[i]) keys.insert(bank::production_key(enumerator_->production(i)));
+    for (u32 j = 0; j < constants_.size(); ++j)  // the constants' leaves follow the parameters'
+      if (leaves[params_.size() + j]) keys.insert(bank::constant_key(constants_[j]));
+    return {keys.begin(), keys.end()};
+  }
 
  private:
   // A goal (search/goal_shapes.h): what an expression must give on each train case, and the

@@ -26,6 +26,9 @@ class PortfolioGenerator final : public Generator {
   std::optional<Alike> alike(const Proposal& solution) override {
     return enumerate_ ? enumerate_->alike(solution) : std::nullopt;
   }
+  std::vector<std::string> uses(const Proposal& solution) const override {
+    return enumerate_ ? enumerate_->uses(solution) : std::vector<std::string>{};
+  }
 
   std::vector<Proposal> propose(u32 count, u64) override {
     internal_ = 0;

@@ -138,6 +138,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
       out.candidates_to_solution = out.candidates;
       out.solution = proposals[*solved_at].source;
       out.alike = generator.alike(proposals[*solved_at]);
+      out.uses = generator.uses(proposals[*solved_at]);
       solution_tree = proposals[*solved_at].tree;
       break;
     }

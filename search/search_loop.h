@@ -62,6 +62,9 @@ struct SearchOutcome {
   bool generalises = false;
   // When the generator counts them (Generator::alike): the solution's observational twins.
   std::optional<search::Alike> alike;
+  // When the generator names them (Generator::uses): the productions and constants the solution
+  // is made of, by grammar key.
+  std::vector<std::string> uses;
   // Neural and hybrid compilation: what the model did, over every batch (pipeline/pipeline.h).
   pipeline::NeuralCounts neural;
   // The observer asked to stop (SearchObserver::stop_requested) before the budget was spent or

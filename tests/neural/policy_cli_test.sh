@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The search policy from the command line, as a user runs it: policy-data, train-policy, then
-# search --policy on a bundled problem (solved); a missing policy file and --policy with GP are
-# refused with exit 2 and a message naming the file or the rule.
+# search --policy on a bundled problem (solved); a campaign's solutions as data (policy-data
+# --from-run) teaching the policy more (train-policy --init); a missing policy file, --policy
+# with GP, a run without a ledger and a run of another suite are refused with exit 2 and a
+# message naming the file or the rule.
 # usage: policy_cli_test.sh GPUSYNTH SOURCE_DIR WORK_DIR
 set -euo pipefail
 gpusynth=$1 src=$2 work=$3
@@ -23,4 +25,24 @@ set +e
 status=$?
 set -e
 [ "$status" = 2 ] && grep -q "goes with --generator enumerate or portfolio" "$work/gp.log" || { cat "$work/gp.log"; exit 1; }
+mkdir -p "$work/suite"
+cp "$src/problems/listfunctions/listfunctions-c003.json" "$src/problems/listfunctions/listfunctions-c006.json" "$work/suite/"
+"$gpusynth" campaign --suite "$work/suite" --out "$work/run" -g enumerate --budget 100000 --policy "$work/policy.pt" -q \
+  > "$work/campaign.log" 2>&1
+grep -q '"uses"' "$work/run/campaign.jsonl" || { cat "$work/run/campaign.jsonl"; exit 1; }
+"$gpusynth" policy-data --from-run "$work/run" --suite "$work/suite" -o "$work/learned.jsonl" > "$work/from-run.log"
+[ "$(wc -l < "$work/learned.jsonl")" -ge 1 ] || { cat "$work/from-run.log"; exit 1; }
+"$gpusynth" train-policy --init "$work/policy.pt" --data "$work/learned.jsonl" -o "$work/policy2.pt" --steps 5 \
+  > "$work/train2.log"
+grep -q "from $work/policy.pt (step 60)" "$work/train2.log" || { cat "$work/train2.log"; exit 1; }
+"$gpusynth" search -p "$problem" -g enumerate --budget 300000 --policy "$work/policy2.pt" -q > "$work/search2.log" 2>&1
+grep -q "listfunctions-c002: solved" "$work/search2.log" || { cat "$work/search2.log"; exit 1; }
+for bad in "--from-run $work/none --suite $work/suite" "--from-run $work/run --suite $src/problems/psb1"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$gpusynth" policy-data -o "$work/bad.jsonl" $bad > "$work/bad.log" 2>&1
+  status=$?
+  set -e
+  [ "$status" = 2 ] && grep -q "campaign.jsonl" "$work/bad.log" || { cat "$work/bad.log"; exit 1; }
+done
 echo "policy_cli_test: ok"

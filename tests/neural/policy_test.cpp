@@ -53,7 +53,8 @@ TEST(PolicyFeatures, HaveTheirSizeAndReadTheCases) {
 TEST(LearnedPolicy, TrainsWritesReadsAndAnswers) {
   const std::vector<search::PolicyExample> d = data(400);
   PolicyTrainConfig c;
-  c.data = write_data(d, "data.jsonl");
+  const std::string data_path = write_data(d, "data.jsonl");
+  c.data = {data_path};
   c.output = temp("policy.pt");
   c.steps = 150;
   c.batch = 32;
@@ -79,8 +80,31 @@ TEST(LearnedPolicy, TrainsWritesReadsAndAnswers) {
   double mean_two = 0;
   for (size_t k = 0; k < 50; ++k) mean_two += policy->probabilities(d[k].problem, {&keys[2], 1})[0] / 50;
   EXPECT_GT(mean_two, 0.2);
-  std::filesystem::remove(c.data);
-  std::filesystem::remove(c.output);
+
+  // Going on from it with more data: its vocabulary kept, a key outside it left out and said so.
+  const std::string more = temp("more.jsonl");
+  {
+    nlohmann::json j = nlohmann::json::parse(search::policy_example_json(d[0]));
+    j["uses"].push_back("a production it never saw () -> int");
+    std::ofstream(more) << j.dump() << "\n";
+  }
+  PolicyTrainConfig again = c;
+  again.data = {data_path, more};
+  again.init = c.output;
+  again.output = temp("policy-more.pt");
+  again.steps = 20;
+  again.hidden = 64;  // the policy's width wins
+  std::ostringstream log2;
+  ASSERT_EQ(train_policy(again, log2, &error), TrainResult::Ok) << error;
+  EXPECT_NE(log2.str().find("1 uses of keys outside"), std::string::npos) << log2.str();
+  const std::shared_ptr<const search::Policy> more_policy = load_learned_policy(again.output);
+  EXPECT_NE(more_policy->describe().find("step 170"), std::string::npos) << more_policy->describe();
+  auto vocabulary_size = [](const std::string& described) { return described.substr(described.rfind(", ")); };
+  EXPECT_EQ(vocabulary_size(more_policy->describe()), vocabulary_size(policy->describe()));  // ", N keys)"
+  again.init = temp("no-such.pt");
+  EXPECT_EQ(train_policy(again, log2, &error), TrainResult::BadInput);
+  EXPECT_NE(error.find("no-such.pt"), std::string::npos) << error;
+  for (const std::string& f : {data_path, more, c.output, again.output}) std::filesystem::remove(f);
 }
 
 TEST(LearnedPolicy, BadDataAndBadFilesAreErrorsNamingThem) {
@@ -91,7 +115,7 @@ TEST(LearnedPolicy, BadDataAndBadFilesAreErrorsNamingThem) {
     out << "{\"name\": \"x\", \"signature\": \"fn solve(n: int) -> int\", \"train\": []}\n";  // no uses
   }
   PolicyTrainConfig c;
-  c.data = path;
+  c.data = {path};
   c.output = temp("never.pt");
   c.steps = 1;
   std::ostringstream log;
@@ -100,7 +124,7 @@ TEST(LearnedPolicy, BadDataAndBadFilesAreErrorsNamingThem) {
   EXPECT_NE(error.find(path + ":31"), std::string::npos) << error;
   EXPECT_FALSE(std::filesystem::exists(c.output));
 
-  c.data = temp("missing.jsonl");
+  c.data = {temp("missing.jsonl")};
   EXPECT_EQ(train_policy(c, log, &error), TrainResult::BadInput);
   EXPECT_NE(error.find("missing.jsonl"), std::string::npos) << error;
 

@@ -93,6 +93,16 @@ TEST(GuidedEnumeration, APolicyThatKnowsTheAnswerReachesItSooner) {
   EXPECT_GT(misled.candidates, guided.candidates);
 }
 
+// What the policy learns from a solved problem: the solution's productions, by grammar key.
+TEST(GuidedEnumeration, ASolutionNamesTheProductionsItIsMadeOf) {
+  const SearchOutcome r = search(product_less_sum(), {});
+  ASSERT_TRUE(r.solved);
+  ASSERT_FALSE(r.uses.empty()) << r.solution;
+  EXPECT_TRUE(std::is_sorted(r.uses.begin(), r.uses.end()));
+  EXPECT_NE(std::find(r.uses.begin(), r.uses.end(), "$0 * $1 (int, int) -> int"), r.uses.end()) << r.solution;
+  for (const std::string& key : r.uses) EXPECT_NE(key.find(") -> int"), std::string::npos) << key;
+}
+
 TEST(GuidedEnumeration, WithoutAModelLoaderAPolicyIsRefusedSayingWhy) {
   try {
     load_policy("some.policy");

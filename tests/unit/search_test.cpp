@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cluster/ledger.h"
 #include "cluster/run_files.h"
 #include "cluster/run_lock.h"
 #include "jobs/command.h"
@@ -383,6 +384,35 @@ TEST(CampaignCommand, ATupleProblemIsSearchedByTheEnumeration) {
   EXPECT_EQ(o.code, 2);
   EXPECT_NE(o.err.find("/nonexistent/c.txt: cannot read file"), std::string::npos) << o.err;
   EXPECT_FALSE(fs::exists(fs::path(out) / "campaign.jsonl"));
+}
+
+// The ledger names what each enumerated solution is made of (ProblemSummary::uses): a * b - 1.
+TEST(CampaignCommand, TheLedgerNamesWhatASolutionIsMadeOf) {
+  namespace fs = std::filesystem;
+  const std::string suite = ::testing::TempDir() + "campaign_uses_suite";
+  fs::remove_all(suite);
+  fs::create_directories(suite);
+  nlohmann::json j{
+      {"name", "product-less-one"}, {"signature", "fn solve(a: int, b: int) -> int"}, {"train", {}}};
+  for (int a = -3; a <= 3; ++a)
+    for (int b : {-5, 2, 7}) j["train"].push_back({{"inputs", {a, b}}, {"outputs", {a * b - 1}}});
+  std::ofstream(fs::path(suite) / "product-less-one.json") << j.dump();
+  const std::string out = ::testing::TempDir() + "campaign_uses";
+  fs::remove_all(out);
+  Outcome o = campaign_cli(
+      {"--suite", suite, "--out", out, "-g", "enumerate", "--budget", "60000", "-d", "cpu", "-q"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const std::map<std::string, cluster::ProblemSummary> ledger = cluster::read_ledger(out + "/campaign.jsonl");
+  ASSERT_EQ(ledger.count("product-less-one"), 1u);
+  const cluster::ProblemSummary& s = ledger.at("product-less-one");
+  ASSERT_TRUE(s.solved);
+  EXPECT_EQ(s.uses, (std::vector<std::string>{"$0 * $1 (int, int) -> int", "$0 - $1 (int, int) -> int",
+                                              "1 () -> int"}));
+  // … and a line without them (an earlier version's, or GP's) reads as none.
+  const auto old = cluster::parse_summary("{\"problem\": \"x\", \"solved\": true}");
+  ASSERT_TRUE(old);
+  EXPECT_TRUE(old->uses.empty());
+  EXPECT_EQ(cluster::parse_summary(cluster::summary_line(s))->uses, s.uses);
 }
 
 TEST(CampaignCommand, BadSuitesAreUsageErrors) {
