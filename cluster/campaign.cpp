@@ -1,7 +1,9 @@
 #include "cluster/campaign.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <map>
 #include <memory>
 #include <optional>
@@ -31,8 +33,8 @@ const char* const kCommand = "gpusynth campaign";
 class CampaignObserver final : public search::SearchObserver {
  public:
   CampaignObserver(records::Writer& writer, const suites::Problem& problem, search::GeneratorKind generator,
-                   WorkQueue& queue)
-      : records_(writer, problem, generator), queue_(queue) {}
+                   const std::string& policy, WorkQueue& queue)
+      : records_(writer, problem, generator, policy), queue_(queue) {}
 
   void on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
                 const pipeline::BatchResults& results) override {
@@ -52,7 +54,9 @@ struct Prepared {
   std::vector<suites::Problem> problems;
   std::map<std::string, ProblemSummary> finished;  // rank 0: the ledger read
   std::unique_ptr<pipeline::Pipeline> pipeline;
-  records::RunInfo info;  // of every records shard this rank writes
+  records::RunInfo info;                           // of every records shard this rank writes
+  std::unique_ptr<search::PolicyLearner> learner;  // a campaign that learns
+  std::shared_ptr<const search::Policy> policy;    // … the policy of this round
 };
 
 std::string ledger_path(const CampaignConfig& c) { return (fs::path(c.run_dir) / "campaign.jsonl").string(); }
@@ -98,6 +102,15 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     p->info.seed = c.generator.settings.seed;
     p->info.hosts = host_name();
     p->info.devices = p->pipeline->name();
+    if (c.learning.every > 0) {
+      const std::string learnt = learnt_policy_path(c.run_dir);
+      p->learner =
+          search::load_policy_learner(fs::exists(learnt) ? learnt : c.learning.policy, c.learning.settings);
+      // A resumed campaign: what it solved before teaches the policy too (rank 0 holds it).
+      for (const suites::Problem& problem : p->problems)
+        if (auto it = p->finished.find(problem.name); it != p->finished.end() && it->second.solved)
+          p->learner->add_example(problem, it->second.uses);
+    }
   } catch (const std::exception& e) {
     messages << kCommand << ": " << e.what() << "\n";
     return false;
@@ -113,19 +126,78 @@ void search_problems(const CampaignConfig& c, WorkQueue& queue, Prepared& p) {
     const suites::Problem& problem = p.problems[*index];
     search::GeneratorChoice choice = c.generator;
     choice.settings.seed = problem_seed(c.generator.settings.seed, problem.name);
+    if (p.policy) choice.settings.enumerate.policy = p.policy;
+    const auto& policy = choice.settings.enumerate.policy;
+    const std::string described = policy ? policy->describe() : std::string();
     std::unique_ptr<search::Generator> generator = search::make_generator(choice, problem);
     records::Shard shard = records::Shard::begin(c.run_dir, problem.name, p.info, c.sampling);
-    CampaignObserver observer(shard.writer(), problem, generator->kind(), queue);
+    CampaignObserver observer(shard.writer(), problem, generator->kind(), described, queue);
     const search::SearchOutcome r = search::run_search(problem, *generator, *p.pipeline, c.search, &observer);
     if (r.stopped) break;  // unfinished: the shard is discarded
     shard.commit();
     const ProblemSummary s{problem.name,  r.solved,     r.generalises, r.candidates, r.seconds,
-                           r.test_passed, r.test_cases, queue.rank(),  r.uses};
+                           r.test_passed, r.test_cases, queue.rank(),  r.uses,       described};
     queue.finished({*index, queue.rank(), summary_line(s)});
+    if (p.learner && r.solved) p.learner->add_example(problem, r.uses);
+  }
+}
+
+// Between two rounds of a learning campaign, on every rank: the gradient steps, the policy file,
+// the policy of the next round.
+void learn(const CampaignConfig& c, WorkQueue& queue, Prepared& p, const search::PolicyLearner::Sum& sum) {
+  const auto began = std::chrono::steady_clock::now();
+  const u64 before = p.learner->step();
+  const search::PolicyLearner::Learnt l = p.learner->learn(sum);
+  p.policy = p.learner->policy();
+  if (!queue.coordinates() || l.examples == 0) return;
+  p.learner->save(learnt_policy_path(c.run_dir));
+  if (c.quiet) return;
+  std::ostringstream line;
+  line << kCommand << ": learnt from " << l.examples << " solved problems: loss " << std::setprecision(4)
+       << l.loss << " before " << p.learner->step() - before << " steps, now step " << p.learner->step()
+       << ", " << std::setprecision(2) << std::fixed
+       << std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() << " s -> "
+       << learnt_policy_path(c.run_dir) << "\n";
+  say(line.str());
+}
+
+// The campaign's rounds (one, unless it learns); true when it was stopped.
+bool search_rounds(const CampaignConfig& c, WorkQueue& queue, Prepared& p, Ledger* ledger) {
+  const search::PolicyLearner::Sum sum = [&](float* data, size_t count) {
+    if (c.collective) c.collective->all_reduce_sum(data, count);
+  };
+  if (p.learner) {
+    p.learner->align(sum, queue.coordinates());  // every rank starts from rank 0's weights
+    p.policy = p.learner->policy();
+  }
+  const std::vector<u32> todo = ledger ? ledger->unfinished() : std::vector<u32>();
+  const size_t every = p.learner ? c.learning.every : todo.size();
+  for (size_t at = 0;;) {
+    const size_t end = std::min(todo.size(), at + every);  // rank 0's
+    if (ledger)
+      queue.start({todo.begin() + i64(at), todo.begin() + i64(end)},
+                  [&](const ProblemResult& r) { ledger->record(r); });
+    const bool round = end > at;
+    at = end;
+    search_problems(c, queue, p);
+    const Ending ending = queue.finish();
+    if (!p.learner) return ending.stopped;
+    // The ranks meet: whether any was stopped, whether this round had problems, whether more remain.
+    float flags[3] = {ending.stopped ? 1.f : 0.f, round ? 1.f : 0.f, at < todo.size() ? 1.f : 0.f};
+    if (!queue.coordinates()) flags[1] = flags[2] = 0;
+    sum(flags, 3);
+    if (flags[0] > 0) return true;
+    if (flags[1] > 0) learn(c, queue, p, sum);
+    if (flags[2] == 0) return false;
+    queue.new_round();
   }
 }
 
 }  // namespace
+
+std::string learnt_policy_path(const std::string& run_dir) {
+  return (fs::path(run_dir) / "policy.pt").string();
+}
 
 u64 problem_seed(u64 campaign_seed, const std::string& problem_name) {
   const u64 h = fnv1a64(reinterpret_cast<const u8*>(problem_name.data()), problem_name.size());
@@ -162,14 +234,17 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
              << ", budget " << c.search.budget.candidates << " candidates each, on the "
              << p.pipeline->name();
       if (distributed) header << ", " << queue.ranks() << " ranks";
+      if (p.learner)
+        header << ", learning every " << c.learning.every << " problems from "
+               << (fs::exists(learnt_policy_path(c.run_dir)) ? learnt_policy_path(c.run_dir)
+                                                             : c.learning.policy)
+               << " (" << p.learner->examples() << " solved problems of the ledger to learn from)";
       header << " -> " << c.run_dir << "\n";
       say(header.str());
-      queue.start(ledger->unfinished(), [&](const ProblemResult& r) { ledger->record(r); });
     }
-    search_problems(c, queue, p);
-    const Ending ending = queue.finish();
+    const bool stopped = search_rounds(c, queue, p, ledger ? &*ledger : nullptr);
     if (!result.coordinator) {
-      result.status = ending.stopped ? CampaignResult::Status::Interrupted : CampaignResult::Status::Finished;
+      result.status = stopped ? CampaignResult::Status::Interrupted : CampaignResult::Status::Finished;
       return result;
     }
     result.rows = ledger->rows();

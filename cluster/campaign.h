@@ -13,19 +13,35 @@
 // SIGTERM stops every rank at its next batch boundary: finished problems are in the ledger and
 // their shards committed, the problems in progress are dropped, and the campaign ends
 // Interrupted; the same command resumes, searching those again from their start.
+//
+// A campaign that learns (CampaignLearning; issue 22, docs/cluster.md "Learning during a
+// campaign") runs in rounds of `every` problems. Between two rounds the ranks meet: each adds
+// the problems it solved to its search policy's examples, they take the same gradient steps on
+// the gradients summed over them (the collective), rank 0 writes the policy to RUN/policy.pt,
+// and the next round searches with it. A resumed campaign starts from RUN/policy.pt, its
+// examples the solved problems of the ledger.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "cluster/collective.h"
 #include "cluster/ledger.h"
 #include "cluster/work_queue.h"
 #include "pipeline/pipeline.h"
 #include "records/records.h"
 #include "search/generator.h"
+#include "search/policy.h"
 #include "search/search_loop.h"
 
 namespace gs::cluster {
+
+// Learning during the campaign; off while `every` is 0.
+struct CampaignLearning {
+  std::string policy;  // the policy file to start from (RUN/policy.pt instead once that exists)
+  u32 every = 0;       // problems a round
+  search::LearnSettings settings;
+};
 
 struct CampaignConfig {
   std::string suite;                  // folder of problem files
@@ -39,7 +55,9 @@ struct CampaignConfig {
   // Options of run.config_text that may change when the run is resumed (how a session runs, not
   // what it searches); any other that differs from the records' refuses the resume.
   std::vector<std::string> session_options;
-  bool quiet = false;        // no progress lines
+  CampaignLearning learning;
+  Collective* collective = nullptr;  // learning on several ranks: their sums (host memory)
+  bool quiet = false;                // no progress lines
   int failed_exit_code = 2;  // what every rank exits with when one fails during a distributed campaign
 };
 
@@ -65,5 +83,8 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& config);
 // The seed of a problem's search: a hash of the campaign's seed and the problem's name, so a
 // problem is searched alike whichever rank takes it and whatever else the suite holds.
 u64 problem_seed(u64 campaign_seed, const std::string& problem_name);
+
+// Where a learning campaign keeps its policy: RUN/policy.pt.
+std::string learnt_policy_path(const std::string& run_dir);
 
 }  // namespace gs::cluster

@@ -21,6 +21,7 @@ std::string summary_line(const ProblemSummary& s) {
                    {"generalises", s.generalises},
                    {"rank", s.rank}};
   if (!s.uses.empty()) j["uses"] = s.uses;
+  if (!s.policy.empty()) j["policy"] = s.policy;
   return j.dump() + "\n";
 }
 
@@ -39,6 +40,7 @@ std::optional<ProblemSummary> parse_summary(const std::string& line) {
     s.test_cases = j.value("test_cases", 0u);
     s.rank = j.value("rank", 0u);
     s.uses = j.value("uses", std::vector<std::string>{});
+    s.policy = j.value("policy", std::string());
     return s;
   } catch (const nlohmann::json::exception&) {
     return std::nullopt;  // a field of the wrong type

@@ -28,6 +28,9 @@ struct ProblemSummary {
   // The productions and constants of the solution, by grammar key, where the generator names them
   // (search::SearchOutcome::uses): what `gpusynth policy-data --from-run` turns into training data.
   std::vector<std::string> uses;
+  // The search policy that guided it, with its version (search::Policy::describe: "FILE (step N,
+  // K keys)"); empty when none did.
+  std::string policy;
 };
 
 std::string summary_line(const ProblemSummary& s);  // one JSON line with its newline

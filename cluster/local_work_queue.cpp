@@ -47,6 +47,7 @@ class LocalWorkQueue final : public WorkQueue {
   bool stopping() const override { return stop_signalled(); }
 
   Ending finish() override { return {stopping()}; }
+  void new_round() override { started_ = false; }
 
   QueueStats stats() const override { return {}; }
   void set_options(const QueueOptions& options) override { options_ = options; }

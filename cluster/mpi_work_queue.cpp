@@ -173,6 +173,18 @@ class MpiWorkQueue final : public WorkQueue {
     return rank_ == 0 ? coordinator_finish() : worker_finish();
   }
 
+  void new_round() override {
+    if (!finish_called_ || stopping_)
+      throw std::logic_error("WorkQueue::new_round() before finish() or after a stop");
+    // Every message of the last round was taken: rank 0 waited for every DONE, a worker for its
+    // STOP and for its sends to complete.
+    started_ = finish_called_ = false;
+    stop_received_ = false;
+    asked_ = 0;
+    held_.clear();
+    todo_.clear();
+    for (Worker& w : workers_) w = Worker{};
+  }
   QueueStats stats() const override { return stats_; }
   void set_options(const QueueOptions& options) override {
     if (started_) throw std::logic_error("WorkQueue::set_options() after the campaign started");

@@ -82,7 +82,7 @@ class WorkQueue {
   // every rank is ready and all fingerprints agree, otherwise why not (ranks named).
   virtual Agreement agree(bool ready, u64 fingerprint) = 0;
 
-  // Rank 0 only, once, before next(): the problems to hand out, in order, and where every
+  // Rank 0 only, once a round, before next(): the problems to hand out, in order, and where every
   // rank's finished problems go (called on rank 0 only, from next(), poll() or finish()).
   virtual void start(std::vector<u32> todo, ResultSink sink) = 0;
 
@@ -102,8 +102,14 @@ class WorkQueue {
   // After next() returned nullopt (or poll() true) and this rank closed its records files.
   // Rank 0 waits until every worker has finished — after a stop, at most grace_seconds, then
   // the whole job is aborted with the interrupted exit code — and delivers the results still
-  // in flight; a worker tells rank 0 it is done. Call it once.
+  // in flight; a worker tells rank 0 it is done. Call it once a round.
   virtual Ending finish() = 0;
+
+  // Rounds: after finish() ended without a stop, every rank may call this, and the queue is as
+  // new — rank 0 start()s it with more problems, every rank next()s and finish()es again. A
+  // campaign that learns between its problems (docs/cluster.md "Rounds") meets its ranks in a
+  // collective between two rounds.
+  virtual void new_round() = 0;
 
   virtual QueueStats stats() const = 0;
 

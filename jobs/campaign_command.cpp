@@ -1,4 +1,4 @@
-// gpusynth campaign --suite DIR --out RUN/ [search options]
+// gpusynth campaign --suite DIR --out RUN/ [search options] [--policy FILE --learn-every N]
 //
 // The command line of a campaign (cluster/campaign.h): its options, then the final table. The
 // campaign itself — the ranks, the ledger, the records, resuming — is cluster::run_campaign.
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cluster/campaign.h"
+#include "cluster/collective.h"
 #include "cluster/rank_output.h"
 #include "cluster/work_queue.h"
 #include "jobs/command.h"
@@ -65,6 +66,7 @@ int campaign_command(const std::vector<std::string>& args) {
   // Sampled by default: every candidate of a default PSB1 campaign would be ~5 GB of records;
   // one in 100, plus every improvement and solution, is ~1 %.
   sampling.every = 100;
+  cluster::CampaignLearning learning;
   po::options_description visible("Options");
   visible.add_options()("help,h", "show this help")("suite", po::value(&suite)->required(),
                                                     "folder of problem files (*.json)")(
@@ -80,7 +82,13 @@ int campaign_command(const std::vector<std::string>& args) {
       "distributed: problems a rank holds beyond the one it searches, so it never waits for rank 0 (0: ask "
       "when done)")(
       "serve-interval", bounded(&queue_options.serve_interval_seconds, 0, 60),
-      "distributed: seconds rank 0 lets pass between answering the other ranks while it searches");
+      "distributed: seconds rank 0 lets pass between answering the other ranks while it searches")(
+      "learn-every", bounded(&learning.every, 0, 1000000),
+      "--policy: the policy learns from the problems solved, every so many problems (0: never); the ranks "
+      "average their gradients, RUN/policy.pt keeps it")(
+      "learn-steps", bounded(&learning.settings.steps, 1, 100000), "--learn-every: gradient steps a time")(
+      "learn-rate", bounded(&learning.settings.learning_rate, 1e-7, 1.0),
+      "--learn-every: Adam's learning rate");
   visible.add(search_options(&o));
   po::variables_map vm;
   bool help = false;
@@ -97,6 +105,11 @@ int campaign_command(const std::vector<std::string>& args) {
     if (help) return kExitOk;
     if (!check_search_options(o, &error)) {
       std::cerr << "gpusynth campaign: " << error << "\n";
+      return kExitUsage;
+    }
+    if (learning.every > 0 && o.policy_path.empty()) {
+      std::cerr
+          << "gpusynth campaign: --learn-every teaches a search policy: give --policy FILE to start from\n";
       return kExitUsage;
     }
     choice = generator_choice(o, &error);
@@ -124,6 +137,19 @@ int campaign_command(const std::vector<std::string>& args) {
   for (const std::string& a : args) config.run.command_line += " " + a;
   config.quiet = o.quiet;
   config.failed_exit_code = kExitUsage;
+  learning.policy = o.policy_path;
+  config.learning = learning;
+  std::unique_ptr<cluster::Collective> collective;
+  if (learning.every > 0 && queue->ranks() > 1) {
+    try {
+      // The policy learns on the CPU: its gradients are host buffers, summed over MPI.
+      collective = cluster::make_collective(cluster::CollectiveBackend::mpi);
+    } catch (const std::exception& e) {
+      std::cerr << "gpusynth campaign: " << e.what() << "\n";
+      return kExitUsage;
+    }
+    config.collective = collective.get();
+  }
   const cluster::CampaignResult r = cluster::run_campaign(*queue, config);
   if (r.coordinator && r.status == cluster::CampaignResult::Status::Finished) {
     print_table(r.rows);

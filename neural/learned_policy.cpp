@@ -1,6 +1,8 @@
 #include "neural/learned_policy.h"
 
-#include <torch/types.h>
+#include <torch/nn/functional/loss.h>
+#include <torch/optim/adam.h>
+#include <torch/types.h>  // first: the optimizer headers use Tensor
 #include <torch/utils.h>
 
 #include <algorithm>
@@ -15,8 +17,9 @@ namespace {
 
 class LearnedPolicy final : public search::Policy {
  public:
-  LearnedPolicy(std::string path, PolicyMeta meta, PolicyNet net)
-      : path_(std::move(path)), meta_(std::move(meta)), net_(std::move(net)) {
+  // `learnt`: steps taken since the policy was read from `path` (a campaign's learner).
+  LearnedPolicy(std::string path, PolicyMeta meta, PolicyNet net, u64 learnt = 0)
+      : path_(std::move(path)), meta_(std::move(meta)), net_(std::move(net)), learnt_(learnt) {
     for (size_t k = 0; k < meta_.keys.size(); ++k) index_.emplace(meta_.keys[k], k);
   }
 
@@ -46,18 +49,159 @@ class LearnedPolicy final : public search::Policy {
 
   std::string describe() const override {
     return path_ + " (step " + std::to_string(meta_.step) + ", " + std::to_string(meta_.keys.size()) +
-           " keys)";
+           " keys" + (learnt_ ? ", the last " + std::to_string(learnt_) + " learnt in this campaign" : "") +
+           ")";
   }
 
  private:
   std::string path_;
   PolicyMeta meta_;
   mutable PolicyNet net_;
+  u64 learnt_;
   std::unordered_map<std::string, size_t> index_;
   mutable std::mutex mutex_;
 };
 
+// A copy of a model's weights, so that a policy handed to a search stays as it was.
+PolicyNet copy_of(const PolicyMeta& meta, PolicyNet& net) {
+  PolicyNet copy(meta.features, meta.hidden, i64(meta.keys.size()));
+  torch::NoGradGuard no_grad;
+  const std::vector<torch::Tensor> from = net->parameters(), to = copy->parameters();
+  for (size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
+  copy->eval();
+  return copy;
+}
+
+class Learner final : public search::PolicyLearner {
+ public:
+  Learner(std::string path, PolicyMeta meta, PolicyNet net, const search::LearnSettings& settings)
+      : path_(std::move(path)),
+        meta_(std::move(meta)),
+        net_(std::move(net)),
+        settings_(settings),
+        first_step_(meta_.step),
+        adam_(net_->parameters(), torch::optim::AdamOptions(settings.learning_rate)) {
+    for (size_t k = 0; k < meta_.keys.size(); ++k) index_.emplace(meta_.keys[k], i64(k));
+    net_->train();
+  }
+
+  std::shared_ptr<const search::Policy> policy() const override {
+    return std::make_shared<LearnedPolicy>(path_, meta_, copy_of(meta_, net_), meta_.step - first_step_);
+  }
+  u64 step() const override { return meta_.step; }
+  size_t examples() const override { return examples_.size(); }
+
+  void add_example(const suites::Problem& problem, std::span<const std::string> uses) override {
+    if (problem.train.empty()) return;
+    std::vector<i64> known;
+    for (const std::string& u : uses)
+      if (auto it = index_.find(u); it != index_.end()) known.push_back(it->second);
+    examples_.push_back({policy_input(problem), std::move(known)});
+  }
+
+  void align(const Sum& sum, bool root) override {
+    torch::NoGradGuard no_grad;
+    std::vector<float> buffer;
+    for (const torch::Tensor& p : net_->parameters()) {
+      const torch::Tensor c = p.detach().contiguous();
+      buffer.insert(buffer.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+    }
+    // The step too, in 20-bit halves (a float holds integers to 2^24 exactly).
+    buffer.push_back(float(meta_.step & 0xFFFFF));
+    buffer.push_back(float(meta_.step >> 20));
+    if (!root) std::fill(buffer.begin(), buffer.end(), 0.f);  // x + 0 is x: rank 0's weights exactly
+    sum(buffer.data(), buffer.size());
+    meta_.step = u64(buffer[buffer.size() - 2]) | (u64(buffer.back()) << 20);
+    first_step_ = meta_.step;
+    size_t at = 0;
+    for (torch::Tensor p : net_->parameters()) {
+      p.copy_(torch::from_blob(buffer.data() + at, p.sizes(), torch::kFloat32));
+      at += size_t(p.numel());
+    }
+  }
+
+  Learnt learn(const Sum& sum) override {
+    Learnt out;
+    const i64 keys = i64(meta_.keys.size());
+    const std::vector<torch::Tensor> params = net_->parameters();
+    for (u32 s = 0; s < settings_.steps; ++s) {
+      adam_.zero_grad();
+      double loss = 0;
+      if (!examples_.empty()) {
+        std::vector<const PolicyInput*> inputs;
+        torch::Tensor target = torch::zeros({i64(examples_.size()), keys});
+        for (size_t i = 0; i < examples_.size(); ++i) {
+          inputs.push_back(&examples_[i].input);
+          for (i64 k : examples_[i].uses) target[i64(i)][k] = 1.f;
+        }
+        auto [cases, mask] = policy_batch(inputs);
+        // Summed over the examples, averaged over the keys: divided by every rank's examples below.
+        const torch::Tensor l =
+            torch::nn::functional::binary_cross_entropy_with_logits(
+                net_(cases, mask), target,
+                torch::nn::functional::BinaryCrossEntropyWithLogitsFuncOptions().reduction(torch::kSum)) /
+            double(keys);
+        l.backward();
+        loss = l.item<double>();
+      }
+      std::vector<float> buffer;
+      for (const torch::Tensor& p : params) {
+        const torch::Tensor g = p.grad().defined() ? p.grad().contiguous() : torch::zeros_like(p);
+        buffer.insert(buffer.end(), g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
+      }
+      buffer.push_back(float(loss));
+      buffer.push_back(float(examples_.size()));
+      sum(buffer.data(), buffer.size());
+      const double total = buffer.back();
+      if (total == 0) return out;
+      if (s == 0) out = {buffer[buffer.size() - 2] / total, u64(total)};
+      torch::NoGradGuard no_grad;
+      size_t at = 0;
+      for (const torch::Tensor& p : params) {
+        torch::Tensor g = torch::from_blob(buffer.data() + at, p.sizes(), torch::kFloat32) / total;
+        if (p.grad().defined())
+          p.mutable_grad().copy_(g);
+        else
+          p.mutable_grad() = g.clone();
+        at += size_t(p.numel());
+      }
+      adam_.step();
+      ++meta_.step;
+    }
+    return out;
+  }
+
+  void save(const std::string& path) const override {
+    PolicyMeta meta = meta_;
+    meta.examples = examples_.size();
+    std::string error;
+    if (!save_policy(path, meta, net_, &error)) throw std::runtime_error(error);
+  }
+
+ private:
+  struct Example {
+    PolicyInput input;
+    std::vector<i64> uses;  // vocabulary indices
+  };
+  std::string path_;
+  PolicyMeta meta_;
+  mutable PolicyNet net_;
+  search::LearnSettings settings_;
+  u64 first_step_;  // when read
+  torch::optim::Adam adam_;
+  std::unordered_map<std::string, i64> index_;
+  std::vector<Example> examples_;
+};
+
 }  // namespace
+
+std::unique_ptr<search::PolicyLearner> load_policy_learner(const std::string& path,
+                                                           const search::LearnSettings& settings) {
+  std::string error;
+  auto loaded = load_policy_file(path, &error);
+  if (!loaded) throw std::runtime_error("--policy " + error);
+  return std::make_unique<Learner>(path, std::move(loaded->first), std::move(loaded->second), settings);
+}
 
 std::shared_ptr<const search::Policy> load_learned_policy(const std::string& path) {
   std::string error;
@@ -66,6 +210,9 @@ std::shared_ptr<const search::Policy> load_learned_policy(const std::string& pat
   return std::make_shared<LearnedPolicy>(path, std::move(loaded->first), std::move(loaded->second));
 }
 
-void register_policy() { search::register_policy_loader(&load_learned_policy); }
+void register_policy() {
+  search::register_policy_loader(&load_learned_policy);
+  search::register_policy_learner_loader(&load_policy_learner);
+}
 
 }  // namespace gs::neural

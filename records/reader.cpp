@@ -141,6 +141,7 @@ void Reader::Impl::load_problem(hid_t problems_group, const std::string& name) {
     info.train_cases = u32(h5::read_integer_attribute(g.get(), "train_cases").value_or(0));
     info.test_cases = u32(h5::read_integer_attribute(g.get(), "test_cases").value_or(0));
     info.source_file = h5::read_string_attribute(g.get(), "source_file").value_or("");
+    info.policy = h5::read_string_attribute(g.get(), "policy").value_or("");
     ProblemTables t;
     t.candidate_rows = table(g.get(), layout::kCandidates, layout::candidate_columns(), name, &t.candidates);
     t.iteration_rows = table(g.get(), layout::kIterations, layout::iteration_columns(), name, &t.iterations);

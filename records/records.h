@@ -76,6 +76,7 @@ struct ProblemInfo {
   std::string signature;
   u32 train_cases = 0, test_cases = 0;
   std::string source_file;
+  std::string policy;  // the search policy that guided the search, with its version; "" for none
 };
 
 struct RunInfo {

@@ -3,10 +3,10 @@
 namespace gs::records {
 
 SearchRecords::SearchRecords(records::Writer& writer, const suites::Problem& problem,
-                             search::GeneratorKind generator)
+                             search::GeneratorKind generator, const std::string& policy)
     : writer_(writer), generator_(generator), train_cases_(u32(problem.train.size())) {
   writer_.begin_problem({problem.name, problem.signature.text, u32(problem.train.size()),
-                         u32(problem.test.size()), problem.path});
+                         u32(problem.test.size()), problem.path, policy});
 }
 
 void SearchRecords::on_batch(const search::IterationReport& report,

@@ -13,7 +13,9 @@ namespace gs::records {
 class SearchRecords final : public search::SearchObserver {
  public:
   // Rows go to `writer`, under `problem` (begin_problem is called here).
-  SearchRecords(records::Writer& writer, const suites::Problem& problem, search::GeneratorKind generator);
+  // `policy`: the search policy that guides the search (search::Policy::describe), or "".
+  SearchRecords(records::Writer& writer, const suites::Problem& problem, search::GeneratorKind generator,
+                const std::string& policy = "");
 
   void on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
                 const pipeline::BatchResults& results) override;

@@ -173,6 +173,7 @@ void Writer::Impl::load_problem(hid_t problems_group, const std::string& name) {
   p.info.train_cases = u32(h5::read_integer_attribute(g.get(), "train_cases").value_or(0));
   p.info.test_cases = u32(h5::read_integer_attribute(g.get(), "test_cases").value_or(0));
   p.info.source_file = h5::read_string_attribute(g.get(), "source_file").value_or("");
+  p.info.policy = h5::read_string_attribute(g.get(), "policy").value_or("");
   std::vector<std::string> damage;
   bool tables = h5::exists(g.get(), layout::kCandidates) && h5::exists(g.get(), layout::kIterations) &&
                 h5::exists(g.get(), layout::kSolutions);
@@ -237,6 +238,7 @@ void Writer::Impl::create_problem(ProblemState& p) {
   h5::write_attribute(g.get(), "train_cases", u64(p.info.train_cases), path);
   h5::write_attribute(g.get(), "test_cases", u64(p.info.test_cases), path);
   h5::write_attribute(g.get(), "source_file", p.info.source_file, path);
+  if (!p.info.policy.empty()) h5::write_attribute(g.get(), "policy", p.info.policy, path);
   const u32 cases = p.info.train_cases;
   layout::create_table(g.get(), layout::kCandidates, layout::candidate_columns(), layout::kCandidateChunkRows,
                        cases, path);

@@ -1,5 +1,6 @@
 #include "search/policy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -7,6 +8,14 @@ namespace gs::search {
 namespace {
 
 PolicyLoader g_loader = nullptr;
+PolicyLearnerLoader g_learner_loader = nullptr;
+
+[[noreturn]] void no_libtorch(const std::string& path) {
+  throw std::runtime_error("--policy " + path +
+                           ": this program has no libtorch, so no search policy (gpusynth hands a "
+                           "command line with --policy to gpusynth-neural, built with -DGPUSYNTH_TORCH=ON: "
+                           "give --policy there rather than in a --config file; docs/neural.md)");
+}
 
 }  // namespace
 
@@ -19,12 +28,15 @@ u32 policy_cost(double p, double temperature) {
 void register_policy_loader(PolicyLoader load) { g_loader = load; }
 
 std::shared_ptr<const Policy> load_policy(const std::string& path) {
-  if (!g_loader)
-    throw std::runtime_error("--policy " + path +
-                             ": this program has no libtorch, so no search policy (gpusynth hands a "
-                             "command line with --policy to gpusynth-neural, built with -DGPUSYNTH_TORCH=ON: "
-                             "give --policy there rather than in a --config file; docs/neural.md)");
+  if (!g_loader) no_libtorch(path);
   return g_loader(path);
+}
+
+void register_policy_learner_loader(PolicyLearnerLoader load) { g_learner_loader = load; }
+
+std::unique_ptr<PolicyLearner> load_policy_learner(const std::string& path, const LearnSettings& settings) {
+  if (!g_learner_loader) no_libtorch(path);
+  return g_learner_loader(path, settings);
 }
 
 }  // namespace gs::search

@@ -7,6 +7,7 @@
 // loads through it. Without one, asking for a policy says that this build has no libtorch.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,5 +43,47 @@ void register_policy_loader(PolicyLoader load);
 // The policy in the file at `path`; throws std::runtime_error naming the file when it cannot be
 // read, or saying that this build has no libtorch when nothing registered a loader.
 std::shared_ptr<const Policy> load_policy(const std::string& path);
+
+// A policy that learns while a campaign runs (issue 22; docs/search.md "Learning during a
+// campaign"): each solved problem's train cases and the keys its answer uses become an example,
+// and learn() takes full-batch gradient steps over every example so far. Data-parallel: each rank
+// holds the examples it solved, and each step's gradient (with the number of examples) is summed
+// over the ranks by `sum`, so every rank takes the same step and keeps the same weights.
+struct LearnSettings {
+  u32 steps = 20;  // gradient steps a learn() takes
+  double learning_rate = 3e-4;
+};
+class PolicyLearner {
+ public:
+  // Adds `count` floats in place across the ranks (the identity on one rank). Every rank calls it
+  // the same number of times with the same count.
+  using Sum = std::function<void(float* data, size_t count)>;
+
+  virtual ~PolicyLearner() = default;
+  // The policy as its weights are now (a snapshot: learning later does not change it).
+  virtual std::shared_ptr<const Policy> policy() const = 0;
+  // Optimizer steps the weights have taken since training began: the version of the policy.
+  virtual u64 step() const = 0;
+  virtual void add_example(const suites::Problem& problem, std::span<const std::string> uses) = 0;
+  virtual size_t examples() const = 0;  // on this rank
+  // Makes every rank's weights and step rank 0's (`root` is whether this is rank 0); the steps
+  // learnt in this campaign count from here.
+  virtual void align(const Sum& sum, bool root) = 0;
+  // settings.steps gradient steps over the examples of all ranks; the mean loss per example and
+  // key before the first, and the examples of all ranks. No examples anywhere: no step.
+  struct Learnt {
+    double loss = 0;
+    u64 examples = 0;
+  };
+  virtual Learnt learn(const Sum& sum) = 0;
+  // Writes the policy file (PATH.tmp, renamed); throws std::runtime_error naming the file.
+  virtual void save(const std::string& path) const = 0;
+};
+
+using PolicyLearnerLoader = std::unique_ptr<PolicyLearner> (*)(const std::string& path,
+                                                               const LearnSettings& settings);
+void register_policy_learner_loader(PolicyLearnerLoader load);
+// A learner starting from the policy file at `path`; throws like load_policy.
+std::unique_ptr<PolicyLearner> load_policy_learner(const std::string& path, const LearnSettings& settings);
 
 }  // namespace gs::search

@@ -28,7 +28,7 @@ std::string fresh_dir(const std::string& name) {
 const records::RunInfo kRun{42, "seed = 42\n", "gpusynth campaign", "host-a", "cpu"};
 
 records::ProblemInfo problem(const std::string& name) {
-  return {name, "fn solve(n: int) -> int", 3, 2, name + ".json"};
+  return {name, "fn solve(n: int) -> int", 3, 2, name + ".json", ""};
 }
 
 // Records `iterations` iterations of `candidates` rows each of a problem into a records file.

@@ -32,8 +32,12 @@ using records::Reader;
 using records::SolutionRecord;
 using records::Writer;
 
-const records::ProblemInfo kProblem{"count-odds", "fn solve(xs: [int]) -> int", 6, 2,
-                                    "problems/count-odds.json"};
+const records::ProblemInfo kProblem{"count-odds",
+                                    "fn solve(xs: [int]) -> int",
+                                    6,
+                                    2,
+                                    "problems/count-odds.json",
+                                    "policy.pt (step 3, 9 keys)"};
 const records::RunInfo kRun{42, "[search]\npopulation = 64\n# naïve\n", "gpusynth search --seed 42", "node1",
                             "cpu"};
 
@@ -185,6 +189,7 @@ TEST(Trace, EveryFieldRoundTrips) {
   EXPECT_EQ(p.train_cases, 6u);
   EXPECT_EQ(p.test_cases, 2u);
   EXPECT_EQ(p.source_file, kProblem.source_file);
+  EXPECT_EQ(p.policy, kProblem.policy);
 
   ASSERT_EQ(r.candidate_count(kProblem.name), in.size());
   std::vector<records::CandidateRecord> out = r.candidates(kProblem.name);
@@ -718,7 +723,7 @@ std::string example_run(const std::string& name) {
   std::string dir = fresh_dir(name);
   records::Writer w = Writer::create_or_resume(dir + "/records.h5", kRun, {});
   write_run(w, 0, 4, 10);
-  w.begin_problem({"never-solved", "fn solve(n: int) -> int", 4, 0, "p/never.json"});
+  w.begin_problem({"never-solved", "fn solve(n: int) -> int", 4, 0, "p/never.json", ""});
   records::CandidateRecord c = candidate(0, 0, 0, 0.25f);
   c.source = "fn solve(n: int) -> int {\n  let s = \"a,\\\"b\";\n  return n; }";
   c.trap = u8(vm::Trap::OUT_OF_FUEL);
