@@ -88,7 +88,10 @@ int campaign_command(const std::vector<std::string>& args) {
       "average their gradients, RUN/policy.pt keeps it")(
       "learn-steps", bounded(&learning.settings.steps, 1, 100000), "--learn-every: gradient steps a time")(
       "learn-rate", bounded(&learning.settings.learning_rate, 1e-7, 1.0),
-      "--learn-every: Adam's learning rate");
+      "--learn-every: Adam's learning rate")(
+      "learn-weight", bounded(&learning.settings.label_weight, 0.0, 1.0),
+      "--learn-every: a key's target is this for a key the answer uses plus (1 - this) times what the policy "
+      "said before learning");
   visible.add(search_options(&o));
   po::variables_map vm;
   bool help = false;

@@ -83,6 +83,7 @@ class Learner final : public search::PolicyLearner {
         adam_(net_->parameters(), torch::optim::AdamOptions(settings.learning_rate)) {
     for (size_t k = 0; k < meta_.keys.size(); ++k) index_.emplace(meta_.keys[k], i64(k));
     net_->train();
+    start_ = copy_of(meta_, net_);
   }
 
   std::shared_ptr<const search::Policy> policy() const override {
@@ -96,7 +97,13 @@ class Learner final : public search::PolicyLearner {
     std::vector<i64> known;
     for (const std::string& u : uses)
       if (auto it = index_.find(u); it != index_.end()) known.push_back(it->second);
-    examples_.push_back({policy_input(problem), std::move(known)});
+    Example e{policy_input(problem), std::move(known), {}};
+    // The target: the answer's keys, drawn toward what the policy said before learning.
+    torch::NoGradGuard no_grad;
+    auto [cases, mask] = policy_batch({&e.input});
+    e.target = (1 - settings_.label_weight) * torch::sigmoid(start_(cases, mask))[0];
+    for (i64 k : e.uses) e.target[k] += settings_.label_weight;
+    examples_.push_back(std::move(e));
   }
 
   void align(const Sum& sum, bool root) override {
@@ -113,6 +120,7 @@ class Learner final : public search::PolicyLearner {
     sum(buffer.data(), buffer.size());
     meta_.step = u64(buffer[buffer.size() - 2]) | (u64(buffer.back()) << 20);
     first_step_ = meta_.step;
+    start_ = copy_of(meta_, net_);
     size_t at = 0;
     for (torch::Tensor p : net_->parameters()) {
       p.copy_(torch::from_blob(buffer.data() + at, p.sizes(), torch::kFloat32));
@@ -129,11 +137,12 @@ class Learner final : public search::PolicyLearner {
       double loss = 0;
       if (!examples_.empty()) {
         std::vector<const PolicyInput*> inputs;
-        torch::Tensor target = torch::zeros({i64(examples_.size()), keys});
-        for (size_t i = 0; i < examples_.size(); ++i) {
-          inputs.push_back(&examples_[i].input);
-          for (i64 k : examples_[i].uses) target[i64(i)][k] = 1.f;
+        std::vector<torch::Tensor> targets;
+        for (const Example& e : examples_) {
+          inputs.push_back(&e.input);
+          targets.push_back(e.target);
         }
+        const torch::Tensor target = torch::stack(targets);
         auto [cases, mask] = policy_batch(inputs);
         // Summed over the examples, averaged over the keys: divided by every rank's examples below.
         const torch::Tensor l =
@@ -182,10 +191,13 @@ class Learner final : public search::PolicyLearner {
   struct Example {
     PolicyInput input;
     std::vector<i64> uses;  // vocabulary indices
+    torch::Tensor
+        target;  // [keys]: LearnSettings::label_weight of 1 for a key used, the rest what the start said
   };
   std::string path_;
   PolicyMeta meta_;
   mutable PolicyNet net_;
+  PolicyNet start_{nullptr};  // the weights before learning: the targets' prior
   search::LearnSettings settings_;
   u64 first_step_;  // when read
   torch::optim::Adam adam_;
