@@ -13,7 +13,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "base/durable_file.h"
@@ -76,6 +75,12 @@ int policy_data_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth policy-data: --from-run RUN and --suite DIR go together\n";
     return kExitUsage;
   }
+  for (const char* self_play : {"examples", "seed", "cases", "budget", "per-bank", "max-size"})
+    if (!run.empty() && vm.count(self_play) && !vm[self_play].defaulted()) {
+      std::cerr << "gpusynth policy-data: --" << self_play
+                << " makes self-play problems; it goes without --from-run, which takes the campaign's\n";
+      return kExitUsage;
+    }
   std::vector<suites::Problem> problems;
   std::optional<std::map<std::string, cluster::ProblemSummary>> ledger;
   if (!suite.empty()) {
@@ -105,9 +110,7 @@ int policy_data_command(const std::vector<std::string>& args) {
       for (const suites::Problem& p : problems)
         if (auto it = ledger->find(p.name);
             it != ledger->end() && it->second.solved && !it->second.uses.empty()) {
-          nlohmann::json j = nlohmann::json::parse(suites::problem_json(p));
-          j["uses"] = it->second.uses;
-          out << j.dump() << '\n';
+          out << search::policy_example_json({p, "", 0, it->second.uses}) << '\n';
           for (const std::string& key : it->second.uses) ++uses[key];
           ++config.examples;
         }

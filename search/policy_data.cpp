@@ -207,8 +207,10 @@ void make_policy_data(const PolicyDataConfig& config, const std::function<void(c
 
 std::string policy_example_json(const PolicyExample& e) {
   nlohmann::json j = nlohmann::json::parse(suites::problem_json(e.problem));
-  j["program"] = e.program;
-  j["size"] = e.size;
+  if (!e.program.empty()) {
+    j["program"] = e.program;
+    j["size"] = e.size;
+  }
   j["uses"] = e.uses;
   return j.dump();
 }

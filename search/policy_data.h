@@ -43,8 +43,9 @@ struct PolicyExample {
 void make_policy_data(const PolicyDataConfig& config, const std::function<void(const PolicyExample&)>& emit,
                       const std::function<void(u64 made, u64 banks)>& progress = {});
 
-// One line of a policy data file (JSON Lines): the problem file's fields (docs/problems.md), and
-// "program", "size" and "uses".
+// One line of a policy data file (JSON Lines): the problem file's fields (docs/problems.md),
+// "program" and "size" when the example has a program (a campaign's solved problem has none
+// here: policy-data --from-run), and "uses".
 std::string policy_example_json(const PolicyExample& e);
 
 }  // namespace gs::search

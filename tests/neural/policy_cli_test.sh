@@ -45,4 +45,9 @@ for bad in "--from-run $work/none --suite $work/suite" "--from-run $work/run --s
   set -e
   [ "$status" = 2 ] && grep -q "campaign.jsonl" "$work/bad.log" || { cat "$work/bad.log"; exit 1; }
 done
+set +e
+"$gpusynth" policy-data -o "$work/bad.jsonl" --from-run "$work/run" --suite "$work/suite" -n 5 > "$work/bad.log" 2>&1
+status=$?
+set -e
+[ "$status" = 2 ] && grep -q -- "--examples makes self-play problems" "$work/bad.log" || { cat "$work/bad.log"; exit 1; }
 echo "policy_cli_test: ok"
