@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <vector>
 
@@ -15,6 +16,32 @@ namespace gs::jobs {
 namespace {
 
 bool neural_mode(const std::string& mode) { return mode == "neural" || mode == "hybrid"; }
+
+std::string trimmed(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t\r");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
+}
+
+// Whether the --config file of `command` asks for libtorch: `compile = neural|hybrid` or a
+// `policy` in the lines before any section or under [command] (the lines that apply to it,
+// jobs/options.h). An unreadable file says nothing here: the command's own parsing reports it.
+bool config_needs_neural(const std::string& path, const std::string& command) {
+  std::ifstream in(path);
+  bool applies = true;
+  for (std::string line; std::getline(in, line);) {
+    line = trimmed(line.substr(0, line.find('#')));
+    if (line.starts_with("[")) {
+      applies = line == "[" + command + "]";
+      continue;
+    }
+    const size_t eq = line.find('=');
+    if (!applies || eq == std::string::npos) continue;
+    const std::string key = trimmed(line.substr(0, eq)), value = trimmed(line.substr(eq + 1));
+    if ((key == "compile" && neural_mode(value)) || (key == "policy" && !value.empty())) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -28,6 +55,8 @@ bool needs_neural_binary(std::span<char* const> args, std::span<const Command> c
     if (a == "--compile" && i + 1 < args.size() && neural_mode(args[i + 1])) return true;
     if (a.starts_with("--compile=") && neural_mode(a.substr(10))) return true;
     if (a == "--policy" || a.starts_with("--policy=")) return true;  // the search policy's model
+    if (a == "--config" && i + 1 < args.size() && config_needs_neural(args[i + 1], args[0])) return true;
+    if (a.starts_with("--config=") && config_needs_neural(a.substr(9), args[0])) return true;
   }
   return false;
 }

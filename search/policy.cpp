@@ -13,8 +13,8 @@ PolicyLearnerLoader g_learner_loader = nullptr;
 [[noreturn]] void no_libtorch(const std::string& path) {
   throw std::runtime_error("--policy " + path +
                            ": this program has no libtorch, so no search policy (gpusynth hands a "
-                           "command line with --policy to gpusynth-neural, built with -DGPUSYNTH_TORCH=ON: "
-                           "give --policy there rather than in a --config file; docs/neural.md)");
+                           "command line with --policy to gpusynth-neural, built with -DGPUSYNTH_TORCH=ON; "
+                           "docs/neural.md)");
 }
 
 }  // namespace

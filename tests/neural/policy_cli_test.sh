@@ -20,6 +20,13 @@ set +e
 status=$?
 set -e
 [ "$status" = 2 ] && grep -q "none.pt: no such policy file" "$work/none.log" || { cat "$work/none.log"; exit 1; }
+# --policy in a --config file: gpusynth hands the command line to gpusynth-neural too (which reads
+# the file: the policy guides the search); under another command's section it does not apply.
+printf '# guided\n[campaign]\npolicy = %s\n[search]\npolicy = %s  # this one\ngenerator = enumerate\n' \
+  "$work/none.pt" "$work/policy.pt" > "$work/search.ini"
+"$gpusynth" search -p "$problem" --budget 300000 --config "$work/search.ini" > "$work/ini.log" 2>&1 ||
+  { cat "$work/ini.log"; exit 1; }
+grep -q "listfunctions-c002: solved" "$work/ini.log" || { cat "$work/ini.log"; exit 1; }
 set +e
 "$gpusynth" search -p "$problem" -g gp --budget 1000 --policy "$work/policy.pt" -q > "$work/gp.log" 2>&1
 status=$?
