@@ -84,7 +84,8 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     }
     if (!warning.empty()) say(std::string(kCommand) + ": warning: " + warning + "\n");
     p->finished = read_ledger(ledger_path(c));
-    if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages)) return false;
+    if (!same_suite(p->finished, p->problems, ledger_path(c), c.suite, messages, " (choose another --out)"))
+      return false;
     try {
       records::RunInfo run = c.run;
       run.seed = c.generator.settings.seed;

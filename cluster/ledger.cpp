@@ -65,13 +65,13 @@ std::map<std::string, ProblemSummary> read_ledger(const std::string& path) {
 
 bool same_suite(const std::map<std::string, ProblemSummary>& finished,
                 const std::vector<suites::Problem>& problems, const std::string& ledger_path,
-                const std::string& suite, std::ostream& err) {
+                const std::string& suite, std::ostream& err, const std::string& advice) {
   std::set<std::string> names;
   for (const suites::Problem& p : problems) names.insert(p.name);
   for (const auto& [name, s] : finished)
     if (!names.count(name)) {
       err << ledger_path << ": lists problem '" << name << "', which " << suite
-          << " does not have: this run directory belongs to another suite (choose another --out)\n";
+          << " does not have: this run directory belongs to another suite" << advice << "\n";
       return false;
     }
   return true;

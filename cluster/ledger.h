@@ -40,11 +40,11 @@ std::optional<ProblemSummary> parse_summary(const std::string& line);
 // stderr and ignored (that problem is searched again). A missing file is an empty ledger.
 std::map<std::string, ProblemSummary> read_ledger(const std::string& path);
 
-// False, saying why on err, when the ledger names a problem the suite does not have: the run
-// directory belongs to another suite.
+// False, saying why on err (and `advice` after it), when the ledger names a problem the suite
+// does not have: the run directory belongs to another suite.
 bool same_suite(const std::map<std::string, ProblemSummary>& finished,
                 const std::vector<suites::Problem>& problems, const std::string& ledger_path,
-                const std::string& suite, std::ostream& err);
+                const std::string& suite, std::ostream& err, const std::string& advice = "");
 
 // Rank 0's account of the campaign: the ledger file, a progress line per finished problem
 // (done, solved, candidates/s, ETA) and the table's rows.

@@ -36,7 +36,8 @@ std::optional<std::map<std::string, cluster::ProblemSummary>> run_ledger(
     return std::nullopt;
   }
   std::map<std::string, cluster::ProblemSummary> ledger = cluster::read_ledger(path);
-  if (!cluster::same_suite(ledger, problems, path, suite, std::cerr)) return std::nullopt;
+  if (!cluster::same_suite(ledger, problems, path, suite, std::cerr, " (give --suite the suite it searched)"))
+    return std::nullopt;
   return ledger;
 }
 
