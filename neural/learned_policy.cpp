@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "neural/flat_parameters.h"
 #include "neural/policy_model.h"
 
 namespace gs::neural {
@@ -107,12 +108,8 @@ class Learner final : public search::PolicyLearner {
   }
 
   void align(const Sum& sum, bool root) override {
-    torch::NoGradGuard no_grad;
-    std::vector<float> buffer;
-    for (const torch::Tensor& p : net_->parameters()) {
-      const torch::Tensor c = p.detach().contiguous();
-      buffer.insert(buffer.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
-    }
+    const torch::Tensor weights = flat_parameters(*net_).contiguous();
+    std::vector<float> buffer(weights.data_ptr<float>(), weights.data_ptr<float>() + weights.numel());
     // The step too, in 20-bit halves (a float holds integers to 2^24 exactly).
     buffer.push_back(float(meta_.step & 0xFFFFF));
     buffer.push_back(float(meta_.step >> 20));
@@ -120,18 +117,13 @@ class Learner final : public search::PolicyLearner {
     sum(buffer.data(), buffer.size());
     meta_.step = u64(buffer[buffer.size() - 2]) | (u64(buffer.back()) << 20);
     first_step_ = meta_.step;
-    start_ = copy_of(meta_, net_);
-    size_t at = 0;
-    for (torch::Tensor p : net_->parameters()) {
-      p.copy_(torch::from_blob(buffer.data() + at, p.sizes(), torch::kFloat32));
-      at += size_t(p.numel());
-    }
+    set_parameters(*net_, torch::from_blob(buffer.data(), {weights.numel()}, torch::kFloat32));
+    start_ = copy_of(meta_, net_);  // rank 0's weights: the targets' prior
   }
 
   Learnt learn(const Sum& sum) override {
     Learnt out;
     const i64 keys = i64(meta_.keys.size());
-    const std::vector<torch::Tensor> params = net_->parameters();
     for (u32 s = 0; s < settings_.steps; ++s) {
       adam_.zero_grad();
       double loss = 0;
@@ -153,27 +145,15 @@ class Learner final : public search::PolicyLearner {
         l.backward();
         loss = l.item<double>();
       }
-      std::vector<float> buffer;
-      for (const torch::Tensor& p : params) {
-        const torch::Tensor g = p.grad().defined() ? p.grad().contiguous() : torch::zeros_like(p);
-        buffer.insert(buffer.end(), g.data_ptr<float>(), g.data_ptr<float>() + g.numel());
-      }
+      const torch::Tensor gradients = flat_gradients(*net_).contiguous();
+      std::vector<float> buffer(gradients.data_ptr<float>(), gradients.data_ptr<float>() + gradients.numel());
       buffer.push_back(float(loss));
       buffer.push_back(float(examples_.size()));
       sum(buffer.data(), buffer.size());
       const double total = buffer.back();
       if (total == 0) return out;
       if (s == 0) out = {buffer[buffer.size() - 2] / total, u64(total)};
-      torch::NoGradGuard no_grad;
-      size_t at = 0;
-      for (const torch::Tensor& p : params) {
-        torch::Tensor g = torch::from_blob(buffer.data() + at, p.sizes(), torch::kFloat32) / total;
-        if (p.grad().defined())
-          p.mutable_grad().copy_(g);
-        else
-          p.mutable_grad() = g.clone();
-        at += size_t(p.numel());
-      }
+      set_gradients(*net_, torch::from_blob(buffer.data(), {gradients.numel()}, torch::kFloat32) / total);
       adam_.step();
       ++meta_.step;
     }

@@ -19,6 +19,7 @@
 #include "base/hash.h"
 #include "base/host.h"
 #include "neural/checkpoint.h"
+#include "neural/flat_parameters.h"
 #include "neural/policy_gradient.h"
 #include "neural/trainer.h"
 
@@ -104,40 +105,9 @@ class Ranks {
   torch::Device where_;
 };
 
-torch::Tensor flat_parameters(Seq2Seq& model) {
-  std::vector<torch::Tensor> parts;
-  for (const torch::Tensor& p : model->parameters()) parts.push_back(p.detach().reshape(-1));
-  return torch::cat(parts);
-}
-
-void set_parameters(Seq2Seq& model, const torch::Tensor& flat) {
-  torch::NoGradGuard no_grad;
-  i64 offset = 0;
-  for (torch::Tensor& p : model->parameters()) {
-    p.copy_(flat.narrow(0, offset, p.numel()).view_as(p));
-    offset += p.numel();
-  }
-}
-
-// Every parameter's gradient in one buffer (zeros where a parameter got none).
-torch::Tensor flat_gradients(Seq2Seq& model) {
-  std::vector<torch::Tensor> parts;
-  for (const torch::Tensor& p : model->parameters())
-    parts.push_back(p.grad().defined() ? p.grad().reshape(-1) : torch::zeros({p.numel()}, p.options()));
-  return torch::cat(parts);
-}
-
-void set_gradients(Seq2Seq& model, const torch::Tensor& flat) {
-  i64 offset = 0;
-  for (torch::Tensor& p : model->parameters()) {
-    p.mutable_grad() = flat.narrow(0, offset, p.numel()).view_as(p).to(p.device()).clone();
-    offset += p.numel();
-  }
-}
-
 // FNV-1a over the parameters' bytes, in order: equal on every rank when the weights are.
 u64 weights_hash(Seq2Seq& model) {
-  torch::Tensor flat = flat_parameters(model).to(torch::kCPU, torch::kFloat).contiguous();
+  torch::Tensor flat = flat_parameters(*model).to(torch::kCPU, torch::kFloat).contiguous();
   return fnv1a64(reinterpret_cast<const u8*>(flat.data_ptr<float>()), u64(flat.numel()) * sizeof(float));
 }
 
@@ -217,9 +187,9 @@ class Run {
       return false;
     }
     Seq2Seq& model = policy_.model;
-    torch::Tensor weights = flat_parameters(model);
+    torch::Tensor weights = flat_parameters(*model);
     ranks_.broadcast(weights);
-    set_parameters(model, weights);
+    set_parameters(*model, weights);
     PolicyOptions po;
     po.samples = o_.samples;
     po.temperature = o_.temperature;
@@ -298,7 +268,7 @@ class Run {
     tail.push_back(failure.empty() ? 0.0f : 1.0f);
     Seq2Seq& model = policy_.model;
     torch::Tensor reduced =
-        ranks_.sum(torch::cat({flat_gradients(model).to(torch::kCPU, torch::kFloat), torch::tensor(tail)}));
+        ranks_.sum(torch::cat({flat_gradients(*model).to(torch::kCPU, torch::kFloat), torch::tensor(tail)}));
     const i64 g = reduced.numel() - i64(tail.size());
     const float* summary = reduced.data_ptr<float>() + g;
     if (summary[PolicyStats::kFields + 1] > 0) {
@@ -306,7 +276,7 @@ class Run {
                 " failed: " + (failure.empty() ? "on another rank" : failure);
       return Next::Fail;
     }
-    set_gradients(model, reduced.narrow(0, 0, g));
+    set_gradients(*model, reduced.narrow(0, 0, g));
     if (o_.clip > 0) torch::nn::utils::clip_grad_norm_(model->parameters(), o_.clip);
     policy_.adam->step();
     ++policy_.meta.step;
