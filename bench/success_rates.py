@@ -128,6 +128,12 @@ def main():
         for name, seed in jobs:
             out = os.path.join(args.out, name, f"seed-{seed}")
             os.makedirs(os.path.dirname(out), exist_ok=True)
+            ledger = os.path.join(out, "campaign.jsonl")
+            if os.path.exists(ledger):  # a resume keeps what an earlier binary found: say so
+                with open(ledger) as f:
+                    finished = sum(1 for line in f if line.strip())
+                print(f"{out}: resuming, {finished} problems already in its ledger (another --out starts afresh)",
+                      flush=True)
             futures[pool.submit(run_campaign, args, suite, out, seed, settings[name])] = (name, seed, out)
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
             name, seed, out = futures[future]

@@ -35,6 +35,9 @@ po::options_description search_options(SearchOptions* o) {
       "not "
       "(0)")("lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
              "enumerate: the lambdas' body expressions, evaluated first and counted as candidates (0: none)")(
+      "body-goal-budget", bounded(&o->settings.enumerate.body_goal_budget, 0, 10'000'000),
+      "enumerate: more body expressions while the body of a map or filter that gives a result's outputs is "
+      "not found (0: no such goals)")(
       "bank-interpreter", defaulted(&o->settings.enumerate.bank_interpreter),
       "enumerate: run every production through the interpreter, as the reference evaluator (for measuring "
       "the direct paths against it)")(

@@ -32,7 +32,8 @@ struct SearchOptions {
 };
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
-// --choose, --lambdas, --lambda-budget, --bank-interpreter, --splits, --bank-memory, --policy,
+// --choose, --lambdas, --lambda-budget, --body-goal-budget, --bank-interpreter, --splits, --bank-memory,
+// --policy,
 // --policy-temperature,
 // --enumerate-first,
 // --candidates,

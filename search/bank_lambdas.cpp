@@ -8,6 +8,9 @@
 
 #include "base/hash.h"
 #include "pipeline/case_set.h"
+#include "search/body_goals.h"
+#include "search/case_split.h"
+#include "trees/syntax.h"
 #include "vm/place.h"
 
 namespace gs::search::bank {
@@ -30,20 +33,34 @@ std::string join(std::span<const std::string> parts) {
 // s[i] gives them) are ints, a [str]'s strs.
 Type element_type(Type sequence) { return sequence == Type::StrArray ? Type::Str : Type::Int; }
 
-// Element j of a sequence value, as the loop's `let x = xs[j];` has it.
-vm::Value element(const vm::Value& sequence, u32 j) {
-  if (sequence.type == Type::Str) return vm::Value::of_int(u8(sequence.s[j]));
-  return sequence.items[j];
-}
-
-u32 length(const vm::Value& sequence) {
-  return u32(sequence.type == Type::Str ? sequence.s.size() : sequence.items.size());
-}
-
 // One sequence parameter's element context and the leaves its bodies give.
 class ElementContext {
  public:
   enum class Form { Map, Filter, Count, Find };
+
+  // A body's case split has at most two branches: with four, the element cases are fitted by
+  // chance (listfunctions c031's filter, is_even(x / 10), was met by four branches of unrelated
+  // comparisons that failed its test cases).
+  static constexpr u32 kMaxBranches = 2;
+  // Terms kept for a split: the element cases are many, and small bodies right on some of them
+  // (x < 50 on a filter's) many more than on a result's train cases.
+  static constexpr u32 kMaxTerms = 256;
+
+  // A result's outputs as a map's or a filter's over the sequence: what the body gives on each
+  // element case, and how it was met (entry ids of the bodies: a split's conditions and terms, or
+  // one body, up to `affine` for an int body).
+  struct BodyGoal {
+    Form form = Form::Map;     // Map (an int body) or Filter (a bool body)
+    Type result = Type::Unit;  // the form's
+    Type body = Type::Unit;
+    std::vector<u64> words;  // by element case: an int, or whether the element is kept
+    std::vector<i64> ints;   // a map's, as ints
+    SplitTerms terms{kMaxTerms};
+    std::optional<DecisionList> met;
+    std::optional<Affine> affine;
+    u32 index = 0;       // among add_goals()'s
+    bool given = false;  // by take_met()
+  };
 
   ElementContext(u32 list, std::span<const Type> params, std::span<const std::string> names,
                  std::span<const std::vector<vm::Value>> inputs, const LambdaSettings& settings,
@@ -57,8 +74,8 @@ class ElementContext {
     for (u32 k = 0; k < inputs.size(); ++k) {
       first_.push_back(u32(elements.size()));
       const vm::Value& sequence = inputs[k][list];
-      for (u32 j = 0; j < length(sequence) && elements.size() <= settings.max_elements; ++j) {
-        std::vector<vm::Value> in = {element(sequence, j), vm::Value::of_int(j)};
+      for (u32 j = 0; j < sequence_length(sequence) && elements.size() <= settings.max_elements; ++j) {
+        std::vector<vm::Value> in = {sequence_element(sequence, j), vm::Value::of_int(j)};
         in.insert(in.end(), inputs[k].begin(), inputs[k].end());
         elements.push_back(std::move(in));
       }
@@ -88,38 +105,202 @@ class ElementContext {
     return join(p);
   }
 
+  // The results whose outputs a map or a filter over this sequence gives (search/body_goals.h),
+  // each a goal for the body: goals[g][k] is result g's output on train case k, whose input
+  // sequences are sequences[k].
+  void add_goals(std::span<const std::vector<vm::Value>> goals, std::span<const vm::Value> sequences) {
+    // The elements of the last quarter of the train cases (of four or more) are held back from
+    // the splits: a split made on the others must be right on them too.
+    held_ = case_mask(cases_->count());
+    const u32 train = u32(first_.size()) - 1;
+    if (train >= 4)
+      for (u32 e = first_[train - (train + 3) / 4]; e < first_[train]; ++e) add_case(&held_, e);
+    for (u32 index = 0; index < goals.size(); ++index) {
+      const std::vector<vm::Value>& outputs = goals[index];
+      BodyGoal g;
+      g.index = index;
+      if (std::optional<std::vector<i64>> ints = map_targets(sequences, outputs)) {
+        g.form = Form::Map;
+        g.result = Type::IntArray;
+        g.body = Type::Int;
+        g.ints = std::move(*ints);
+        g.words.assign(g.ints.begin(), g.ints.end());
+        goals_.push_back(std::move(g));
+        continue;
+      }
+      // A filter's, matched leftmost and, where that differs, rightmost: two goals, the first met
+      // taken.
+      std::optional<std::vector<bool>> leftmost = filter_targets(sequences, outputs);
+      if (!leftmost) continue;
+      g.form = Form::Filter;
+      g.result = sequence_;
+      g.body = Type::Bool;
+      g.words.assign(leftmost->begin(), leftmost->end());
+      const std::optional<std::vector<bool>> rightmost = filter_targets(sequences, outputs, true);
+      goals_.push_back(g);
+      if (rightmost && *rightmost != *leftmost) {
+        g.words.assign(rightmost->begin(), rightmost->end());
+        goals_.push_back(std::move(g));
+      }
+    }
+    goals_.erase(std::remove_if(goals_.begin(), goals_.end(),
+                                [&](const BodyGoal& g) { return g.words.size() != cases_->count(); }),
+                 goals_.end());
+  }
+  bool has_goals() const { return !goals_.empty(); }
+
+  // The bodies banked since the last call, against the goals: a body right on every element, or
+  // (an int body) on every one up to an affine map; and those of the levels below `level` (the
+  // one the enumeration is making), as terms and conditions of a case split over the elements —
+  // a split waits for its parts' level to be complete, so that a whole body of the same size is
+  // met first (listfunctions c086's filter, x > xs[0], was otherwise met by a split of smaller
+  // parts that failed a test case). Whether every goal is met.
+  bool scan(const BankEnumerator& bodies, u32 level) {
+    const u32 n = cases_->count();
+    auto right_on = [&](const BodyGoal& g, const Behaviour& b, CaseMask* right) {
+      u32 count = 0;
+      for (u32 e = 0; e < n; ++e)
+        if (right_at(g, b, e)) {
+          if (right != nullptr) add_case(right, e);
+          ++count;
+        }
+      return count;
+    };
+    for (; scanned_ < bodies.count(); ++scanned_) {
+      const Behaviour& b = bodies.behaviour(scanned_);
+      for (BodyGoal& g : goals_) {
+        if (settled(g) || b.type != g.body) continue;
+        if (right_on(g, b, nullptr) == n)
+          g.met = DecisionList{{}, scanned_};
+        else if (g.body == Type::Int && !b.traps_anywhere() && (g.affine = fit_affine(b.words, g.ints)))
+          g.met = DecisionList{{}, scanned_};
+      }
+    }
+    bool terms_changed = false;
+    for (; split_scanned_ < bodies.count() && bodies.size(split_scanned_) < level; ++split_scanned_) {
+      const Behaviour& b = bodies.behaviour(split_scanned_);
+      for (BodyGoal& g : goals_) {
+        if (settled(g) || b.type != g.body) continue;
+        CaseMask right = case_mask(n);
+        if (right_on(g, b, &right) == 0) continue;
+        for (size_t w = 0; w < right.size(); ++w) right[w] |= held_[w];  // no term is judged there
+        terms_changed = g.terms.add(split_scanned_, std::move(right)) || terms_changed;
+      }
+      if (b.type == Type::Bool && !b.traps_anywhere()) {
+        CaseMask holds = case_mask(n);
+        for (u32 e = 0; e < n; ++e)
+          if (b.words[e] != 0) add_case(&holds, e);
+        conditions_.add(split_scanned_, std::move(holds));
+      }
+    }
+    if (!all_met() && conditions_.due(terms_changed))
+      for (BodyGoal& g : goals_)
+        if (!settled(g))
+          if (std::optional<DecisionList> list =
+                  split_by_size(n, g.terms, conditions_, [&](u32 id) { return bodies.size(id); },
+                                {kMaxBranches, split_min_cases(n)});
+              list && right_where_held(bodies, g, *list))
+            g.met = std::move(list);
+    return all_met();
+  }
+
+  // Whether body b gives goal g's output on element case e.
+  static bool right_at(const BodyGoal& g, const Behaviour& b, u32 e) {
+    return b.traps[e] == u8(vm::Trap::NONE) &&
+           (g.body == Type::Bool ? (b.words[e] != 0) == (g.words[e] != 0) : b.words[e] == g.words[e]);
+  }
+  // Whether a split made without the held-back elements is right on them.
+  bool right_where_held(const BankEnumerator& bodies, const BodyGoal& g, const DecisionList& list) const {
+    for (u32 e = 0; e < cases_->count(); ++e) {
+      if (!has_case(held_, e)) continue;
+      u32 term = list.otherwise;
+      for (const Branch& b : list.branches)
+        if ((bodies.behaviour(b.predicate).words[e] != 0) == b.when) {
+          term = b.term;
+          break;
+        }
+      if (!right_at(g, bodies.behaviour(term), e)) return false;
+    }
+    return true;
+  }
+
+  // The form's helper, named FORM_N (N from *counter), over the problem's parameters, with the
+  // body write(its name + "_") gives as its lambda's: a leaf of `size` + 1 nodes without its
+  // behaviour.
+  Leaf helper_leaf(Form form, Type result, u32 size, std::span<const Type> params, u32* counter,
+                   const std::function<Written(const std::string&)>& write) const {
+    std::vector<std::string> typed;
+    for (u32 k = 0; k < params.size(); ++k) typed.push_back(names_[k] + ": " + type_name(params[k]));
+    const std::string& xs = names_[list_];
+    std::string before, step, after = "  return out;\n";
+    switch (form) {
+      case Form::Map:
+        before = "  let out: " + std::string(type_name(result)) + " = [];\n";
+        step = "    out = push(out, BODY);\n";
+        break;
+      case Form::Filter:  // a filter keeps the sequence's type: a str's keeps characters
+        before = sequence_ == Type::Str ? "  let out = \"\";\n"
+                                        : "  let out: " + std::string(type_name(sequence_)) + " = [];\n";
+        step = "    if BODY {\n      " +
+               (sequence_ == Type::Str ? "out = out + chr(" + x_ + ")" : "out = push(out, " + x_ + ")") +
+               ";\n    }\n";
+        break;
+      case Form::Count:
+        before = "  let count = 0;\n";
+        step = "    if BODY {\n      count = count + 1;\n    }\n";
+        after = "  return count;\n";
+        break;
+      case Form::Find:
+        step = "    if BODY {\n      return " + i_ + ";\n    }\n";
+        after = "  return -1;\n";
+        break;
+    }
+    static constexpr const char* kNames[] = {"map", "filter", "count", "find"};
+    const std::string name = std::string(kNames[int(form)]) + "_" + std::to_string(++*counter);
+    const Written w = write(name + "_");
+    for (size_t at; (at = step.find("BODY")) != std::string::npos;) step.replace(at, 4, w.expressions[0]);
+    Leaf leaf;
+    leaf.text = name + "(" + join(names_) + ")";
+    leaf.size = size + 1;
+    leaf.helper = "fn " + name + "(" + join(typed) + ") -> " + type_name(result) + " {\n" + before +
+                  "  for " + i_ + " in 0..len(" + xs + ") {\n    let " + x_ + " = " + xs + "[" + i_ + "];\n" +
+                  step + "  }\n" + after + "}\n" + w.functions;
+    return leaf;
+  }
+
+  // A goal met since the last call and not yet given: its index among add_goals()'s and the
+  // leaf of its form over its body (without a behaviour).
+  std::optional<std::pair<u32, Leaf>> take_met(const BankEnumerator& bodies, std::span<const Type> params,
+                                               u32* counter) {
+    for (BodyGoal& g : goals_) {
+      if (!g.met || g.given) continue;
+      for (BodyGoal& other : goals_) other.given = other.given || other.index == g.index;
+      u32 size = bodies.size(g.met->otherwise) + (g.affine ? 4 : 0);
+      for (const Branch& b : g.met->branches) size += 1 + bodies.size(b.predicate) + bodies.size(b.term);
+      return std::pair(g.index,
+                       helper_leaf(g.form, g.result, size, params, counter, [&](const std::string& prefix) {
+                         return write_body(bodies, g, params, prefix);
+                       }));
+    }
+    return std::nullopt;
+  }
+  bool unseen_met() const {
+    return std::any_of(goals_.begin(), goals_.end(), [](const BodyGoal& g) { return g.met && !g.given; });
+  }
+  bool all_met() const {
+    return std::all_of(goals_.begin(), goals_.end(), [&](const BodyGoal& g) { return settled(g); });
+  }
+  // Whether g's result is met, by g or by another goal of its (a filter's other matching).
+  bool settled(const BodyGoal& g) const {
+    return std::any_of(goals_.begin(), goals_.end(),
+                       [&](const BodyGoal& o) { return o.index == g.index && o.met.has_value(); });
+  }
+
   std::vector<Leaf> leaves_of(const BankEnumerator& bodies, Cases& outer, std::span<const Type> params,
                               const LambdaSettings& settings, u32* counter) {
     std::vector<Leaf> out;
-    std::vector<std::string> typed;
-    for (u32 k = 0; k < params.size(); ++k) typed.push_back(names_[k] + ": " + type_name(params[k]));
-    const std::string outer_parameters = join(typed), outer_arguments = join(names_);
-    const std::string& xs = names_[list_];
-    const std::string head =
-        "  for " + i_ + " in 0..len(" + xs + ") {\n    let " + x_ + " = " + xs + "[" + i_ + "];\n";
-    auto add = [&](u32 body, const char* form, Type result, const std::string& before,
-                   const std::string& step, const std::string& after, std::optional<Behaviour> b) {
-      if (!b) return false;
-      const std::string name = std::string(form) + "_" + std::to_string(++*counter);
-      const Written w = bodies.write({&body, 1}, name + "_");
-      std::string text = step;
-      for (size_t at; (at = text.find("BODY")) != std::string::npos;) text.replace(at, 4, w.expressions[0]);
-      Leaf leaf;
-      leaf.text = name + "(" + outer_arguments + ")";
-      leaf.behaviour = std::move(*b);
-      leaf.size = bodies.size(body) + 1;
-      leaf.helper = "fn " + name + "(" + outer_parameters + ") -> " + type_name(result) + " {\n" + before +
-                    head + text + "  }\n" + after + "}\n" + w.functions;
-      out.push_back(std::move(leaf));
-      return true;
-    };
     std::unordered_set<u64> seen;  // the assembled behaviours, with their types
-    // A filter keeps the sequence's type: a str's keeps characters.
-    const std::string filtered = sequence_ == Type::Str
-                                     ? "  let out = \"\";\n"
-                                     : "  let out: " + std::string(type_name(sequence_)) + " = [];\n";
-    const std::string keep =
-        sequence_ == Type::Str ? "out = out + chr(" + x_ + ")" : "out = push(out, " + x_ + ")";
+    bool heap_full = false;
     // Every (form, body), the smallest bodies first whatever the form: the leaves that make
     // lists take the cases' heaps in that order, and those past a full heap are not made.
     struct Job {
@@ -137,30 +318,18 @@ class ElementContext {
     std::stable_sort(jobs.begin(), jobs.end(),
                      [&](const Job& a, const Job& b) { return bodies.size(a.body) < bodies.size(b.body); });
     std::unordered_map<u64, u32> made;  // leaves by form and result type
-    bool heap_full = false;
     for (const Job& j : jobs) {
       u32& n = made[u64(j.form) << 8 | u8(j.result)];
       if (n >= settings.max_leaves || (heap_full && !is_word(j.result))) continue;
       std::optional<Behaviour> b =
           assemble(bodies.behaviour(j.body), outer, j.form, j.result, &seen, &heap_full);
-      switch (j.form) {
-        case Form::Map:
-          n += add(j.body, "map", j.result, "  let out: " + std::string(type_name(j.result)) + " = [];\n",
-                   "    out = push(out, BODY);\n", "  return out;\n", std::move(b));
-          break;
-        case Form::Filter:
-          n += add(j.body, "filter", j.result, filtered, "    if BODY {\n      " + keep + ";\n    }\n",
-                   "  return out;\n", std::move(b));
-          break;
-        case Form::Count:
-          n += add(j.body, "count", Type::Int, "  let count = 0;\n",
-                   "    if BODY {\n      count = count + 1;\n    }\n", "  return count;\n", std::move(b));
-          break;
-        case Form::Find:
-          n += add(j.body, "find", Type::Int, "", "    if BODY {\n      return " + i_ + ";\n    }\n",
-                   "  return -1;\n", std::move(b));
-          break;
-      }
+      if (!b) continue;
+      out.push_back(
+          helper_leaf(j.form, j.result, bodies.size(j.body), params, counter, [&](const std::string& prefix) {
+            return bodies.write({&j.body, 1}, prefix);
+          }));
+      out.back().behaviour = std::move(*b);
+      ++n;
     }
     return out;
   }
@@ -236,29 +405,81 @@ class ElementContext {
     return out;
   }
 
+  // A goal's body written out with its helpers: one banked body, or a * body + b, or a helper
+  // function PREFIXbody over the element context's parameters whose `if`s take the split's
+  // branches (a term runs only where its branch is taken).
+  Written write_body(const BankEnumerator& bodies, const BodyGoal& g, std::span<const Type> params,
+                     const std::string& prefix) const {
+    std::vector<u32> parts;
+    for (const Branch& b : g.met->branches) {
+      parts.push_back(b.predicate);
+      parts.push_back(b.term);
+    }
+    parts.push_back(g.met->otherwise);
+    Written w = bodies.write(parts, prefix);
+    if (g.met->branches.empty()) {
+      if (g.affine) {
+        const auto literal = [](i64 v) { return trees::to_source(*trees::literal_of(vm::Value::of_int(v))); };
+        std::string& e = w.expressions[0];
+        const i64 a = g.affine->a, b = g.affine->b;
+        if (a == -1)
+          e = b == 0 ? "-(" + e + ")" : literal(b) + " - (" + e + ")";
+        else
+          e = (a == 1 ? "(" + e + ")" : literal(a) + " * (" + e + ")") + (b == 0 ? "" : " + " + literal(b));
+      }
+      return w;
+    }
+    const std::string name = prefix + "body";
+    std::string helper = "fn " + name + "(" + parameters(params) + ") -> " + type_name(g.body) + " {\n";
+    size_t at = 0;
+    for (const Branch& b : g.met->branches) {
+      const std::string& condition = w.expressions[at++];
+      helper += "  if " + (b.when ? condition : "!(" + condition + ")") + " {\n    return " +
+                w.expressions[at++] + ";\n  }\n";
+    }
+    helper += "  return " + w.expressions[at] + ";\n}\n";
+    std::vector<std::string> arguments = {x_, i_};
+    arguments.insert(arguments.end(), names_.begin(), names_.end());
+    return {{name + "(" + join(arguments) + ")"}, helper + w.functions};
+  }
+
   u32 list_;
   Type sequence_;
   std::vector<std::string> names_;
   std::string x_, i_;
   std::vector<u32> first_;  // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
   std::unique_ptr<Cases> cases_;
+  std::vector<BodyGoal> goals_;
+  SplitConditions conditions_;  // the bool bodies that never trap, for the goals' splits
+  CaseMask held_;               // the element cases held back from them
+  u32 scanned_ = 0;             // bodies seen by scan() as whole bodies
+  u32 split_scanned_ = 0;       // … and as the parts of splits
 };
 
 }  // namespace
 
-LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::string> names,
+struct LambdaBodies::Context {
+  std::unique_ptr<ElementContext> elements;
+  std::unique_ptr<BankEnumerator> bodies;
+  EnumerationStats stats;
+  u64 most_banked = 0;  // bodies, at most: their behaviours take a word and a trap byte per element case
+};
+
+LambdaBodies::LambdaBodies(std::span<const Type> params, std::span<const std::string> names,
                            std::span<const std::vector<vm::Value>> inputs, Cases& cases,
                            std::span<const std::pair<std::string, vm::Value>> constants,
                            const std::function<std::vector<Production>()>& productions,
-                           const LambdaSettings& settings) {
-  LambdaLeaves out;
-  u32 counter = 0;
+                           std::span<const std::vector<vm::Value>> goals, const LambdaSettings& settings)
+    : params_(params.begin(), params.end()), max_body_size_(settings.max_body_size) {
   const auto sequence = [](Type t) { return t == Type::IntArray || t == Type::Str || t == Type::StrArray; };
   const u64 lists = u64(std::count_if(params.begin(), params.end(), sequence));
   for (u32 list = 0; list < params.size(); ++list) {
     if (!sequence(params[list])) continue;
-    ElementContext context(list, params, names, inputs, settings,
-                           {.threads = 1, .interpreter_only = cases.interpreter_only()});
+    auto c = std::make_unique<Context>();
+    c->elements = std::make_unique<ElementContext>(
+        list, params, names, inputs, settings,
+        Evaluation{.threads = 1, .interpreter_only = cases.interpreter_only()});
+    ElementContext& context = *c->elements;
     if (!context.usable()) continue;
     Cases& elements = context.cases();
     std::vector<Leaf> leaves;
@@ -267,20 +488,68 @@ LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::st
       leaves.push_back({name, elements.parameter(p)});
     }
     for (const auto& [text, value] : constants) leaves.push_back({text, constant(value, elements)});
-    BankEnumerator bodies(elements, std::move(leaves), productions(), context.parameters(params));
-    // The bodies' behaviours take a word and a trap byte per element case each: the enumeration
-    // stops where those would pass settings.memory, or at the budget.
-    const u64 most_banked = settings.memory / (u64(elements.count()) * (sizeof(u64) + 1));
-    EnumerationStats stats;
-    for (u64 budget = settings.budget / lists;
-         stats.evaluated < budget && stats.banked < most_banked && !bodies.finished();)
-      bodies.search([](const Behaviour&) { return false; }, settings.max_body_size,
-                    std::min<u64>(budget - stats.evaluated, 1000), &stats);
-    out.evaluated += stats.evaluated;
-    for (Leaf& leaf : context.leaves_of(bodies, cases, params, settings, &counter))
-      out.leaves.push_back(std::move(leaf));
+    c->bodies = std::make_unique<BankEnumerator>(elements, std::move(leaves), productions(),
+                                                 context.parameters(params));
+    if (settings.goal_budget > 0) {
+      std::vector<vm::Value> sequences;
+      for (const std::vector<vm::Value>& in : inputs) sequences.push_back(in[list]);
+      context.add_goals(goals, sequences);
+    }
+    c->most_banked = settings.memory / (u64(elements.count()) * (sizeof(u64) + 1));
+    // The bodies first enumerated for the leaves: settings.budget over all the parameters.
+    enumerate(*c, settings.budget / lists);
+    evaluated_ += c->stats.evaluated;
+    for (Leaf& leaf : context.leaves_of(*c->bodies, cases, params, settings, &counter_))
+      leaves_.push_back(std::move(leaf));
+    c->elements->scan(*c->bodies, c->stats.level);
+    if (context.has_goals())
+      goal_limit_ = std::max(goal_limit_, (settings.budget + settings.goal_budget) / lists);
+    contexts_.push_back(std::move(c));
   }
-  return out;
+}
+
+LambdaBodies::~LambdaBodies() = default;
+
+void LambdaBodies::enumerate(Context& c, u64 until) {
+  while (c.stats.evaluated < until && c.stats.banked < c.most_banked && !c.bodies->finished()) {
+    c.bodies->search([](const Behaviour&) { return false; }, max_body_size_,
+                     std::min<u64>(until - c.stats.evaluated, 1000), &c.stats);
+    if (c.elements->has_goals() && !c.elements->all_met()) c.elements->scan(*c.bodies, c.stats.level);
+  }
+}
+
+bool LambdaBodies::seeking() const {
+  return std::any_of(contexts_.begin(), contexts_.end(), [&](const std::unique_ptr<Context>& c) {
+    return c->elements->has_goals() && (!c->elements->all_met() || c->elements->unseen_met()) &&
+           (c->stats.evaluated < goal_limit_ && c->stats.banked < c->most_banked && !c->bodies->finished());
+  });
+}
+
+std::optional<LambdaBodies::Met> LambdaBodies::seek(u64 budget) {
+  u64 spent = 0;
+  for (const std::unique_ptr<Context>& c : contexts_) {
+    if (!c->elements->has_goals()) continue;
+    for (;;) {
+      if (std::optional<std::pair<u32, Leaf>> met = c->elements->take_met(*c->bodies, params_, &counter_))
+        return Met{met->first, std::move(met->second)};
+      const u64 before = c->stats.evaluated;
+      if (spent >= budget || c->elements->all_met() || c->stats.evaluated >= goal_limit_) break;
+      enumerate(*c, std::min(goal_limit_, before + (budget - spent)));
+      spent += c->stats.evaluated - before;
+      evaluated_ += c->stats.evaluated - before;
+      if (c->stats.evaluated == before) break;  // finished, or full
+    }
+  }
+  return std::nullopt;
+}
+
+LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::string> names,
+                           std::span<const std::vector<vm::Value>> inputs, Cases& cases,
+                           std::span<const std::pair<std::string, vm::Value>> constants,
+                           const std::function<std::vector<Production>()>& productions,
+                           const LambdaSettings& settings) {
+  LambdaBodies bodies(params, names, inputs, cases, constants, productions, {}, settings);
+  return {bodies.take_leaves(), bodies.evaluated()};
 }
 
 }  // namespace gs::search::bank

@@ -17,9 +17,17 @@
 //
 // each written out as a helper function over the problem's parameters (the body's chooses as
 // helpers of its own, named after it), of size b's + 1.
+//
+// Where a result's train outputs are a map or a filter over the sequence (search/body_goals.h),
+// they fix the body's output on every element, and the body is sought against them: a body right
+// on every element, up to an affine map for an int one (99 - x, 3 * x + 7), or a case split over
+// the elements (if x % 2 == 0 { 3 * x } else { x }: search/case_split.h with the bodies as terms
+// and conditions). LambdaBodies::seek goes on with it between the bank's batches.
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -37,6 +45,56 @@ struct LambdaSettings {
   u32 heap_bytes = 1u << 16;   // each element case's heap, at most
   u64 heap_total = 64u << 20;  // … and all of them together (each at least 8 KiB)
   u64 memory = 128u << 20;     // the bodies' behaviours per parameter, at most: fewer bodies past it
+  u64 goal_budget = 100000;    // more body expressions, over all the list parameters, while a goal's body is
+                               // not met (0: no goals)
+};
+
+// The lambda bodies of every sequence parameter: the leaves of the bodies enumerated first
+// (settings.budget of them, over all the parameters), and the goals' bodies sought on, a budget at
+// a time, between the bank's batches. params/names are the signature's, inputs[k] case k's
+// arguments (the cases of `cases`, in whose heaps the leaves' lists are placed), constants the
+// body's constant leaves (literal, value); productions() gives the body's productions over a set
+// of types (the element context's: the parameters' and int and bool); goals[g][k] is a result's
+// output on case k, whose map or filter body is sought (none when settings.goal_budget is 0).
+class LambdaBodies {
+ public:
+  LambdaBodies(std::span<const Type> params, std::span<const std::string> names,
+               std::span<const std::vector<vm::Value>> inputs, Cases& cases,
+               std::span<const std::pair<std::string, vm::Value>> constants,
+               const std::function<std::vector<Production>()>& productions,
+               std::span<const std::vector<vm::Value>> goals, const LambdaSettings& settings = {});
+  ~LambdaBodies();
+  LambdaBodies(const LambdaBodies&) = delete;
+  LambdaBodies& operator=(const LambdaBodies&) = delete;
+
+  // The leaves, once.
+  std::vector<Leaf> take_leaves() { return std::move(leaves_); }
+  // Body expressions evaluated so far, for the leaves and the goals.
+  u64 evaluated() const { return evaluated_; }
+
+  // Whether a goal's body is sought still: not met, and its budget not spent (or met and not yet given).
+  bool seeking() const;
+  // A goal met: its index in `goals` and the expression that gives the result's outputs — a call
+  // of the form's helper (leaf.text, leaf.helper; leaf.size nodes; no behaviour).
+  struct Met {
+    u32 goal = 0;
+    Leaf leaf;
+  };
+  // Goes on seeking the goals' bodies through at most `budget` more body expressions; a goal met
+  // (each once), or none yet.
+  std::optional<Met> seek(u64 budget);
+
+ private:
+  struct Context;
+  void enumerate(Context& c, u64 until);
+
+  std::vector<Type> params_;
+  u32 max_body_size_ = 8;
+  std::vector<std::unique_ptr<Context>> contexts_;
+  std::vector<Leaf> leaves_;
+  u64 evaluated_ = 0;
+  u64 goal_limit_ = 0;  // body expressions a parameter's enumeration may evaluate while its goals are sought
+  u32 counter_ = 0;     // the helpers' names
 };
 
 struct LambdaLeaves {
@@ -44,10 +102,7 @@ struct LambdaLeaves {
   u64 evaluated = 0;  // body expressions evaluated
 };
 
-// The lambda leaves of every [int] parameter. params/names are the signature's, inputs[k] case
-// k's arguments (the cases of `cases`), constants the body's constant leaves (literal, value); productions()
-// gives the body's productions over a set of types (the element context's: the parameters' and
-// int and bool).
+// LambdaBodies' leaves, without goals.
 LambdaLeaves lambda_leaves(std::span<const Type> params, std::span<const std::string> names,
                            std::span<const std::vector<vm::Value>> inputs, Cases& cases,
                            std::span<const std::pair<std::string, vm::Value>> constants,

@@ -124,4 +124,19 @@ std::vector<i64> split_thresholds(const suites::Problem& problem) {
   return out;
 }
 
+std::optional<DecisionList> split_by_size(u32 cases, const SplitTerms& terms,
+                                          const SplitConditions& conditions,
+                                          const std::function<u32(u32)>& size, SplitLimits limits) {
+  const std::vector<u32>& ids = conditions.ids();
+  if (terms.ids().size() < 2) return std::nullopt;
+  for (u32 end = 0; end < ids.size();) {
+    const u32 below = size(ids[end]);
+    while (end < ids.size() && size(ids[end]) <= below) ++end;
+    if (std::optional<DecisionList> list =
+            split_cases(cases, terms.cases(), std::span(conditions.cases()).first(end), limits))
+      return with_ids(std::move(*list), terms.ids(), ids);
+  }
+  return std::nullopt;
+}
+
 }  // namespace gs::search

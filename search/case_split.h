@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <span>
 #include <vector>
@@ -100,6 +101,13 @@ class SplitConditions {
 // into terms and predicates.
 std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> terms,
                                         std::span<const CaseMask> predicates, SplitLimits limits);
+// A decision list over `terms` and the smallest of `conditions` that split the cases: the
+// conditions up to the smallest size first, then up to the next, ... (a larger condition that
+// covers more cases would be taken over a smaller one, and fit the train cases by chance more
+// often). The conditions come in order of size, size(id) giving an id's; the list holds ids.
+std::optional<DecisionList> split_by_size(u32 cases, const SplitTerms& terms,
+                                          const SplitConditions& conditions,
+                                          const std::function<u32(u32)>& size, SplitLimits limits);
 // A list's indices replaced by the ids they index: term t by term_ids[t], predicate p by
 // predicate_ids[p].
 DecisionList with_ids(DecisionList list, std::span<const u32> term_ids, std::span<const u32> predicate_ids);

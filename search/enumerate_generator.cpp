@@ -106,15 +106,36 @@ class EnumerateGenerator final : public Generator {
     std::vector<Proposal> out;
     if (usable_ && !enumerator_) start();
     if (!enumerator_ || enumerator_->finished() || bytes_ > settings_.memory) return out;  // ended, or full
-    bank::EnumerationStats stats;
     const u64 before = spent_;
+    // While the body of a map or filter that gives the result is sought, half of each batch
+    // goes to it (bank::LambdaBodies::seek).
+    if (bodies_ && bodies_->seeking()) {
+      const u64 sought = bodies_->evaluated();
+      std::optional<bank::LambdaBodies::Met> met = bodies_->seek(std::max<u32>(count / 2, 1));
+      sought_ += bodies_->evaluated() - sought;
+      count -= u32(std::min<u64>(count - 1, bodies_->evaluated() - sought));
+      if (met) {
+        Proposal p;
+        p.source = "fn " + entry_ + "(" + parameters_ + ") -> " + type_name(results_[0]) + " {\n  return " +
+                   met->leaf.text + ";\n}\n" + met->leaf.helper;
+        if (sources_.insert(p.source).second) {
+          spent_ = lambda_evaluated_ + sought_ + enumerated_;
+          evaluated_ = spent_ - before;
+          if (evaluated_ > 0) --evaluated_;
+          out.push_back(std::move(p));
+          return out;
+        }
+      }
+    }
+    bank::EnumerationStats stats;
     auto meets = [&](const bank::Behaviour& b) {
       for (const Goal& g : goals_)
         if (!met_[g.shape.result] && meets_all(g, b)) return true;
       return false;
     };
     const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, count, &stats);
-    spent_ = lambda_evaluated_ + stats.evaluated;
+    enumerated_ = stats.evaluated;
+    spent_ = lambda_evaluated_ + sought_ + enumerated_;
     evaluated_ = spent_ - before;
     bytes_ = stats.bytes + cases_->heap_used();
     if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
@@ -209,10 +230,17 @@ class EnumerateGenerator final : public Generator {
           if (p.result == I || p.result == B || p.result == S) scalar.push_back(std::move(p));
         return scalar;
       };
-      bank::LambdaLeaves lambdas = bank::lambda_leaves(params_, names_, inputs_, *cases_, body_constants,
-                                                       body_productions, {.budget = settings_.lambda_budget});
-      lambda_evaluated_ = lambdas.evaluated;
-      for (bank::Leaf& leaf : lambdas.leaves) leaves.push_back(std::move(leaf));
+      // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
+      // (a problem of one result).
+      std::vector<std::vector<vm::Value>> outputs;
+      if (results_.size() == 1)
+        for (const Goal& g : goals_)
+          if (g.shape.plain()) outputs.push_back(g.shape.outputs);
+      bodies_ = std::make_unique<bank::LambdaBodies>(
+          params_, names_, inputs_, *cases_, body_constants, body_productions, outputs,
+          bank::LambdaSettings{.budget = settings_.lambda_budget, .goal_budget = settings_.body_goal_budget});
+      lambda_evaluated_ = bodies_->evaluated();
+      for (bank::Leaf& leaf : bodies_->take_leaves()) leaves.push_back(std::move(leaf));
     }
     // Within a size, the productions that make a goal's type first (a goal met there ends the search).
     std::vector<Production> productions = bank::grammar(types_, true, settings_.choose);
@@ -302,21 +330,11 @@ class EnumerateGenerator final : public Generator {
     return source;
   }
 
-  // A decision list over the terms and the smallest conditions that split the cases: those up to
-  // size 3 first, then up to 4, ... (a larger condition that covers more cases would be taken
-  // over a smaller one, and fit the train cases by chance more often). Entry ids.
+  // A decision list over the terms and the smallest conditions that split the cases.
   std::optional<DecisionList> split(const SplitTerms& terms) const {
     const u32 n = cases_->count();
-    const std::vector<u32>& ids = conditions_.ids();
-    if (terms.ids().size() < 2) return std::nullopt;
-    for (u32 end = 0; end < ids.size();) {
-      const u32 size = enumerator_->size(ids[end]);
-      while (end < ids.size() && enumerator_->size(ids[end]) <= size) ++end;
-      if (std::optional<DecisionList> list = split_cases(
-              n, terms.cases(), std::span(conditions_.cases()).first(end), {4, split_min_cases(n)}))
-        return with_ids(std::move(*list), terms.ids(), ids);
-    }
-    return std::nullopt;
+    return split_by_size(n, terms, conditions_, [&](u32 id) { return enumerator_->size(id); },
+                         {4, split_min_cases(n)});
   }
 
   // The program that returns every result as met: a result met case by case is a helper
@@ -382,11 +400,14 @@ class EnumerateGenerator final : public Generator {
   std::vector<vm::Value> constants_;
   double tolerance_ = 0;
   std::vector<Goal> goals_;
-  std::vector<std::optional<Met>> met_;                // by result
-  u32 scanned_ = 0;                                    // entries seen by assemble()
-  SplitConditions conditions_;                         // the bank's bool expressions that never trap
-  std::set<std::string> sources_;                      // the programs assemble() proposed
-  u64 lambda_evaluated_ = 0;                           // body expressions evaluated for the lambda leaves
+  std::vector<std::optional<Met>> met_;  // by result
+  u32 scanned_ = 0;                      // entries seen by assemble()
+  SplitConditions conditions_;           // the bank's bool expressions that never trap
+  std::set<std::string> sources_;        // the programs assemble() proposed
+  u64 lambda_evaluated_ = 0;             // body expressions evaluated for the lambda leaves
+  u64 sought_ = 0;                       // … and then for the goals' bodies
+  u64 enumerated_ = 0;                   // expressions the bank evaluated
+  std::unique_ptr<bank::LambdaBodies> bodies_;
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
   std::unique_ptr<bank::Cases> cases_;

@@ -108,8 +108,10 @@ struct EnumerateSettings {
   bool choose = true;         // the lazy choose(c, a, b) as a production
   bool lambdas = true;        // map, filter, count and find with enumerated bodies over sequence parameters
   u64 lambda_budget = 50000;  // … their bodies: expressions evaluated first (0: none)
-  bool splits = true;         // goals met case by case: decision lists under bool expressions
-  u32 threads = 1;            // the cases are shared out among these (0: every CPU): --threads
+  u64 body_goal_budget =
+      100000;          // … and more while a map's or filter's body that meets a result is sought (0: none)
+  bool splits = true;  // goals met case by case: decision lists under bool expressions
+  u32 threads = 1;     // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there
   // The productions' and constants' costs from a trained policy (search/policy.h: --policy);

@@ -171,16 +171,22 @@ suites::Problem list_problem(const char* name, const char* signature, i64 (*answ
   return p;
 }
 
-void expect_solved(const suites::Problem& p) {
-  std::unique_ptr<Generator> g = make_enumerate_generator(p, {});
+SearchOutcome search(const suites::Problem& p, u64 budget, EnumerateSettings settings = {}) {
+  std::unique_ptr<Generator> g = make_enumerate_generator(p, settings);
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;
-  config.budget.candidates = 2'000'000;
-  const SearchOutcome r = run_search(p, *g, *cpu, config);
-  ASSERT_TRUE(r.solved) << p.name << "\n" << r.best_source;
+  config.budget.candidates = budget;
+  return run_search(p, *g, *cpu, config);
+}
+
+SearchOutcome expect_solved(const suites::Problem& p, u64 budget = 2'000'000,
+                            EnumerateSettings settings = {}) {
+  const SearchOutcome r = search(p, budget, settings);
+  EXPECT_TRUE(r.solved) << p.name << "\n" << r.best_source;
   EXPECT_TRUE(r.generalises) << r.simplified;
   std::printf("%s after %llu candidates\n%s", p.name.c_str(), (unsigned long long)r.candidates,
               r.simplified.c_str());
+  return r;
 }
 
 // map(x / 10 * 3): a body no fixed map form has.
@@ -221,6 +227,71 @@ TEST(BankLambdas, TheGeneratorSolvesLinesOfAMapOverStrs) {
     (k < 20 ? p.train : p.test).push_back(std::move(c));
   }
   expect_solved(p);
+}
+
+// Maps and filters whose bodies the outputs fix element by element (search/body_goals.h): sought
+// against those, met up to an affine map (99 - x has a constant the bodies lack), by a case split
+// over the elements (evens tripled), or as a filter over the index; judged by the pipeline on
+// cases the search never saw. Without the goals (--body-goal-budget 0) none is met within the
+// same budget.
+TEST(BankLambdas, TheGeneratorSeeksTheBodyTheOutputsFix) {
+  const std::vector<suites::Problem> problems = {
+      list_problem("ninety-nine-less", "fn solve(xs: [int]) -> [int]", nullptr, true,
+                   [](const auto& xs) {
+                     std::vector<i64> out;
+                     for (i64 x : xs) out.push_back(99 - x);
+                     return out;
+                   }),
+      list_problem("evens-tripled", "fn solve(xs: [int]) -> [int]", nullptr, true,
+                   [](const auto& xs) {
+                     std::vector<i64> out;
+                     for (i64 x : xs) out.push_back(x % 2 == 0 ? 3 * x : x);
+                     return out;
+                   }),
+      list_problem("odd-places-past-two", "fn solve(xs: [int]) -> [int]", nullptr, true,
+                   [](const auto& xs) {
+                     std::vector<i64> out;
+                     for (size_t j = 0; j < xs.size(); ++j)
+                       if (j % 2 == 1 && j > 2) out.push_back(xs[j]);
+                     return out;
+                   }),
+  };
+  for (const suites::Problem& p : problems) {
+    const SearchOutcome r = expect_solved(p, 150'000);
+    if (p.name == "evens-tripled") {
+      EXPECT_NE(r.simplified.find("_body("), std::string::npos) << "a case split's helper\n" << r.simplified;
+    }
+    EnumerateSettings without;
+    without.body_goal_budget = 0;
+    EXPECT_FALSE(search(p, 150'000, without).solved) << p.name;
+  }
+}
+
+// No goal where the outputs are no map or filter (a sum; a list longer than the input): the
+// search is the same to the candidate with and without them.
+TEST(BankLambdas, NoBodyIsSoughtWhereTheOutputsAreNoMapOrFilter) {
+  const std::vector<suites::Problem> problems = {
+      list_problem(
+          "sum", "fn solve(xs: [int]) -> int",
+          [](const std::vector<i64>& xs) {
+            i64 s = 0;
+            for (i64 x : xs) s += x;
+            return s;
+          },
+          false, nullptr),
+      list_problem("doubled", "fn solve(xs: [int]) -> [int]", nullptr, true, [](const auto& xs) {
+        std::vector<i64> out = xs;
+        out.insert(out.end(), xs.begin(), xs.end());
+        return out;
+      })};
+  for (const suites::Problem& p : problems) {
+    EnumerateSettings without;
+    without.body_goal_budget = 0;
+    const SearchOutcome a = search(p, 300'000), b = search(p, 300'000, without);
+    EXPECT_EQ(a.solved, b.solved) << p.name;
+    EXPECT_EQ(a.candidates, b.candidates) << p.name;
+    EXPECT_EQ(a.best_source, b.best_source) << p.name;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,98 @@
+// Goals for a lambda's body (search/body_goals.h): what a map's or a filter's outputs fix of its
+// body element by element, and the affine fit a * body + b, against the VM's wrapping arithmetic on
+// random words.
+#include "search/body_goals.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "vm/arith.h"
+
+namespace gs::search::bank {
+namespace {
+
+using vm::Value;
+
+Value list(const std::vector<i64>& xs) {
+  std::vector<Value> items;
+  for (i64 x : xs) items.push_back(Value::of_int(x));
+  return Value::of_array(Type::Int, std::move(items));
+}
+
+TEST(BodyGoals, AMapFixesEveryElementsOutput) {
+  const std::vector<Value> in = {list({1, 2}), list({}), list({5})};
+  EXPECT_EQ(map_targets(in, std::vector<Value>{list({10, 20}), list({}), list({50})}),
+            (std::vector<i64>{10, 20, 50}));
+  // A list of another length, or of another type, is no map's.
+  EXPECT_FALSE(map_targets(in, std::vector<Value>{list({10}), list({}), list({50})}));
+  EXPECT_FALSE(map_targets(in, std::vector<Value>{list({10, 20}), list({}), Value::of_int(5)}));
+  // Nothing to fix.
+  EXPECT_FALSE(map_targets(std::vector<Value>{list({})}, std::vector<Value>{list({})}));
+  // A str's elements are its characters' codes.
+  EXPECT_EQ(map_targets(std::vector<Value>{Value::of_str("ab")}, std::vector<Value>{list({98, 99})}),
+            (std::vector<i64>{98, 99}));
+}
+
+TEST(BodyGoals, AFilterKeepsASubsequenceMatchedLeftmost) {
+  const std::vector<Value> in = {list({3, 1, 3, 2}), list({7, 8})};
+  EXPECT_EQ(filter_targets(in, std::vector<Value>{list({3, 2}), list({8})}),
+            (std::vector<bool>{true, false, false, true, false, true}));
+  // Not a subsequence: out of order, or an element the input lacks.
+  EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({2, 3}), list({8})}));
+  EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({4}), list({8})}));
+  // Every element kept, or none: no filter to seek.
+  EXPECT_FALSE(filter_targets(in, std::vector<Value>{in[0], in[1]}));
+  EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({}), list({})}));
+  // Strs keep characters, [str]s strs.
+  EXPECT_EQ(filter_targets(std::vector<Value>{Value::of_str("a b")}, std::vector<Value>{Value::of_str("ab")}),
+            (std::vector<bool>{true, false, true}));
+  const Value words = Value::of_array(Type::Str, {Value::of_str("x"), Value::of_str("y")});
+  EXPECT_EQ(filter_targets(std::vector<Value>{words},
+                           std::vector<Value>{Value::of_array(Type::Str, {Value::of_str("y")})}),
+            (std::vector<bool>{false, true}));
+}
+
+TEST(BodyGoals, AffineFitsAreExactAndNeedThreeDistinctWords) {
+  const std::vector<u64> w = {0, 1, 2, 5};
+  std::optional<Affine> fit = fit_affine(w, std::vector<i64>{99, 98, 97, 94});  // 99 - x
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->a, -1);
+  EXPECT_EQ(fit->b, 99);
+  fit = fit_affine(w, std::vector<i64>{7, 10, 13, 22});  // 3 * x + 7
+  ASSERT_TRUE(fit);
+  EXPECT_EQ(fit->a, 3);
+  EXPECT_EQ(fit->b, 7);
+  EXPECT_FALSE(fit_affine(w, std::vector<i64>{0, 1, 4, 25}));  // x * x
+  EXPECT_FALSE(fit_affine(w, std::vector<i64>{0, 0, 1, 2}));   // x / 2: no integer slope
+  EXPECT_FALSE(fit_affine(std::vector<u64>{1, 2, 1, 2}, std::vector<i64>{5, 9, 5, 9}));  // two points
+  EXPECT_FALSE(fit_affine(w, std::vector<i64>{4, 4, 4, 4}));                             // a = 0
+  EXPECT_FALSE(fit_affine(std::vector<u64>{3, 3, 3}, std::vector<i64>{1, 1, 1}));        // one word
+}
+
+// On random words and targets made by a random a * w + b with the VM's wrapping arithmetic (some
+// wrapping), a fit is found whenever the slope is exact, and every fit reproduces the targets;
+// targets off the line by one element are never fitted.
+TEST(BodyGoals, AffineFitsReproduceTheirTargetsOnRandomWords) {
+  std::mt19937_64 rng(13);
+  u32 fitted = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::vector<u64> w(3 + rng() % 10);
+    const i64 spread = trial % 4 == 0 ? i64(1) << 62 : 100;
+    for (u64& x : w) x = u64(i64(rng() % u64(2 * spread)) - spread);
+    const i64 a = i64(rng() % 21) - 10, b = i64(rng() % 2001) - 1000;
+    std::vector<i64> t;
+    for (u64 x : w) t.push_back(vm::wrap_add(vm::wrap_mul(a, i64(x)), b));
+    if (trial % 3 == 0) t[rng() % t.size()] += 1;  // off the line
+    const std::optional<Affine> fit = fit_affine(w, t);
+    if (!fit) continue;
+    ++fitted;
+    EXPECT_NE(fit->a, 0);
+    for (size_t e = 0; e < w.size(); ++e)
+      ASSERT_EQ(vm::wrap_add(vm::wrap_mul(fit->a, i64(w[e])), fit->b), t[e]) << "trial " << trial;
+  }
+  EXPECT_GT(fitted, 8000u);
+}
+
+}  // namespace
+}  // namespace gs::search::bank
