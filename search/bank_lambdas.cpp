@@ -53,8 +53,10 @@ class ElementContext {
     Form form = Form::Map;     // Map (an int body) or Filter (a bool body)
     Type result = Type::Unit;  // the form's
     Type body = Type::Unit;
+    Span span = Span::All;
     std::vector<u64> words;  // by element case: an int, or whether the element is kept
-    std::vector<i64> ints;   // a map's, as ints
+    std::vector<i64> ints;   // the same as ints
+    std::vector<u8> free;    // the elements the loop does not visit
     SplitTerms terms{kMaxTerms};
     std::optional<DecisionList> met;
     std::optional<Affine> affine;
@@ -117,35 +119,32 @@ class ElementContext {
       for (u32 e = first_[train - (train + 3) / 4]; e < first_[train]; ++e) add_case(&held_, e);
     for (u32 index = 0; index < goals.size(); ++index) {
       const std::vector<vm::Value>& outputs = goals[index];
-      BodyGoal g;
-      g.index = index;
-      if (std::optional<std::vector<i64>> ints = map_targets(sequences, outputs)) {
-        g.form = Form::Map;
-        g.result = Type::IntArray;
-        g.body = Type::Int;
-        g.ints = std::move(*ints);
-        g.words.assign(g.ints.begin(), g.ints.end());
-        goals_.push_back(std::move(g));
-        continue;
-      }
-      // A filter's, matched leftmost and, where that differs, rightmost: two goals, the first met
-      // taken.
-      std::optional<std::vector<bool>> leftmost = filter_targets(sequences, outputs);
-      if (!leftmost) continue;
-      g.form = Form::Filter;
-      g.result = sequence_;
-      g.body = Type::Bool;
-      g.words.assign(leftmost->begin(), leftmost->end());
-      const std::optional<std::vector<bool>> rightmost = filter_targets(sequences, outputs, true);
-      goals_.push_back(g);
-      if (rightmost && *rightmost != *leftmost) {
-        g.words.assign(rightmost->begin(), rightmost->end());
-        goals_.push_back(std::move(g));
+      auto add = [&](Form form, Span span, const Targets& t) {
+        BodyGoal g;
+        g.index = index;
+        g.form = form;
+        g.span = span;
+        g.result = form == Form::Map ? Type::IntArray : sequence_;
+        g.body = form == Form::Map ? Type::Int : Type::Bool;
+        g.ints = t.values;
+        g.words.assign(t.values.begin(), t.values.end());
+        g.free = t.free;
+        // The same targets twice (a filter matched alike from either side) are one goal.
+        if (g.words.size() == cases_->count() &&
+            std::none_of(goals_.begin(), goals_.end(), [&](const BodyGoal& o) {
+              return o.index == index && o.form == form && o.span == span && o.words == g.words;
+            }))
+          goals_.push_back(std::move(g));
+      };
+      // Each way the outputs line up with the sequence is a goal of its own (the first met is
+      // taken); a filter's matched leftmost and rightmost.
+      for (Span span : {Span::All, Span::DropFirst, Span::DropLast, Span::Reversed}) {
+        if (std::optional<Targets> t = map_targets(sequences, outputs, span)) add(Form::Map, span, *t);
+        for (bool rightmost : {false, true})
+          if (std::optional<Targets> t = filter_targets(sequences, outputs, rightmost, span))
+            add(Form::Filter, span, *t);
       }
     }
-    goals_.erase(std::remove_if(goals_.begin(), goals_.end(),
-                                [&](const BodyGoal& g) { return g.words.size() != cases_->count(); }),
-                 goals_.end());
   }
   bool has_goals() const { return !goals_.empty(); }
 
@@ -172,7 +171,8 @@ class ElementContext {
         if (settled(g) || b.type != g.body) continue;
         if (right_on(g, b, nullptr) == n)
           g.met = DecisionList{{}, scanned_};
-        else if (g.body == Type::Int && !b.traps_anywhere() && (g.affine = fit_affine(b.words, g.ints)))
+        else if (g.body == Type::Int && !traps_where_visited(g, b) &&
+                 (g.affine = fit_affine(b.words, g.ints, g.free)))
           g.met = DecisionList{{}, scanned_};
       }
     }
@@ -204,10 +204,17 @@ class ElementContext {
     return all_met();
   }
 
+  // Whether body b traps on an element g's loop visits.
+  static bool traps_where_visited(const BodyGoal& g, const Behaviour& b) {
+    for (size_t e = 0; e < b.traps.size(); ++e)
+      if (g.free[e] == 0 && b.traps[e] != u8(vm::Trap::NONE)) return true;
+    return false;
+  }
   // Whether body b gives goal g's output on element case e.
   static bool right_at(const BodyGoal& g, const Behaviour& b, u32 e) {
-    return b.traps[e] == u8(vm::Trap::NONE) &&
-           (g.body == Type::Bool ? (b.words[e] != 0) == (g.words[e] != 0) : b.words[e] == g.words[e]);
+    return g.free[e] != 0 ||
+           (b.traps[e] == u8(vm::Trap::NONE) &&
+            (g.body == Type::Bool ? (b.words[e] != 0) == (g.words[e] != 0) : b.words[e] == g.words[e]));
   }
   // Whether a split made without the held-back elements is right on them.
   bool right_where_held(const BankEnumerator& bodies, const BodyGoal& g, const DecisionList& list) const {
@@ -228,7 +235,7 @@ class ElementContext {
   // body write(its name + "_") gives as its lambda's: a leaf of `size` + 1 nodes without its
   // behaviour.
   Leaf helper_leaf(Form form, Type result, u32 size, std::span<const Type> params, u32* counter,
-                   const std::function<Written(const std::string&)>& write) const {
+                   const std::function<Written(const std::string&)>& write, Span span = Span::All) const {
     std::vector<std::string> typed;
     for (u32 k = 0; k < params.size(); ++k) typed.push_back(names_[k] + ": " + type_name(params[k]));
     const std::string& xs = names_[list_];
@@ -259,11 +266,15 @@ class ElementContext {
     const std::string name = std::string(kNames[int(form)]) + "_" + std::to_string(++*counter);
     const Written w = write(name + "_");
     for (size_t at; (at = step.find("BODY")) != std::string::npos;) step.replace(at, 4, w.expressions[0]);
+    const std::string range = span == Span::DropFirst  ? "1..len(" + xs + ")"
+                              : span == Span::DropLast ? "0..len(" + xs + ") - 1"
+                                                       : "0..len(" + xs + ")";
+    if (span == Span::Reversed) after = "  return reverse(out);\n";
     Leaf leaf;
     leaf.text = name + "(" + join(names_) + ")";
-    leaf.size = size + 1;
+    leaf.size = size + 1 + (span == Span::All ? 0 : 2);
     leaf.helper = "fn " + name + "(" + join(typed) + ") -> " + type_name(result) + " {\n" + before +
-                  "  for " + i_ + " in 0..len(" + xs + ") {\n    let " + x_ + " = " + xs + "[" + i_ + "];\n" +
+                  "  for " + i_ + " in " + range + " {\n    let " + x_ + " = " + xs + "[" + i_ + "];\n" +
                   step + "  }\n" + after + "}\n" + w.functions;
     return leaf;
   }
@@ -277,10 +288,11 @@ class ElementContext {
       for (BodyGoal& other : goals_) other.given = other.given || other.index == g.index;
       u32 size = bodies.size(g.met->otherwise) + (g.affine ? 4 : 0);
       for (const Branch& b : g.met->branches) size += 1 + bodies.size(b.predicate) + bodies.size(b.term);
-      return std::pair(g.index,
-                       helper_leaf(g.form, g.result, size, params, counter, [&](const std::string& prefix) {
-                         return write_body(bodies, g, params, prefix);
-                       }));
+      return std::pair(
+          g.index,
+          helper_leaf(
+              g.form, g.result, size, params, counter,
+              [&](const std::string& prefix) { return write_body(bodies, g, params, prefix); }, g.span));
     }
     return std::nullopt;
   }

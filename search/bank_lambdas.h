@@ -18,8 +18,9 @@
 // each written out as a helper function over the problem's parameters (the body's chooses as
 // helpers of its own, named after it), of size b's + 1.
 //
-// Where a result's train outputs are a map or a filter over the sequence (search/body_goals.h),
-// they fix the body's output on every element, and the body is sought against them: a body right
+// Where a result's train outputs are a map or a filter over the sequence, or over all but its
+// first or last element, or either reversed (search/body_goals.h), they fix the body's output on
+// every element the loop visits, and the body is sought against them: a body right
 // on every element, up to an affine map for an int one (99 - x, 3 * x + 7), or a case split over
 // the elements (if x % 2 == 0 { 3 * x } else { x }: search/case_split.h with the bodies as terms
 // and conditions). LambdaBodies::seek goes on with it between the bank's batches.

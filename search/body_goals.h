@@ -21,27 +21,41 @@ namespace gs::search::bank {
 u32 sequence_length(const vm::Value& sequence);
 vm::Value sequence_element(const vm::Value& sequence, u32 j);
 
-// The ints a map's body gives on every element, case by case in order (sequences[k] and
-// outputs[k] are train case k's), or none when some output is not an [int] as long as its
-// sequence, or when the sequences hold no element at all.
-std::optional<std::vector<i64>> map_targets(std::span<const vm::Value> sequences,
-                                            std::span<const vm::Value> outputs);
+// How a map's or a filter's output lines up with its sequence: the loop visits every element,
+// all but the first (the output one element shorter: a map over xs[1..]), or all but the last;
+// or it visits every element and the output is reversed (an [int]'s only).
+enum class Span : u8 { All, DropFirst, DropLast, Reversed };
 
-// Whether a filter's body keeps each element, case by case in order, or none when some output is
-// not a subsequence of its sequence (of the sequence's type), or when every element is kept or
-// every one dropped. Where an output could be matched more ways than one (repeated elements), the
-// leftmost matching is taken (a body over the element's value keeps every copy alike, and this is
-// its), or the rightmost (the later places' of a body over the index: keeping the places past 2
-// of [8, 4, 8] keeps the second 8, not the first).
-std::optional<std::vector<bool>> filter_targets(std::span<const vm::Value> sequences,
-                                                std::span<const vm::Value> outputs, bool rightmost = false);
+// What the body must give on each element, case by case in order: a map's ints, or 1 and 0 for a
+// filter's kept and dropped elements; and the elements the loop does not visit (any output, or a
+// trap, is right there).
+struct Targets {
+  std::vector<i64> values;
+  std::vector<u8> free;
+};
 
-// a and b with a * w + b == t on every element (the VM's wrapping arithmetic, as the program
-// `a * (body) + b` computes it), a != 0, where the words take at least three distinct values (two
-// points always fit a line); none when no such pair exists.
+// A map's, or none when some output is not an [int] that long, or when the loop would visit no
+// element at all.
+std::optional<Targets> map_targets(std::span<const vm::Value> sequences, std::span<const vm::Value> outputs,
+                                   Span span = Span::All);
+
+// A filter's, or none when some output is not a subsequence of what the loop visits (of the
+// sequence's type), or when every visited element is kept or every one dropped. Where an output
+// could be matched more ways than one (repeated elements), the leftmost matching is taken (a body
+// over the element's value keeps every copy alike, and this is its), or the rightmost (the later
+// places' of a body over the index: keeping the places past 2 of [8, 4, 8] keeps the second 8,
+// not the first).
+std::optional<Targets> filter_targets(std::span<const vm::Value> sequences,
+                                      std::span<const vm::Value> outputs, bool rightmost = false,
+                                      Span span = Span::All);
+
+// a and b with a * w + b == t on every element not free (the VM's wrapping arithmetic, as the
+// program `a * (body) + b` computes it), a != 0, where the words take at least three distinct
+// values there (two points always fit a line); none when no such pair exists.
 struct Affine {
   i64 a = 1, b = 0;
 };
-std::optional<Affine> fit_affine(std::span<const u64> words, std::span<const i64> targets);
+std::optional<Affine> fit_affine(std::span<const u64> words, std::span<const i64> targets,
+                                 std::span<const u8> free = {});
 
 }  // namespace gs::search::bank

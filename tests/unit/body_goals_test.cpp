@@ -20,37 +20,67 @@ Value list(const std::vector<i64>& xs) {
   return Value::of_array(Type::Int, std::move(items));
 }
 
+std::vector<i64> values(const std::optional<Targets>& t) { return t ? t->values : std::vector<i64>{-9}; }
+std::vector<u8> free(const std::optional<Targets>& t) { return t ? t->free : std::vector<u8>{9}; }
+
 TEST(BodyGoals, AMapFixesEveryElementsOutput) {
   const std::vector<Value> in = {list({1, 2}), list({}), list({5})};
-  EXPECT_EQ(map_targets(in, std::vector<Value>{list({10, 20}), list({}), list({50})}),
-            (std::vector<i64>{10, 20, 50}));
+  const std::optional<Targets> t = map_targets(in, std::vector<Value>{list({10, 20}), list({}), list({50})});
+  EXPECT_EQ(values(t), (std::vector<i64>{10, 20, 50}));
+  EXPECT_EQ(free(t), (std::vector<u8>{0, 0, 0}));
   // A list of another length, or of another type, is no map's.
   EXPECT_FALSE(map_targets(in, std::vector<Value>{list({10}), list({}), list({50})}));
   EXPECT_FALSE(map_targets(in, std::vector<Value>{list({10, 20}), list({}), Value::of_int(5)}));
   // Nothing to fix.
   EXPECT_FALSE(map_targets(std::vector<Value>{list({})}, std::vector<Value>{list({})}));
   // A str's elements are its characters' codes.
-  EXPECT_EQ(map_targets(std::vector<Value>{Value::of_str("ab")}, std::vector<Value>{list({98, 99})}),
+  EXPECT_EQ(values(map_targets(std::vector<Value>{Value::of_str("ab")}, std::vector<Value>{list({98, 99})})),
             (std::vector<i64>{98, 99}));
 }
 
-TEST(BodyGoals, AFilterKeepsASubsequenceMatchedLeftmost) {
+// A map over all but the first or the last element (the output one shorter; the element not
+// visited free), or with its output reversed.
+TEST(BodyGoals, AMapsOutputLinesUpWithAPartOfTheSequence) {
+  const std::vector<Value> in = {list({1, 2, 3}), list({7})};
+  const std::vector<Value> shorter = {list({20, 30}), list({})};
+  std::optional<Targets> t = map_targets(in, shorter, Span::DropFirst);
+  EXPECT_EQ(values(t), (std::vector<i64>{0, 20, 30, 0}));
+  EXPECT_EQ(free(t), (std::vector<u8>{1, 0, 0, 1}));
+  t = map_targets(in, shorter, Span::DropLast);
+  EXPECT_EQ(values(t), (std::vector<i64>{20, 30, 0, 0}));
+  EXPECT_EQ(free(t), (std::vector<u8>{0, 0, 1, 1}));
+  EXPECT_FALSE(map_targets(in, shorter, Span::All));
+  t = map_targets(in, std::vector<Value>{list({30, 20, 10}), list({70})}, Span::Reversed);
+  EXPECT_EQ(values(t), (std::vector<i64>{10, 20, 30, 70}));
+  // No element visited at all.
+  EXPECT_FALSE(map_targets(std::vector<Value>{list({4})}, std::vector<Value>{list({})}, Span::DropFirst));
+}
+
+TEST(BodyGoals, AFilterKeepsASubsequenceMatchedLeftmostOrRightmost) {
   const std::vector<Value> in = {list({3, 1, 3, 2}), list({7, 8})};
-  EXPECT_EQ(filter_targets(in, std::vector<Value>{list({3, 2}), list({8})}),
-            (std::vector<bool>{true, false, false, true, false, true}));
+  const std::vector<Value> out = {list({3, 2}), list({8})};
+  EXPECT_EQ(values(filter_targets(in, out)), (std::vector<i64>{1, 0, 0, 1, 0, 1}));
+  EXPECT_EQ(values(filter_targets(in, out, true)), (std::vector<i64>{0, 0, 1, 1, 0, 1}));
   // Not a subsequence: out of order, or an element the input lacks.
   EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({2, 3}), list({8})}));
   EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({4}), list({8})}));
   // Every element kept, or none: no filter to seek.
   EXPECT_FALSE(filter_targets(in, std::vector<Value>{in[0], in[1]}));
   EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({}), list({})}));
+  // Over all but the last element: the last is free, and the output must come from the others.
+  const std::optional<Targets> t =
+      filter_targets(in, std::vector<Value>{list({1}), list({7})}, false, Span::DropLast);
+  EXPECT_EQ(values(t), (std::vector<i64>{0, 1, 0, 0, 1, 0}));
+  EXPECT_EQ(free(t), (std::vector<u8>{0, 0, 0, 1, 0, 1}));
+  EXPECT_FALSE(filter_targets(in, std::vector<Value>{list({2}), list({7})}, false, Span::DropLast));
   // Strs keep characters, [str]s strs.
-  EXPECT_EQ(filter_targets(std::vector<Value>{Value::of_str("a b")}, std::vector<Value>{Value::of_str("ab")}),
-            (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(values(filter_targets(std::vector<Value>{Value::of_str("a b")},
+                                  std::vector<Value>{Value::of_str("ab")})),
+            (std::vector<i64>{1, 0, 1}));
   const Value words = Value::of_array(Type::Str, {Value::of_str("x"), Value::of_str("y")});
-  EXPECT_EQ(filter_targets(std::vector<Value>{words},
-                           std::vector<Value>{Value::of_array(Type::Str, {Value::of_str("y")})}),
-            (std::vector<bool>{false, true}));
+  EXPECT_EQ(values(filter_targets(std::vector<Value>{words},
+                                  std::vector<Value>{Value::of_array(Type::Str, {Value::of_str("y")})})),
+            (std::vector<i64>{0, 1}));
 }
 
 TEST(BodyGoals, AffineFitsAreExactAndNeedThreeDistinctWords) {
@@ -68,6 +98,11 @@ TEST(BodyGoals, AffineFitsAreExactAndNeedThreeDistinctWords) {
   EXPECT_FALSE(fit_affine(std::vector<u64>{1, 2, 1, 2}, std::vector<i64>{5, 9, 5, 9}));  // two points
   EXPECT_FALSE(fit_affine(w, std::vector<i64>{4, 4, 4, 4}));                             // a = 0
   EXPECT_FALSE(fit_affine(std::vector<u64>{3, 3, 3}, std::vector<i64>{1, 1, 1}));        // one word
+  // Free elements are not fitted, nor counted among the distinct words.
+  const std::vector<u8> last_free = {0, 0, 0, 1};
+  EXPECT_TRUE(fit_affine(w, std::vector<i64>{7, 10, 13, -1}, last_free));
+  EXPECT_FALSE(fit_affine(w, std::vector<i64>{7, 10, 13, -1}));
+  EXPECT_FALSE(fit_affine(w, std::vector<i64>{7, 10, 13, -1}, std::vector<u8>{0, 0, 1, 1}));
 }
 
 // On random words and targets made by a random a * w + b with the VM's wrapping arithmetic (some
