@@ -86,6 +86,17 @@ class EnumerateGenerator final : public Generator {
           ++added;
         }
     }
+    // A result whose every train output is the same value (of three or more cases) has it as a
+    // constant: a constant answer, or one to be built around (listfunctions c001's list).
+    for (u32 r = 0; r < sig.results.size() && problem.train.size() >= 3; ++r) {
+      const vm::Value& first = problem.train[0].outputs[r];
+      if (std::all_of(problem.train.begin(), problem.train.end(),
+                      [&](const suites::Case& c) { return vm::identical(c.outputs[r], first); }) &&
+          trees::literal_of(first) &&
+          std::none_of(constants_.begin(), constants_.end(),
+                       [&](const vm::Value& c) { return vm::identical(c, first); }))
+        constants_.push_back(first);
+    }
     if (types_.count(F)) constants_.push_back(vm::Value::of_float(0.0));
     for (const vm::Value& c : problem.constants)
       if (types_.count(c.type) && trees::literal_of(c)) constants_.push_back(c);

@@ -347,6 +347,18 @@ TEST(Enumerate, UsesTheProblemsConstants) {
   EXPECT_NE(with.solution.find("\"xyz\""), std::string::npos) << with.solution;
 }
 
+// Every train output the same list: that list is a constant of the bank, and the answer.
+TEST(Enumerate, AConstantOutputIsALeaf) {
+  std::vector<nlohmann::json> train, test;
+  for (int k = 0; k < 12; ++k) (k < 8 ? train : test).push_back({std::vector<int>(size_t(k % 5), k)});
+  const auto expected = [](const nlohmann::json&) { return nlohmann::json(std::vector<int>{27, 3, 81}); };
+  const suites::Problem p = make_problem("fn solve(xs: [int]) -> [int]", train, expected);
+  const search::SearchOutcome r = solve(p, test, expected, 100000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("[27, 3, 81]"), std::string::npos) << r.solution;
+}
+
 // Two sequences element by element: xs[i] * ys[i], a loop (a map whose body reads ys[i], or a zip).
 TEST(Enumerate, MapsOverTheIndicesOfTwoSequences) {
   std::vector<nlohmann::json> train, test;
