@@ -106,19 +106,22 @@ TEST(BodyGoals, AffineFitsAreExactAndNeedThreeDistinctWords) {
 }
 
 // On random words and targets made by a random a * w + b with the VM's wrapping arithmetic (some
-// wrapping), a fit is found whenever the slope is exact, and every fit reproduces the targets;
-// targets off the line by one element are never fitted.
+// wrapping), most are fitted, and every fit reproduces its targets (those moved off the line by
+// one element included: no fit is claimed that the wrapping arithmetic does not bear out).
 TEST(BodyGoals, AffineFitsReproduceTheirTargetsOnRandomWords) {
   std::mt19937_64 rng(13);
   u32 fitted = 0;
   for (int trial = 0; trial < 20000; ++trial) {
     std::vector<u64> w(3 + rng() % 10);
     const i64 spread = trial % 4 == 0 ? i64(1) << 62 : 100;
-    for (u64& x : w) x = u64(i64(rng() % u64(2 * spread)) - spread);
+    for (u64& x : w) x = u64(i64(rng() % (u64(2) * u64(spread))) - spread);
     const i64 a = i64(rng() % 21) - 10, b = i64(rng() % 2001) - 1000;
     std::vector<i64> t;
     for (u64 x : w) t.push_back(vm::wrap_add(vm::wrap_mul(a, i64(x)), b));
-    if (trial % 3 == 0) t[rng() % t.size()] += 1;  // off the line
+    if (trial % 3 == 0) {
+      i64& off = t[rng() % t.size()];
+      off = vm::wrap_add(off, 1);
+    }
     const std::optional<Affine> fit = fit_affine(w, t);
     if (!fit) continue;
     ++fitted;
