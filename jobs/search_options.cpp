@@ -1,5 +1,7 @@
 #include "jobs/search_options.h"
 
+#include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <iostream>
 
@@ -35,9 +37,10 @@ po::options_description search_options(SearchOptions* o) {
       "not "
       "(0)")("lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
              "enumerate: the lambdas' body expressions, evaluated first and counted as candidates (0: none)")(
-      "body-goal-budget", bounded(&o->settings.enumerate.body_goal_budget, 0, 10'000'000),
+      "body-goal-budget", defaulted(&o->body_goal_budget),
       "enumerate: more body expressions while the body of a map or filter that gives a result's outputs is "
-      "not found (0: no such goals)")(
+      "not found: a number (0: no such goals), or auto: a third of --budget, at least 100000, and as long as "
+      "the search runs without one (--budget 0 with --seconds or --iterations)")(
       "bank-interpreter", defaulted(&o->settings.enumerate.bank_interpreter),
       "enumerate: run every production through the interpreter, as the reference evaluator (for measuring "
       "the direct paths against it)")(
@@ -73,6 +76,26 @@ po::options_description search_options(SearchOptions* o) {
   return d;
 }
 
+namespace {
+
+constexpr u64 kMostBodyGoals = 1'000'000'000;
+
+// --body-goal-budget's value: a number of [0, kMostBodyGoals], or auto (nullopt in *budget).
+bool parse_body_goal_budget(const std::string& text, std::optional<u64>* budget) {
+  if (text == "auto") {
+    *budget = std::nullopt;
+    return true;
+  }
+  u64 v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > kMostBodyGoals)
+    return false;
+  *budget = v;
+  return true;
+}
+
+}  // namespace
+
 bool check_search_options(const SearchOptions& o, std::string* error) {
   if (!pipeline::parse_device(o.device)) {
     *error = "--device must be cpu, cuda or auto, not '" + o.device + "'";
@@ -105,6 +128,12 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = "--policy guides the enumeration: it goes with --generator enumerate or portfolio";
     return false;
   }
+  std::optional<u64> goals;
+  if (!parse_body_goal_budget(o.body_goal_budget, &goals)) {
+    *error = "--body-goal-budget takes auto or a number in [0, " + std::to_string(kMostBodyGoals) +
+             "], not '" + o.body_goal_budget + "'";
+    return false;
+  }
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
   const search::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
@@ -130,6 +159,20 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
   c.settings.enumerate.threads = o.pipeline.threads;
   c.settings.enumerate.memory = u64(o.bank_memory_mib) << 20;
+  // auto: a third of the candidate budget, at least the default; without a candidate budget the
+  // search's time or iterations bound it.
+  std::optional<u64> goals;
+  if (!parse_body_goal_budget(o.body_goal_budget, &goals)) {
+    *error = "--body-goal-budget takes auto or a number, not '" + o.body_goal_budget + "'";
+    return std::nullopt;
+  }
+  if (goals)
+    c.settings.enumerate.body_goal_budget = *goals;
+  else if (o.search.budget.candidates == 0)
+    c.settings.enumerate.body_goal_budget = search::kUnboundedBodyGoals;
+  else
+    c.settings.enumerate.body_goal_budget =
+        std::max(search::EnumerateSettings{}.body_goal_budget, o.search.budget.candidates / 3);
   if (!o.policy_path.empty()) {
     try {
       c.settings.enumerate.policy = search::load_policy(o.policy_path);

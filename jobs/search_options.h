@@ -24,8 +24,9 @@ struct SearchOptions {
   std::string device = "auto";
   std::string config_path;
   bool quiet = false;
-  u32 bank_memory_mib = 2048;  // --bank-memory: settings.enumerate.memory in MiB
-  std::string policy_path;     // --policy: settings.enumerate.policy's file
+  u32 bank_memory_mib = 2048;             // --bank-memory: settings.enumerate.memory in MiB
+  std::string policy_path;                // --policy: settings.enumerate.policy's file
+  std::string body_goal_budget = "auto";  // --body-goal-budget: settings.enumerate.body_goal_budget, or auto
   pipeline::PipelineConfig pipeline;
   search::SearchConfig search;
   search::GeneratorSettings settings;

@@ -515,7 +515,8 @@ LambdaBodies::LambdaBodies(std::span<const Type> params, std::span<const std::st
       leaves_.push_back(std::move(leaf));
     c->elements->scan(*c->bodies, c->stats.level);
     if (context.has_goals())
-      goal_limit_ = std::max(goal_limit_, (settings.budget + settings.goal_budget) / lists);
+      goal_limit_ =
+          std::max(goal_limit_, (settings.budget + std::min(settings.goal_budget, ~settings.budget)) / lists);
     contexts_.push_back(std::move(c));
   }
 }

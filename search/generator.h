@@ -102,16 +102,20 @@ struct GpSettings {
 // be near the small programs that solve problems.
 trees::RandomProgramConfig search_program_config();
 
+// EnumerateSettings::body_goal_budget without a bound.
+inline constexpr u64 kUnboundedBodyGoals = ~u64(0);
+
 // Bottom-up enumeration over the value bank (search/enumerate_generator.cpp).
 struct EnumerateSettings {
   u32 max_size = 12;          // expression nodes; the enumeration ends after this size
   bool choose = true;         // the lazy choose(c, a, b) as a production
   bool lambdas = true;        // map, filter, count and find with enumerated bodies over sequence parameters
   u64 lambda_budget = 50000;  // … their bodies: expressions evaluated first (0: none)
-  u64 body_goal_budget =
-      100000;          // … and more while a map's or filter's body that meets a result is sought (0: none)
-  bool splits = true;  // goals met case by case: decision lists under bool expressions
-  u32 threads = 1;     // the cases are shared out among these (0: every CPU): --threads
+  // … and more while a map's or filter's body that meets a result is sought (0: none;
+  // kUnboundedBodyGoals: until the bodies end, or the search does)
+  u64 body_goal_budget = 100000;
+  bool splits = true;             // goals met case by case: decision lists under bool expressions
+  u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there
   // The productions' and constants' costs from a trained policy (search/policy.h: --policy);

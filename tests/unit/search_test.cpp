@@ -12,6 +12,7 @@
 #include "cluster/run_files.h"
 #include "cluster/run_lock.h"
 #include "jobs/command.h"
+#include "jobs/search_options.h"
 #include "records/records.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
@@ -260,6 +261,10 @@ TEST(SearchCommand, BadOptionsAreUsageErrors) {
            {{"-p", kProblem, "--batch", "0"}, "the option '--batch' takes a number in [1, 1048576], not '0'"},
            {{"-p", kProblem, "--device", "tpu"}, "--device must be"},
            {{"-p", kProblem, "--case-scores", "close"}, "--case-scores must be error or pass"},
+           {{"-p", kProblem, "--body-goal-budget", "-1"}, "--body-goal-budget takes auto or a number"},
+           {{"-p", kProblem, "--body-goal-budget", "1e5"}, "not '1e5'"},
+           {{"-p", kProblem, "--body-goal-budget", "1000000001"}, "in [0, 1000000000]"},
+           {{"-p", kProblem, "--body-goal-budget", ""}, "--body-goal-budget takes auto or a number"},
            {{"-p", "/nonexistent/p.json"}, "/nonexistent/p.json"},
            {{"-p", kProblem, "--config", "/nonexistent/c.ini"}, "/nonexistent/c.ini"},
            {{"-p", kProblem, "--config", temp("bad.ini", "colour = blue\n")}, "bad.ini"},
@@ -269,6 +274,30 @@ TEST(SearchCommand, BadOptionsAreUsageErrors) {
     EXPECT_EQ(o.code, 2) << message;
     EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
   }
+}
+
+// --body-goal-budget auto is a third of the candidate budget, at least the enumeration's default,
+// and no bound without one (a search bounded by --seconds or --iterations); a number is taken as it is.
+TEST(SearchCommand, TheBodyGoalBudgetFollowsTheCandidateBudget) {
+  auto goals = [](const std::string& text, u64 candidates) {
+    jobs::SearchOptions o;
+    o.generator = "enumerate";
+    o.body_goal_budget = text;
+    o.search.budget.candidates = candidates;
+    o.search.budget.seconds = 60;
+    std::string error;
+    EXPECT_TRUE(jobs::check_search_options(o, &error)) << error;
+    std::optional<search::GeneratorChoice> choice = jobs::generator_choice(o, &error);
+    EXPECT_TRUE(choice) << error;
+    return choice ? choice->settings.enumerate.body_goal_budget : 0;
+  };
+  EXPECT_EQ(goals("auto", 300000), search::EnumerateSettings{}.body_goal_budget);
+  EXPECT_EQ(goals("auto", 1000), search::EnumerateSettings{}.body_goal_budget);
+  EXPECT_EQ(goals("auto", 3000000), 1000000u);
+  EXPECT_EQ(goals("auto", 0), search::kUnboundedBodyGoals);
+  EXPECT_EQ(goals("0", 0), 0u);
+  EXPECT_EQ(goals("7", 0), 7u);
+  EXPECT_EQ(goals("1000000000", 300000), 1000000000u);
 }
 
 // GP lexicase on errors gets its graded errors from the pipeline the command makes, generation
