@@ -54,9 +54,8 @@ class ElementContext {
     Type result = Type::Unit;  // the form's
     Type body = Type::Unit;
     Span span = Span::All;
-    std::vector<u64> words;  // by element case: an int, or whether the element is kept
-    std::vector<i64> ints;   // the same as ints
-    std::vector<u8> free;    // the elements the loop does not visit
+    std::vector<i64> ints;  // by element case: an int, or whether the element is kept (1 or 0)
+    std::vector<u8> free;   // the elements the loop does not visit
     SplitTerms terms{kMaxTerms};
     std::optional<DecisionList> met;
     std::optional<Affine> affine;
@@ -127,12 +126,11 @@ class ElementContext {
         g.result = form == Form::Map ? Type::IntArray : sequence_;
         g.body = form == Form::Map ? Type::Int : Type::Bool;
         g.ints = t.values;
-        g.words.assign(t.values.begin(), t.values.end());
         g.free = t.free;
         // The same targets twice (a filter matched alike from either side) are one goal.
-        if (g.words.size() == cases_->count() &&
+        if (g.ints.size() == cases_->count() &&
             std::none_of(goals_.begin(), goals_.end(), [&](const BodyGoal& o) {
-              return o.index == index && o.form == form && o.span == span && o.words == g.words;
+              return o.index == index && o.form == form && o.span == span && o.ints == g.ints;
             }))
           goals_.push_back(std::move(g));
       };
@@ -214,7 +212,7 @@ class ElementContext {
   static bool right_at(const BodyGoal& g, const Behaviour& b, u32 e) {
     return g.free[e] != 0 ||
            (b.traps[e] == u8(vm::Trap::NONE) &&
-            (g.body == Type::Bool ? (b.words[e] != 0) == (g.words[e] != 0) : b.words[e] == g.words[e]));
+            (g.body == Type::Bool ? (b.words[e] != 0) == (g.ints[e] != 0) : i64(b.words[e]) == g.ints[e]));
   }
   // Whether a split made without the held-back elements is right on them.
   bool right_where_held(const BankEnumerator& bodies, const BodyGoal& g, const DecisionList& list) const {
@@ -423,11 +421,7 @@ class ElementContext {
   Written write_body(const BankEnumerator& bodies, const BodyGoal& g, std::span<const Type> params,
                      const std::string& prefix) const {
     std::vector<u32> parts;
-    for (const Branch& b : g.met->branches) {
-      parts.push_back(b.predicate);
-      parts.push_back(b.term);
-    }
-    parts.push_back(g.met->otherwise);
+    append_expressions(*g.met, &parts);
     Written w = bodies.write(parts, prefix);
     if (g.met->branches.empty()) {
       if (g.affine) {
@@ -442,14 +436,9 @@ class ElementContext {
       return w;
     }
     const std::string name = prefix + "body";
-    std::string helper = "fn " + name + "(" + parameters(params) + ") -> " + type_name(g.body) + " {\n";
     size_t at = 0;
-    for (const Branch& b : g.met->branches) {
-      const std::string& condition = w.expressions[at++];
-      helper += "  if " + (b.when ? condition : "!(" + condition + ")") + " {\n    return " +
-                w.expressions[at++] + ";\n  }\n";
-    }
-    helper += "  return " + w.expressions[at] + ";\n}\n";
+    const std::string helper =
+        decision_function(name, parameters(params), type_name(g.body), *g.met, w.expressions, &at);
     std::vector<std::string> arguments = {x_, i_};
     arguments.insert(arguments.end(), names_.begin(), names_.end());
     return {{name + "(" + join(arguments) + ")"}, helper + w.functions};

@@ -139,4 +139,24 @@ std::optional<DecisionList> split_by_size(u32 cases, const SplitTerms& terms,
   return std::nullopt;
 }
 
+void append_expressions(const DecisionList& list, std::vector<u32>* ids) {
+  for (const Branch& b : list.branches) {
+    ids->push_back(b.predicate);
+    ids->push_back(b.term);
+  }
+  ids->push_back(list.otherwise);
+}
+
+std::string decision_function(const std::string& name, const std::string& parameters,
+                              const std::string& result, const DecisionList& list,
+                              std::span<const std::string> expressions, size_t* at) {
+  std::string f = "fn " + name + "(" + parameters + ") -> " + result + " {\n";
+  for (const Branch& b : list.branches) {
+    const std::string& condition = expressions[(*at)++];
+    f += "  if " + (b.when ? condition : "!(" + condition + ")") + " {\n    return " + expressions[(*at)++] +
+         ";\n  }\n";
+  }
+  return f + "  return " + expressions[(*at)++] + ";\n}\n";
+}
+
 }  // namespace gs::search

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "base/types.h"
@@ -108,6 +109,15 @@ std::optional<DecisionList> split_cases(u32 cases, std::span<const CaseMask> ter
 std::optional<DecisionList> split_by_size(u32 cases, const SplitTerms& terms,
                                           const SplitConditions& conditions,
                                           const std::function<u32(u32)>& size, SplitLimits limits);
+// The expressions a list is written from, appended to *ids in order: each branch's predicate and
+// term, then the last term.
+void append_expressions(const DecisionList& list, std::vector<u32>* ids);
+// The list as a Syn function `fn NAME(PARAMETERS) -> RESULT` whose `if`s take its branches (a
+// term runs only where its branch is taken), its expressions' source expressions[*at], … in
+// append_expressions' order; *at is moved past them.
+std::string decision_function(const std::string& name, const std::string& parameters,
+                              const std::string& result, const DecisionList& list,
+                              std::span<const std::string> expressions, size_t* at);
 // A list's indices replaced by the ids they index: term t by term_ids[t], predicate p by
 // predicate_ids[p].
 DecisionList with_ids(DecisionList list, std::span<const u32> term_ids, std::span<const u32> predicate_ids);

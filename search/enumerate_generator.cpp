@@ -17,6 +17,7 @@
 #include "search/bank_enumerator.h"
 #include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
+#include "search/bank_loops.h"
 #include "search/case_split.h"
 #include "search/generator.h"
 #include "search/goal_shapes.h"
@@ -127,8 +128,7 @@ class EnumerateGenerator final : public Generator {
       count -= u32(std::min<u64>(count - 1, bodies_->evaluated() - sought));
       if (met) {
         Proposal p;
-        p.source = "fn " + entry_ + "(" + parameters_ + ") -> " + type_name(results_[0]) + " {\n  return " +
-                   met->leaf.text + ";\n}\n" + met->leaf.helper;
+        p.source = entry(type_name(results_[0]), met->leaf.text) + met->leaf.helper;
         if (sources_.insert(p.source).second) {
           spent_ = lambda_evaluated_ + sought_ + enumerated_;
           evaluated_ = spent_ - before;
@@ -234,11 +234,15 @@ class EnumerateGenerator final : public Generator {
         if ((c.type == I && (c.i < 0 || c.i > 3) && c.i != 10) || (c.type != I && c.type != B))
           body_constants.push_back({literal(c), c});
       // The bodies' productions: those that make an int, a bool or a str (the lists in a body
-      // are the problem's, summarised).
+      // are the problem's, summarised), the loops' among them (count_where_eq(xs, x): how often
+      // the element occurs; digits_add(x, 10, 0)).
       auto body_productions = [&] {
-        std::vector<Production> all = bank::grammar(types_, false, settings_.choose), scalar;
+        std::vector<Production> all = bank::grammar(types_, true, settings_.choose), scalar;
         for (Production& p : all)
-          if (p.result == I || p.result == B || p.result == S) scalar.push_back(std::move(p));
+          if ((p.result == I || p.result == B || p.result == S) && bank::element_production(p)) {
+            if (!p.helper.empty() && !p.choose) p.cost = kBodyLoopCost;
+            scalar.push_back(std::move(p));
+          }
         return scalar;
       };
       // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
@@ -352,14 +356,8 @@ class EnumerateGenerator final : public Generator {
   // function of `if`s (a term runs only where its branch is taken), a goal's affixes and chr or
   // str around the expression.
   std::string program() const {
-    std::vector<u32> parts;  // per result: each branch's condition and term, then the last term
-    for (const std::optional<Met>& m : met_) {
-      for (const Branch& b : m->list.branches) {
-        parts.push_back(b.predicate);
-        parts.push_back(b.term);
-      }
-      parts.push_back(m->list.otherwise);
-    }
+    std::vector<u32> parts;  // per result: its decision list's expressions
+    for (const std::optional<Met>& m : met_) append_expressions(m->list, &parts);
     const bank::Written w = enumerator_->write(parts, "");
     std::string splits, returned;
     size_t at = 0;
@@ -371,13 +369,7 @@ class EnumerateGenerator final : public Generator {
         e = w.expressions[at++];
       } else {
         const std::string name = "split_" + std::to_string(r + 1);
-        splits += "fn " + name + "(" + parameters_ + ") -> " + type_name(shape.type) + " {\n";
-        for (const Branch& b : m.list.branches) {
-          const std::string& condition = w.expressions[at++];
-          splits += "  if " + (b.when ? condition : "!(" + condition + ")") + " {\n    return " +
-                    w.expressions[at++] + ";\n  }\n";
-        }
-        splits += "  return " + w.expressions[at++] + ";\n}\n";
+        splits += decision_function(name, parameters_, type_name(shape.type), m.list, w.expressions, &at);
         e = name + "(" + arguments_ + ")";
       }
       if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
@@ -394,8 +386,12 @@ class EnumerateGenerator final : public Generator {
       type = "(" + type + ")";
       returned = "(" + returned + ")";
     }
-    return "fn " + entry_ + "(" + parameters_ + ") -> " + type + " {\n  return " + returned + ";\n}\n" +
-           splits + w.functions;
+    return entry(type, returned) + splits + w.functions;
+  }
+
+  // The entry function, returning `returned` of type `type`.
+  std::string entry(const std::string& type, const std::string& returned) const {
+    return "fn " + entry_ + "(" + parameters_ + ") -> " + type + " {\n  return " + returned + ";\n}\n";
   }
 
   static std::string literal(const vm::Value& v) { return trees::to_source(*trees::literal_of(v)); }
@@ -421,6 +417,7 @@ class EnumerateGenerator final : public Generator {
   std::unique_ptr<bank::LambdaBodies> bodies_;
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
+  static constexpr u32 kBodyLoopCost = 2;              // a loop's in a lambda body
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;

@@ -11,6 +11,8 @@
 #include <map>
 #include <random>
 
+#include "search/bank_grammar.h"
+#include "search/bank_loops.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/problem.h"
@@ -227,6 +229,44 @@ TEST(BankLambdas, TheGeneratorSolvesLinesOfAMapOverStrs) {
     (k < 20 ? p.train : p.test).push_back(std::move(c));
   }
   expect_solved(p);
+}
+
+// A body may hold a loop over one element (its digits) or over the list against the element (how
+// many elements are below it: its rank), not a fold of the whole list (the same on every element).
+TEST(BankLambdas, ABodyHoldsTheLoopsOverItsElement) {
+  for (const auto& [p, loop] : std::vector<std::pair<suites::Problem, std::string>>{
+           {list_problem("digit-sums", "fn solve(xs: [int]) -> [int]", nullptr, true,
+                         [](const auto& xs) {
+                           std::vector<i64> out;
+                           for (i64 x : xs) out.push_back(x / 10 + x % 10 + 1);
+                           return out;
+                         }),
+            "digits_"},
+           {list_problem("ranks", "fn solve(xs: [int]) -> [int]", nullptr, true,
+                         [](const auto& xs) {
+                           std::vector<i64> out;
+                           for (i64 x : xs)
+                             out.push_back(
+                                 i64(std::count_if(xs.begin(), xs.end(), [&](i64 y) { return y < x; })));
+                           return out;
+                         }),
+            "count_where_"}}) {
+    const SearchOutcome r = expect_solved(p, 150'000);
+    EXPECT_NE(r.simplified.find(loop), std::string::npos) << p.name << "\n" << r.simplified;
+  }
+  auto named = [](const char* prefix) {
+    for (const bank::Production& q : bank::grammar({Type::Int, Type::Bool, Type::IntArray}, true, false))
+      if (q.text.rfind(prefix, 0) == 0) return bank::element_production(q);
+    ADD_FAILURE() << "no production " << prefix;
+    return false;
+  };
+  EXPECT_TRUE(named("$0 + $1"));
+  EXPECT_TRUE(named("digits_add("));
+  EXPECT_TRUE(named("count_where_eq("));
+  EXPECT_TRUE(named("last_where_gt("));
+  EXPECT_FALSE(named("fold_add("));
+  EXPECT_FALSE(named("fold_range_add("));
+  EXPECT_FALSE(named("scan_add("));
 }
 
 // Maps and filters whose bodies the outputs fix element by element (search/body_goals.h): sought

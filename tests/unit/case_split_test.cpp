@@ -105,5 +105,27 @@ TEST(CaseSplit, RefusesCaseSetsOfTheWrongSize) {
   EXPECT_THROW(split_cases(100, terms, predicates, {}), std::invalid_argument);
 }
 
+// A decision list written out: its expressions in append_expressions' order (each branch's
+// predicate and term, then the last term), a negated branch's condition under !( ), and `at`
+// moved past the list's expressions only.
+TEST(CaseSplit, ADecisionListIsWrittenAsAFunctionOfIfs) {
+  DecisionList list{{Branch{7, true, 3}, Branch{8, false, 4}}, 5};
+  std::vector<u32> ids = {1};
+  append_expressions(list, &ids);
+  EXPECT_EQ(ids, (std::vector<u32>{1, 7, 3, 8, 4, 5}));
+  const std::vector<std::string> expressions = {"x",     "n < 2",     "1",    "n % 2 == 0",
+                                                "n / 2", "3 * n + 1", "after"};
+  size_t at = 1;
+  EXPECT_EQ(
+      decision_function("step", "n: int", "int", list, expressions, &at),
+      "fn step(n: int) -> int {\n  if n < 2 {\n    return 1;\n  }\n  if !(n % 2 == 0) {\n    return n / 2;\n"
+      "  }\n  return 3 * n + 1;\n}\n");
+  EXPECT_EQ(at, 6u);
+  at = 5;
+  EXPECT_EQ(decision_function("f", "", "str", DecisionList{{}, 0}, expressions, &at),
+            "fn f() -> str {\n  return 3 * n + 1;\n}\n");
+  EXPECT_EQ(at, 6u);
+}
+
 }  // namespace
 }  // namespace gs::search
