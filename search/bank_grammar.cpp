@@ -46,6 +46,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
   add({B}, B, "!$0");
   for (const char* op : {"len($0)", "sum($0)", "max($0)", "min($0)"}) add({A}, I, op);
   add({A, I}, I, "$0[$1]");
+  add({A}, I, "$0[len($0) - 1]");  // the last element (DeepCoder's last), one node
   add({A, I}, I, "index_of($0, $1)");
   add({A, I}, B, "contains($0, $1)");
   for (const char* op : {"sort($0)", "reverse($0)", "pop($0)"}) add({A}, A, op);
@@ -92,6 +93,16 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
   if (choose)
     for (Type t : types) p.push_back(choose_production(t));
   return p;
+}
+
+bool body_production(const Production& p) {
+  const auto starts = [&](const char* prefix) { return p.text.rfind(prefix, 0) == 0; };
+  if (p.result == Type::IntArray)
+    return p.text == "[$0]" || starts("push(") || starts("repeat(") || starts("range_to(") ||
+           starts("range_by(");
+  if (p.result != Type::Int && p.result != Type::Bool && p.result != Type::Str) return false;
+  if (p.choose || p.helper.empty()) return true;  // an operator, a builtin, a choose
+  return starts("digits_") || starts("count_where_") || starts("first_where_") || starts("last_where_");
 }
 
 std::string production_key(const Production& p) {

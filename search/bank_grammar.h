@@ -26,6 +26,13 @@ std::vector<vm::Value> small_constants(const std::set<Type>& types);
 // `choose` is. Each at cost 1.
 std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose);
 
+// Whether p is a production of lambda bodies (search/bank_lambdas.h), over one element: one that
+// makes an int, a bool or a str, but of the loops only those over an int's digits or comparing a
+// list's elements with a value (count_where_eq(xs, x): how often x occurs) — the folds of a list
+// and over 1..n give the same on each of a case's elements, as sum(xs) does; or one that builds an
+// [int] from ints and lists — [x], push, +, repeat, range_to, range_by: a flat map's bodies.
+bool body_production(const Production& p);
+
 // A production's name: its text and signature, e.g. "$0 + $1 (int, int) -> int",
 // "fold_add($0, $1) ([int], int) -> int", "choose($0, $1, $2) (bool, str, str) -> str".
 std::string production_key(const Production& p);

@@ -36,7 +36,7 @@ Type element_type(Type sequence) { return sequence == Type::StrArray ? Type::Str
 // One sequence parameter's element context and the leaves its bodies give.
 class ElementContext {
  public:
-  enum class Form { Map, Filter, Count, Find };
+  enum class Form { Map, Filter, Count, Find, FlatMap };
 
   // A body's case split has at most two branches: with four, the element cases are fitted by
   // chance (listfunctions c031's filter, is_even(x / 10), was met by four branches of unrelated
@@ -259,8 +259,12 @@ class ElementContext {
         step = "    if BODY {\n      return " + i_ + ";\n    }\n";
         after = "  return -1;\n";
         break;
+      case Form::FlatMap:
+        before = "  let out: [int] = [];\n";
+        step = "    out = out + BODY;\n";
+        break;
     }
-    static constexpr const char* kNames[] = {"map", "filter", "count", "find"};
+    static constexpr const char* kNames[] = {"map", "filter", "count", "find", "flat_map"};
     const std::string name = std::string(kNames[int(form)]) + "_" + std::to_string(++*counter);
     const Written w = write(name + "_");
     for (size_t at; (at = step.find("BODY")) != std::string::npos;) step.replace(at, 4, w.expressions[0]);
@@ -325,6 +329,8 @@ class ElementContext {
     for (u32 body : bodies.banked(Type::Bool))
       for (Form f : {Form::Filter, Form::Count, Form::Find})
         jobs.push_back({f, body, f == Form::Filter ? sequence_ : Type::Int});
+    for (u32 body : bodies.banked(Type::IntArray))  // not a list parameter itself, repeated
+      if (bodies.size(body) > 1) jobs.push_back({Form::FlatMap, body, Type::IntArray});
     std::stable_sort(jobs.begin(), jobs.end(),
                      [&](const Job& a, const Job& b) { return bodies.size(a.body) < bodies.size(b.body); });
     std::unordered_map<u64, u32> made;  // leaves by form and result type
@@ -366,6 +372,12 @@ class ElementContext {
         }
         if (form == Form::Map) {
           items.push_back(cases_->value(body, e));
+          continue;
+        }
+        if (form == Form::FlatMap) {
+          vm::Value part = cases_->value(body, e);
+          items.insert(items.end(), std::make_move_iterator(part.items.begin()),
+                       std::make_move_iterator(part.items.end()));
           continue;
         }
         if (body.words[e] == 0) continue;

@@ -1,19 +1,20 @@
 // Lambda bodies for the value bank (issue 21, docs/search.md "The value bank"): map, filter,
-// count and find over an [int] parameter whose body is an enumerated expression, not one of
+// count, find and flat map over an [int] parameter whose body is an enumerated expression, not one of
 // search/bank_loops.h's fixed forms — the bottom-up enumeration of lambdas of LambdaBeam (Shi et
 // al. 2023) and Probe, over an element context.
 //
 // The element context of a parameter xs is a bank of its own whose cases are the train cases'
 // elements: one case per (train case k, index j), with the leaves x = xs[j] and i = j beside the
-// problem's parameters (case k's) and a few constants. Its enumeration banks int and bool bodies
-// up to a size and a budget, with the traps they make; each body b then gives leaves of the
-// problem's bank, their behaviours assembled case by case from b's outputs on that case's
+// problem's parameters (case k's) and a few constants. Its enumeration banks int, bool and [int]
+// bodies up to a size and a budget, with the traps they make; each body b then gives leaves of
+// the problem's bank, their behaviours assembled case by case from b's outputs on that case's
 // elements (in order; the first element's trap is the case's, as the loop's would be):
 //
 //   map_N(...)     [b(x, i) for each x of xs]                 b an int body
 //   filter_N(...)  the x of xs with b(x, i)                    b a bool body
 //   count_N(...)   how many x of xs have b(x, i)
 //   find_N(...)    the first i with b(x, i), or -1
+//   flat_map_N(...)  b(x, i) of each x of xs, one after the other   b an [int] body
 //
 // each written out as a helper function over the problem's parameters (the body's chooses as
 // helpers of its own, named after it), of size b's + 1.

@@ -190,11 +190,4 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
   return p;
 }
 
-bool element_production(const Production& p) {
-  if (p.choose || p.helper.empty()) return true;  // an operator, a builtin, a choose
-  for (const char* prefix : {"digits_", "count_where_", "first_where_", "last_where_"})
-    if (p.text.rfind(prefix, 0) == 0) return true;
-  return false;
-}
-
 }  // namespace gs::search::bank

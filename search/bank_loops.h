@@ -44,11 +44,6 @@ namespace gs::search::bank {
 
 inline constexpr u64 kLoopFuel = 5000;  // per case and application, in the bank (above)
 
-// Whether p is of use in a lambda's body, over one element: not a loop, or one over an int's
-// digits or comparing a list's elements with a value (count_where_eq(xs, x): how often x occurs).
-// The folds of a list and over 1..n give the same on each of a case's elements, as sum(xs) does.
-bool element_production(const Production& p);
-
 // The loop productions over the types in `types` (those of a problem's signature, int and bool
 // included): the [int] loops when [int] is there, the int loops always.
 std::vector<Production> loop_productions(const std::set<Type>& types);

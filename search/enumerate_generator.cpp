@@ -3,7 +3,7 @@
 // the operators and builtins of the signature's types, the loops of search/bank_loops.h and a
 // lazy choose per type the productions. Each propose() goes on enumerating for `count`
 // expressions against the problem's goals (search/goal_shapes.h: each result's outputs, and for
-// a string result the part between its affixes, or the int under chr or str) and proposes a
+// a string or list result the part between its affixes, or the int under chr or str) and proposes a
 // program once every result is met, which the pipeline judges. A goal may be met case by case
 // (search/case_split.h): the banked expressions of its type right on some train cases are the
 // terms, the bool ones that trap on no case the conditions, and a decision list over them is a
@@ -17,7 +17,6 @@
 #include "search/bank_enumerator.h"
 #include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
-#include "search/bank_loops.h"
 #include "search/case_split.h"
 #include "search/generator.h"
 #include "search/goal_shapes.h"
@@ -73,7 +72,7 @@ class EnumerateGenerator final : public Generator {
       std::map<std::string, u32> counts;
       for (u32 r = 0; r < sig.results.size(); ++r) {
         const auto [prefix, suffix] = output_affixes(problem, r);
-        if (sig.results[r] != S || !prefix.empty() || !suffix.empty()) continue;
+        if (sig.results[r] != S || GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix)) continue;
         for (const suites::Case& c : problem.train)
           if (c.outputs[r].s.size() <= 40) ++counts[c.outputs[r].s];
       }
@@ -233,17 +232,19 @@ class EnumerateGenerator final : public Generator {
       for (const vm::Value& c : constants_)
         if ((c.type == I && (c.i < 0 || c.i > 3) && c.i != 10) || (c.type != I && c.type != B))
           body_constants.push_back({literal(c), c});
-      // The bodies' productions: those that make an int, a bool or a str (the lists in a body
-      // are the problem's, summarised), the loops' among them (count_where_eq(xs, x): how often
-      // the element occurs; digits_add(x, 10, 0)).
+      // The bodies' productions (bank::body_production): those that make an int, a bool or a
+      // str, the loops over an element among them (count_where_eq(xs, x): how often the element
+      // occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x, i + 1],
+      // range_to(1, x)). The loops and the lists cost 2, so that they do not crowd out the
+      // smaller bodies within the bodies' budget.
       auto body_productions = [&] {
-        std::vector<Production> all = bank::grammar(types_, true, settings_.choose), scalar;
+        std::vector<Production> all = bank::grammar(types_, true, settings_.choose), body;
         for (Production& p : all)
-          if ((p.result == I || p.result == B || p.result == S) && bank::element_production(p)) {
-            if (!p.helper.empty() && !p.choose) p.cost = kBodyLoopCost;
-            scalar.push_back(std::move(p));
+          if (bank::body_production(p)) {
+            if (!p.helper.empty() && !p.choose) p.cost = kLoopOrListBodyCost;
+            body.push_back(std::move(p));
           }
-        return scalar;
+        return body;
       };
       // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
       // (a problem of one result).
@@ -374,9 +375,9 @@ class EnumerateGenerator final : public Generator {
       }
       if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
       if (shape.lines) e = "join(" + e + ", \"\\n\")";
-      if (!shape.prefix.empty()) e = literal(vm::Value::of_str(shape.prefix)) + " + " + e;
-      if (!shape.suffix.empty())
-        e += " + " + literal(vm::Value::of_str(shape.suffix));  // + on strs associates
+      if (GoalShape::has_affix(shape.prefix)) e = literal(shape.prefix) + " + " + e;
+      if (GoalShape::has_affix(shape.suffix))
+        e += " + " + literal(shape.suffix);  // + on strs and lists associates
       returned += (r ? ", " : "") + e;
     }
     std::string type = type_name(results_[0]);
@@ -417,7 +418,7 @@ class EnumerateGenerator final : public Generator {
   std::unique_ptr<bank::LambdaBodies> bodies_;
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
-  static constexpr u32 kBodyLoopCost = 2;              // a loop's in a lambda body
+  static constexpr u32 kLoopOrListBodyCost = 2;        // a loop's or a list's in a lambda body
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;

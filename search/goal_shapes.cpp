@@ -7,18 +7,24 @@ namespace gs::search {
 
 namespace {
 
-// The longest prefix (or suffix) every string has.
-std::string common_affix(const std::vector<std::string>& texts, bool suffix) {
-  if (texts.empty()) return "";
-  size_t n = texts[0].size();
-  for (const std::string& t : texts) {
+bool same(char a, char b) { return a == b; }
+bool same(const vm::Value& a, const vm::Value& b) { return vm::identical(a, b); }
+
+// The longest prefix (or suffix) every string (or list) has.
+template <class Sequence>
+Sequence common_affix(const std::vector<Sequence>& all, bool suffix) {
+  if (all.empty()) return {};
+  const Sequence& first = all[0];
+  size_t n = first.size();
+  for (const Sequence& t : all) {
     size_t k = 0;
     while (k < n && k < t.size() &&
-           (suffix ? t[t.size() - 1 - k] == texts[0][texts[0].size() - 1 - k] : t[k] == texts[0][k]))
+           (suffix ? same(t[t.size() - 1 - k], first[first.size() - 1 - k]) : same(t[k], first[k])))
       ++k;
     n = k;
   }
-  return suffix ? texts[0].substr(texts[0].size() - n) : texts[0].substr(0, n);
+  return suffix ? Sequence(first.end() - std::ptrdiff_t(n), first.end())
+                : Sequence(first.begin(), first.begin() + std::ptrdiff_t(n));
 }
 
 // The int whose decimal digits t is, as str() writes them.
@@ -36,13 +42,22 @@ std::optional<i64> decimal(const std::string& t) {
 
 }  // namespace
 
-std::pair<std::string, std::string> output_affixes(const suites::Problem& problem, u32 r) {
-  std::vector<std::string> texts;
-  if (problem.signature.results[r] == Type::Str)
+std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r) {
+  const Type type = problem.signature.results[r];
+  if (type == Type::Str) {
+    std::vector<std::string> texts;
     for (const suites::Case& c : problem.train) texts.push_back(c.outputs[r].s);
-  const std::string prefix = common_affix(texts, false);
-  for (std::string& t : texts) t.erase(0, prefix.size());
-  return {prefix, common_affix(texts, true)};
+    const std::string prefix = common_affix(texts, false);
+    for (std::string& t : texts) t.erase(0, prefix.size());
+    return {vm::Value::of_str(prefix), vm::Value::of_str(common_affix(texts, true))};
+  }
+  if (!is_array(type) || problem.train.size() < 3) return {};
+  std::vector<std::vector<vm::Value>> lists;
+  for (const suites::Case& c : problem.train) lists.push_back(c.outputs[r].items);
+  const std::vector<vm::Value> prefix = common_affix(lists, false);
+  for (std::vector<vm::Value>& l : lists) l.erase(l.begin(), l.begin() + std::ptrdiff_t(prefix.size()));
+  return {vm::Value::of_array(element_of(type), prefix),
+          vm::Value::of_array(element_of(type), common_affix(lists, true))};
 }
 
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
@@ -51,17 +66,26 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
   for (u32 r = 0; r < results.size(); ++r) {
     std::vector<vm::Value> outputs;
     for (const suites::Case& c : problem.train) outputs.push_back(c.outputs[r]);
-    out.push_back({r, results[r], "", "", nullptr, false, outputs});
-    if (results[r] != Type::Str) continue;
+    out.push_back({r, results[r], {}, {}, nullptr, false, outputs});
     const auto [prefix, suffix] = output_affixes(problem, r);
+    if (is_array(results[r]) && (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))) {
+      std::vector<vm::Value> rest;  // the lists between the affixes
+      for (const vm::Value& v : outputs)
+        rest.push_back(
+            vm::Value::of_array(element_of(results[r]),
+                                std::vector<vm::Value>(v.items.begin() + std::ptrdiff_t(prefix.items.size()),
+                                                       v.items.end() - std::ptrdiff_t(suffix.items.size()))));
+      out.push_back({r, results[r], prefix, suffix, nullptr, false, rest});
+    }
+    if (results[r] != Type::Str) continue;
     std::vector<vm::Value> rest, chars, ints;
     for (const vm::Value& v : outputs) {
-      const std::string t = v.s.substr(prefix.size(), v.s.size() - prefix.size() - suffix.size());
+      const std::string t = v.s.substr(prefix.s.size(), v.s.size() - prefix.s.size() - suffix.s.size());
       rest.push_back(vm::Value::of_str(t));
       if (t.size() == 1) chars.push_back(vm::Value::of_int(u8(t[0])));
       if (std::optional<i64> d = decimal(t)) ints.push_back(vm::Value::of_int(*d));
     }
-    if (!prefix.empty() || !suffix.empty())
+    if (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))
       out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest});
     if (chars.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars});
     if (ints.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "str", false, ints});

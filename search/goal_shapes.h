@@ -1,9 +1,9 @@
 // What an enumeration may look for besides a result's outputs as they are (docs/search.md
-// "Goals"): for a string result whose train outputs share a prefix or a suffix, the strings
-// between them; where those are single characters or decimal integers, the ints that chr() or
-// str() turns into them; where they hold lines, the [str] that join(…, "\n") turns into them. Both
-// enumeration engines assemble an answer from expressions that meet these: `return "Check sum is " +
-// chr(e);`, `return (e1, e2);`.
+// "Goals"): for a string or list result whose train outputs share a prefix or a suffix, the
+// strings or lists between them (`return [8] + e + [8];`); where those are single characters or decimal
+// integers, the ints that chr() or str() turns into them; where they hold lines, the [str] that join(…, "\n")
+// turns into them. Both enumeration engines assemble an answer from expressions that meet these: `return
+// "Check sum is " + chr(e);`, `return (e1, e2);`.
 #pragma once
 
 #include <string>
@@ -18,16 +18,18 @@ namespace gs::search {
 struct GoalShape {
   u32 result = 0;  // which of the signature's results
   Type type = Type::Unit;
-  std::string prefix, suffix;
+  vm::Value prefix, suffix;       // of the result's type (a str or a list), or none (Unit)
   const char* convert = nullptr;  // "chr", "str": the builtin applied to the expression, or none
   bool lines = false;  // join(expression, "\n"), whose outputs are then the strs between the affixes
   std::vector<vm::Value> outputs;  // by train case: what the expression must give (its lines joined)
   // The result's outputs as they are.
-  bool plain() const { return prefix.empty() && suffix.empty() && convert == nullptr && !lines; }
+  bool plain() const { return !has_affix(prefix) && !has_affix(suffix) && convert == nullptr && !lines; }
+  static bool has_affix(const vm::Value& v) { return !v.s.empty() || !v.items.empty(); }
 };
 
-// The prefix and suffix every train output of result r shares (none for a result that is not a str).
-std::pair<std::string, std::string> output_affixes(const suites::Problem& problem, u32 r);
+// The prefix and suffix every train output of result r shares: strs' texts, or (of three or more
+// cases) lists' elements; none (Unit values) for a result of another type.
+std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r);
 
 // Per result in order: its outputs as they are, then without the affixes, then as ints under
 // chr or str, then as lines, where they exist.

@@ -12,7 +12,6 @@
 #include <random>
 
 #include "search/bank_grammar.h"
-#include "search/bank_loops.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/problem.h"
@@ -39,6 +38,11 @@ std::vector<bank::Production> body_productions() {
   p.push_back(bank::operation_production({A}, I, "len($0)"));
   for (const char* op : {"$0 < $1", "$0 == $1"}) p.push_back(bank::operation_production({I, I}, B, op));
   p.push_back(bank::choose_production(I));
+  // A flat map's lists: [x], push([x], i), and a loop that builds one (its helper compiled with it).
+  p.push_back(bank::operation_production({I}, A, "[$0]"));
+  p.push_back(bank::operation_production({A, I}, A, "push($0, $1)"));
+  for (const bank::Production& q : bank::grammar({I, B, A}, true, false))
+    if (q.text.rfind("range_to(", 0) == 0) p.push_back(q);
   return p;
 }
 
@@ -90,6 +94,9 @@ TEST(BankLambdas, EveryLeafIsWhatItsProgramComputes) {
   const bank::LambdaLeaves lambdas =
       bank::lambda_leaves(params, names, inputs, cases, constants, body_productions, settings);
   ASSERT_GT(lambdas.leaves.size(), 1000u);
+  EXPECT_GT(std::count_if(lambdas.leaves.begin(), lambdas.leaves.end(),
+                          [](const bank::Leaf& l) { return l.text.rfind("flat_map_", 0) == 0; }),
+            40);
   EXPECT_EQ(lambdas.evaluated, 4000u);
   u64 values = 0;
   const u64 traps = expect_programs_compute(lambdas, "xs: [int], n: int", inputs, cases, &values);
@@ -256,7 +263,7 @@ TEST(BankLambdas, ABodyHoldsTheLoopsOverItsElement) {
   }
   auto named = [](const char* prefix) {
     for (const bank::Production& q : bank::grammar({Type::Int, Type::Bool, Type::IntArray}, true, false))
-      if (q.text.rfind(prefix, 0) == 0) return bank::element_production(q);
+      if (q.text.rfind(prefix, 0) == 0) return bank::body_production(q);
     ADD_FAILURE() << "no production " << prefix;
     return false;
   };
@@ -267,6 +274,32 @@ TEST(BankLambdas, ABodyHoldsTheLoopsOverItsElement) {
   EXPECT_FALSE(named("fold_add("));
   EXPECT_FALSE(named("fold_range_add("));
   EXPECT_FALSE(named("scan_add("));
+  EXPECT_TRUE(named("range_to("));
+  EXPECT_FALSE(named("sort("));
+}
+
+// A flat map: each element's list, one after the other — [x, i] (each element followed by its
+// place) and range_to(1, x) (each element counted up to).
+TEST(BankLambdas, TheGeneratorSolvesFlatMaps) {
+  for (const auto& p : std::vector<suites::Problem>{
+           list_problem("with-places", "fn solve(xs: [int]) -> [int]", nullptr, true,
+                        [](const auto& xs) {
+                          std::vector<i64> out;
+                          for (size_t j = 0; j < xs.size(); ++j) {
+                            out.push_back(xs[j]);
+                            out.push_back(i64(j));
+                          }
+                          return out;
+                        }),
+           list_problem("counted-up-to", "fn solve(xs: [int]) -> [int]", nullptr, true, [](const auto& xs) {
+             std::vector<i64> out;
+             for (i64 x : xs)
+               for (i64 v = 1; v <= x; ++v) out.push_back(v);
+             return out;
+           })}) {
+    const SearchOutcome r = expect_solved(p, 300'000);
+    EXPECT_NE(r.simplified.find("flat_map_"), std::string::npos) << p.name << "\n" << r.simplified;
+  }
 }
 
 // Maps and filters whose bodies the outputs fix element by element (search/body_goals.h): sought

@@ -11,6 +11,7 @@
 
 #include "jobs/command.h"
 #include "search/generator.h"
+#include "search/goal_shapes.h"
 #include "search/search_loop.h"
 #include "suites/cases.h"
 #include "tests/unit/command_outcome.h"
@@ -306,6 +307,37 @@ TEST(Enumerate, AssemblesStringsFromACommonPrefixAndSuffix) {
     EXPECT_TRUE(r.generalises) << c.name << ": " << r.solution;
     EXPECT_NE(r.solution.find(c.solution), std::string::npos) << c.name << ": " << r.solution;
   }
+}
+
+// List outputs that share first and last elements: the lists between them are a goal, and the
+// affixes list literals around it ([41, 7] and [99] are no constants of the bank). A prefix
+// needs three train cases or more: two share one by chance too often.
+TEST(Enumerate, AssemblesListsFromACommonPrefixAndSuffix) {
+  std::vector<nlohmann::json> train, test;
+  for (int k = 0; k < 16; ++k) {
+    std::vector<int> xs;
+    for (int j = 0; j < k % 5 + 1; ++j) xs.push_back((k * 13 + j * 29) % 50);
+    (k < 8 ? train : test).push_back({xs});
+  }
+  const auto expected = [](const nlohmann::json& in) {
+    std::vector<int> xs = in[0].get<std::vector<int>>();
+    std::sort(xs.begin(), xs.end());
+    xs.insert(xs.begin(), {41, 7});
+    xs.push_back(99);
+    return nlohmann::json(xs);
+  };
+  const suites::Problem p = make_problem("fn solve(xs: [int]) -> [int]", train, expected);
+  const auto [prefix, suffix] = search::output_affixes(p, 0);
+  EXPECT_TRUE(
+      vm::identical(prefix, vm::Value::of_array(Type::Int, {vm::Value::of_int(41), vm::Value::of_int(7)})));
+  EXPECT_TRUE(vm::identical(suffix, vm::Value::of_array(Type::Int, {vm::Value::of_int(99)})));
+  const search::SearchOutcome r = solve(p, test, expected, 50000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("[41, 7] + sort(xs) + [99]"), std::string::npos) << r.solution;
+  suites::Problem two = p;
+  two.train.resize(2);
+  EXPECT_FALSE(search::GoalShape::has_affix(search::output_affixes(two, 0).first));
 }
 
 // Lines of numbers from a signature without lists (for-loop-index's shape): a lines goal brings
