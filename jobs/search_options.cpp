@@ -80,18 +80,23 @@ namespace {
 
 constexpr u64 kMostBodyGoals = 1'000'000'000;
 
-// --body-goal-budget's value: a number of [0, kMostBodyGoals], or auto (nullopt in *budget).
-bool parse_body_goal_budget(const std::string& text, std::optional<u64>* budget) {
-  if (text == "auto") {
-    *budget = std::nullopt;
-    return true;
-  }
+// --body-goal-budget's value: a number of [0, kMostBodyGoals] as it is, or auto — a third of the
+// candidate budget, at least the enumeration's default, and no bound without a candidate budget
+// (the search's time or iterations bound it); nullopt with *error for anything else.
+std::optional<u64> body_goal_budget(const SearchOptions& o, std::string* error) {
+  const std::string& text = o.body_goal_budget;
+  if (text == "auto")
+    return o.search.budget.candidates == 0
+               ? search::kUnboundedBodyGoals
+               : std::max(search::EnumerateSettings{}.body_goal_budget, o.search.budget.candidates / 3);
   u64 v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > kMostBodyGoals)
-    return false;
-  *budget = v;
-  return true;
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > kMostBodyGoals) {
+    *error = "--body-goal-budget takes auto or a number in [0, " + std::to_string(kMostBodyGoals) +
+             "], not '" + text + "'";
+    return std::nullopt;
+  }
+  return v;
 }
 
 }  // namespace
@@ -128,12 +133,7 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = "--policy guides the enumeration: it goes with --generator enumerate or portfolio";
     return false;
   }
-  std::optional<u64> goals;
-  if (!parse_body_goal_budget(o.body_goal_budget, &goals)) {
-    *error = "--body-goal-budget takes auto or a number in [0, " + std::to_string(kMostBodyGoals) +
-             "], not '" + o.body_goal_budget + "'";
-    return false;
-  }
+  if (!body_goal_budget(o, error)) return false;
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
   const search::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
@@ -159,20 +159,9 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
   c.settings.enumerate.threads = o.pipeline.threads;
   c.settings.enumerate.memory = u64(o.bank_memory_mib) << 20;
-  // auto: a third of the candidate budget, at least the default; without a candidate budget the
-  // search's time or iterations bound it.
-  std::optional<u64> goals;
-  if (!parse_body_goal_budget(o.body_goal_budget, &goals)) {
-    *error = "--body-goal-budget takes auto or a number, not '" + o.body_goal_budget + "'";
-    return std::nullopt;
-  }
-  if (goals)
-    c.settings.enumerate.body_goal_budget = *goals;
-  else if (o.search.budget.candidates == 0)
-    c.settings.enumerate.body_goal_budget = search::kUnboundedBodyGoals;
-  else
-    c.settings.enumerate.body_goal_budget =
-        std::max(search::EnumerateSettings{}.body_goal_budget, o.search.budget.candidates / 3);
+  const std::optional<u64> goals = body_goal_budget(o, error);
+  if (!goals) return std::nullopt;
+  c.settings.enumerate.body_goal_budget = *goals;
   if (!o.policy_path.empty()) {
     try {
       c.settings.enumerate.policy = search::load_policy(o.policy_path);

@@ -30,7 +30,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
 // makes an int, a bool or a str, but of the loops only those over an int's digits or comparing a
 // list's elements with a value (count_where_eq(xs, x): how often x occurs) — the folds of a list
 // and over 1..n give the same on each of a case's elements, as sum(xs) does; or one that builds an
-// [int] from ints and lists — [x], push, +, repeat, range_to, range_by: a flat map's bodies.
+// [int] from ints — [x], push, repeat, range_to, range_by: a flat map's bodies.
 bool body_production(const Production& p);
 
 // A production's name: its text and signature, e.g. "$0 + $1 (int, int) -> int",

@@ -234,14 +234,14 @@ class EnumerateGenerator final : public Generator {
           body_constants.push_back({literal(c), c});
       // The bodies' productions (bank::body_production): those that make an int, a bool or a
       // str, the loops over an element among them (count_where_eq(xs, x): how often the element
-      // occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x, i + 1],
-      // range_to(1, x)). The loops and the lists cost 2, so that they do not crowd out the
-      // smaller bodies within the bodies' budget.
+      // occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x], push,
+      // range_to(1, x)). The loops (those with a helper) cost 2, so that they do not crowd out
+      // the smaller bodies within the bodies' budget.
       auto body_productions = [&] {
         std::vector<Production> all = bank::grammar(types_, true, settings_.choose), body;
         for (Production& p : all)
           if (bank::body_production(p)) {
-            if (!p.helper.empty() && !p.choose) p.cost = kLoopOrListBodyCost;
+            if (!p.helper.empty() && !p.choose) p.cost = kBodyLoopCost;
             body.push_back(std::move(p));
           }
         return body;
@@ -418,7 +418,7 @@ class EnumerateGenerator final : public Generator {
   std::unique_ptr<bank::LambdaBodies> bodies_;
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
-  static constexpr u32 kLoopOrListBodyCost = 2;        // a loop's or a list's in a lambda body
+  static constexpr u32 kBodyLoopCost = 2;              // a loop's (a helper's) in a lambda body
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;
