@@ -46,7 +46,9 @@ po::options_description search_options(SearchOptions* o) {
       "the direct paths against it)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
-      "(0)")(
+      "(0)")("last-steps", bounded(&o->settings.enumerate.last_steps, 0, 2),
+             "enumerate: a list result's goals up to this many steps before it (its outputs reversed, "
+             "sorted, differenced, divided, less a parameter: reverse(e), map_mul(e, 2)); 0: none")(
       "bank-memory", bounded(&o->bank_memory_mib, 16, 1u << 20),
       "enumerate: MiB the value bank may fill (its expressions' outputs and traps); the enumeration ends "
       "there")("policy", po::value(&o->policy_path),

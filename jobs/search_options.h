@@ -33,7 +33,8 @@ struct SearchOptions {
 };
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
-// --choose, --lambdas, --lambda-budget, --body-goal-budget, --bank-interpreter, --splits, --bank-memory,
+// --choose, --lambdas, --lambda-budget, --body-goal-budget, --bank-interpreter, --splits, --last-steps,
+// --bank-memory,
 // --policy,
 // --policy-temperature,
 // --enumerate-first,

@@ -1,5 +1,6 @@
 #include "search/bank_loops.h"
 
+#include <stdexcept>
 #include <string>
 
 namespace gs::search::bank {
@@ -144,18 +145,21 @@ std::string list_builder(const std::string& name, const std::string& source) {
   return out;
 }
 
-}  // namespace
+// A loop: the production `name($0, $1, …)` over `operands` and its helper function, of that name.
+struct LoopForm {
+  std::vector<Type> operands;
+  Type result = Type::Unit;
+  std::string name, helper;
+  bool counted = false;  // its steps are operand 0's (a fold over 1..n): Operation::count_steps_by
+};
 
-std::vector<Production> loop_productions(const std::set<Type>& types) {
+std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
   const Type I = Type::Int, A = Type::IntArray;
-  std::vector<Production> p;
-  // The production `name($0, $1, …)` whose helper function, of that name, build writes around body.
+  std::vector<LoopForm> p;
   using Builder = std::string (*)(const std::string& name, const std::string& body);
   auto add = [&](std::vector<Type> operands, Type result, const std::string& name, Builder build,
                  const std::string& body) {
-    std::string text = name + "(";
-    for (size_t i = 0; i < operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
-    p.push_back(operation_production(std::move(operands), result, text + ")", build(name, body), kLoopFuel));
+    p.push_back({std::move(operands), result, name, build(name, body)});
   };
   for (const Accumulation& a : kAccumulations) {
     const std::string op = a.name;
@@ -166,7 +170,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     if (op != "count" && op != "max" && op != "min") {  // max/min over 1..n: n or 1 against init
       add({I, I}, I, "fold_range_" + op, fold_range, a.step);
       // n steps that cannot trap: a case whose n needs more than the loop's fuel traps at once.
-      p.back().operation->count_steps_by(0);
+      p.back().counted = true;
     }
     add({I, I, I}, I, "digits_" + op, digits, a.step);
   }
@@ -188,6 +192,25 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     if (types.count(Type::StrArray)) add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
   }
   return p;
+}
+
+}  // namespace
+
+std::vector<Production> loop_productions(const std::set<Type>& types) {
+  std::vector<Production> p;
+  for (LoopForm& f : loop_forms(types)) {
+    std::string text = f.name + "(";
+    for (size_t i = 0; i < f.operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
+    p.push_back(operation_production(std::move(f.operands), f.result, text + ")", f.helper, kLoopFuel));
+    if (f.counted) p.back().operation->count_steps_by(0);
+  }
+  return p;
+}
+
+std::string loop_helper(std::string_view name) {
+  for (const LoopForm& f : loop_forms({Type::Int, Type::Bool, Type::IntArray, Type::StrArray}))
+    if (f.name == name) return f.helper;
+  throw std::invalid_argument("no loop named " + std::string(name));
 }
 
 }  // namespace gs::search::bank

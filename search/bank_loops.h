@@ -36,6 +36,8 @@
 #pragma once
 
 #include <set>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "search/bank_enumerator.h"
@@ -47,5 +49,9 @@ inline constexpr u64 kLoopFuel = 5000;  // per case and application, in the bank
 // The loop productions over the types in `types` (those of a problem's signature, int and bool
 // included): the [int] loops when [int] is there, the int loops always.
 std::vector<Production> loop_productions(const std::set<Type>& types);
+
+// The helper function of the loop `name` ("scan_add", "map_mul"), as its production writes it.
+// Throws std::invalid_argument for a name no loop has.
+std::string loop_helper(std::string_view name);
 
 }  // namespace gs::search::bank

@@ -12,7 +12,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 
+#include "base/hash.h"
 #include "pipeline/case_set.h"
 #include "search/bank_enumerator.h"
 #include "search/bank_grammar.h"
@@ -30,6 +32,18 @@ using bank::Production;
 
 const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float,
            SA = Type::StrArray, FA = Type::FloatArray;
+
+// The hash of a list of ints whatever their order: a permutation goal's (search/last_steps.h, sort).
+u64 multiset_hash(std::span<const u64> elements) {
+  u64 sum = 0;
+  for (u64 x : elements) {  // splitmix64's finaliser, so that no sum of two collides by carries
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    sum += x ^ (x >> 31);
+  }
+  return mix_word(mix_word(kHashSeed, elements.size()), sum);
+}
 
 // Whether some train output is a string of lines, joined with "\n".
 bool has_lines(const suites::Problem& problem) {
@@ -53,9 +67,13 @@ class EnumerateGenerator final : public Generator {
     for (Type t : types_)
       if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
     for (const suites::Case& c : problem.train) inputs_.push_back(c.inputs);
-    for (GoalShape& shape : goal_shapes(problem)) {
+    for (GoalShape& shape : goal_shapes(problem, settings.last_steps)) {
       Goal g;
-      for (const vm::Value& v : shape.outputs) g.hashes.push_back(pipeline::output_hash({&v, 1}));
+      for (const vm::Value& v : shape.outputs) {
+        std::vector<u64> elements;
+        for (const vm::Value& x : v.items) elements.push_back(u64(x.i));
+        g.hashes.push_back(shape.step.permutation ? multiset_hash(elements) : pipeline::output_hash({&v, 1}));
+      }
       g.shape = std::move(shape);
       goals_.push_back(std::move(g));
     }
@@ -139,26 +157,42 @@ class EnumerateGenerator final : public Generator {
     }
     bank::EnumerationStats stats;
     auto meets = [&](const bank::Behaviour& b) {
-      for (const Goal& g : goals_)
-        if (!met_[g.shape.result] && meets_all(g, b)) return true;
+      std::optional<u64> first[2];  // b's hash on case 0, as each kind of goal takes it
+      for (const Goal& g : goals_) {
+        if (met_[g.shape.result] || b.type != g.shape.type) continue;
+        std::optional<u64>& h = first[g.shape.step.permutation];
+        if (!g.shape.lines && b.type != F && b.type != FA && cases_->count() > 0) {
+          if (b.traps[0] != u8(vm::Trap::NONE)) continue;
+          if (!h) h = goal_hash(g, b, 0);
+          if (*h != g.hashes[0]) continue;
+        }
+        if (meets_all(g, b)) return true;
+      }
       return false;
     };
-    const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, count, &stats);
-    enumerated_ = stats.evaluated;
+    // On through the batch while what meets a goal makes no program yet (a goal of one result of
+    // several, met by a parameter before anything is evaluated).
+    for (u64 left = count; out.empty() && left > 0 && !enumerator_->finished();) {
+      const u64 start = enumerated_;
+      const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, left, &stats);
+      enumerated_ = stats.evaluated;
+      bytes_ = stats.bytes + cases_->heap_used();
+      if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
+        // The result's outputs as they are: the program is the expression (whose twins alike() counts).
+        Proposal p;
+        p.source = enumerator_->program(*answer, entry_);
+        answer_ = {*answer, p.source};
+        out.push_back(std::move(p));
+      } else if (std::optional<std::string> assembled = assemble()) {
+        Proposal p;
+        p.source = std::move(*assembled);
+        out.push_back(std::move(p));
+      }
+      if (!answer) break;
+      left -= std::min(left, enumerated_ - start);
+    }
     spent_ = lambda_evaluated_ + sought_ + enumerated_;
     evaluated_ = spent_ - before;
-    bytes_ = stats.bytes + cases_->heap_used();
-    if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
-      // The result's outputs as they are: the program is the expression (whose twins alike() counts).
-      Proposal p;
-      p.source = enumerator_->program(*answer, entry_);
-      answer_ = {*answer, p.source};
-      out.push_back(std::move(p));
-    } else if (std::optional<std::string> assembled = assemble()) {
-      Proposal p;
-      p.source = std::move(*assembled);
-      out.push_back(std::move(p));
-    }
     // An answer was evaluated in the bank and is judged by the pipeline: count it once.
     if (!out.empty() && evaluated_ > 0) --evaluated_;
     return out;
@@ -295,7 +329,16 @@ class EnumerateGenerator final : public Generator {
     }
     if (b.type == F || b.type == FA)
       return pipeline::values_match(cases_->value(b, k), g.shape.outputs[k], tolerance_);
-    return bank::case_hash(b, *cases_, k) == g.hashes[k];
+    return goal_hash(g, b, k) == g.hashes[k];
+  }
+  // b's hash on case k (no trap) as goal g's hashes are taken: the pipeline's output hash, or
+  // for a permutation goal its elements' multiset hash.
+  u64 goal_hash(const Goal& g, const bank::Behaviour& b, u32 k) {
+    if (!g.shape.step.permutation) return bank::case_hash(b, *cases_, k);
+    vm::Heap& heap = cases_->machine(k).heap;
+    if (!heap.is_array(b.words[k])) return 0;
+    const u32 ref = u32(b.words[k]);
+    return multiset_hash({heap.slots(ref), heap.header(ref)->length});
   }
   bool meets_all(const Goal& g, const bank::Behaviour& b) {
     if (b.type != g.shape.type) return false;
@@ -312,20 +355,32 @@ class EnumerateGenerator final : public Generator {
     bool terms_changed = false;
     for (; scanned_ < enumerator_->count(); ++scanned_) {
       const bank::Behaviour& b = enumerator_->behaviour(scanned_);
+      std::vector<u64> hashes[2];  // b's hashes by case, as each kind of goal takes them, once
+      auto right = [&](const Goal& g, u32 k) {
+        if (g.shape.lines || b.type == F || b.type == FA) return right_on(g, b, k);
+        if (b.traps[k] != u8(vm::Trap::NONE)) return false;
+        std::vector<u64>& h = hashes[g.shape.step.permutation];
+        if (h.empty()) {
+          h.assign(n, 0);
+          for (u32 c = 0; c < n; ++c)
+            if (b.traps[c] == u8(vm::Trap::NONE)) h[c] = goal_hash(g, b, c);
+        }
+        return h[k] == g.hashes[k];
+      };
       for (u32 j = 0; j < goals_.size(); ++j) {
         Goal& g = goals_[j];
         if (b.type != g.shape.type || met_[g.shape.result]) continue;
-        CaseMask right = case_mask(n);
+        CaseMask right_cases = case_mask(n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
-          if (right_on(g, b, k)) {
-            add_case(&right, k);
+          if (right(g, k)) {
+            add_case(&right_cases, k);
             ++count;
           }
         if (count == n)
           met_[g.shape.result] = Met{j, {{}, scanned_}};
-        else if (settings_.splits)
-          terms_changed = g.terms.add(scanned_, std::move(right)) || terms_changed;
+        else if (settings_.splits && g.shape.step.empty())  // a last step's goal is met whole
+          terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
       }
       if (settings_.splits && b.type == B && !b.traps_anywhere()) {
         CaseMask holds = case_mask(n);
@@ -360,7 +415,7 @@ class EnumerateGenerator final : public Generator {
     std::vector<u32> parts;  // per result: its decision list's expressions
     for (const std::optional<Met>& m : met_) append_expressions(m->list, &parts);
     const bank::Written w = enumerator_->write(parts, "");
-    std::string splits, returned;
+    std::string splits, steps, returned;  // the splits' functions, the last steps' helpers
     size_t at = 0;
     for (u32 r = 0; r < met_.size(); ++r) {
       const Met& m = *met_[r];
@@ -372,6 +427,13 @@ class EnumerateGenerator final : public Generator {
         const std::string name = "split_" + std::to_string(r + 1);
         splits += decision_function(name, parameters_, type_name(shape.type), m.list, w.expressions, &at);
         e = name + "(" + arguments_ + ")";
+      }
+      if (!shape.step.empty()) {
+        const std::string& t = shape.step.text;
+        e = t.substr(0, t.find("$0")) + e + t.substr(t.find("$0") + 2);
+        for (const std::string& helper : shape.step.helpers)
+          if (w.functions.find(helper) == std::string::npos && steps.find(helper) == std::string::npos)
+            steps += helper;
       }
       if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
       if (shape.lines) e = "join(" + e + ", \"\\n\")";
@@ -387,7 +449,7 @@ class EnumerateGenerator final : public Generator {
       type = "(" + type + ")";
       returned = "(" + returned + ")";
     }
-    return entry(type, returned) + splits + w.functions;
+    return entry(type, returned) + splits + w.functions + steps;
   }
 
   // The entry function, returning `returned` of type `type`.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "search/last_steps.h"
+
 namespace gs::search {
 
 namespace {
@@ -60,13 +62,15 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
           vm::Value::of_array(element_of(type), common_affix(lists, true))};
 }
 
-std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
+std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps) {
   std::vector<GoalShape> out;
   const std::vector<Type>& results = problem.signature.results;
   for (u32 r = 0; r < results.size(); ++r) {
     std::vector<vm::Value> outputs;
     for (const suites::Case& c : problem.train) outputs.push_back(c.outputs[r]);
-    out.push_back({r, results[r], {}, {}, nullptr, false, outputs});
+    const GoalShape plain{r, results[r], {}, {}, nullptr, false, outputs, {}};
+    out.push_back(plain);
+    for (GoalShape& g : last_step_goals(plain, problem, last_steps)) out.push_back(std::move(g));
     const auto [prefix, suffix] = output_affixes(problem, r);
     if (is_array(results[r]) && (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))) {
       std::vector<vm::Value> rest;  // the lists between the affixes
@@ -75,7 +79,7 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
             vm::Value::of_array(element_of(results[r]),
                                 std::vector<vm::Value>(v.items.begin() + std::ptrdiff_t(prefix.items.size()),
                                                        v.items.end() - std::ptrdiff_t(suffix.items.size()))));
-      out.push_back({r, results[r], prefix, suffix, nullptr, false, rest});
+      out.push_back({r, results[r], prefix, suffix, nullptr, false, rest, {}});
     }
     if (results[r] != Type::Str) continue;
     std::vector<vm::Value> rest, chars, ints;
@@ -86,12 +90,13 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem) {
       if (std::optional<i64> d = decimal(t)) ints.push_back(vm::Value::of_int(*d));
     }
     if (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))
-      out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest});
-    if (chars.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars});
-    if (ints.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "str", false, ints});
+      out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest, {}});
+    if (chars.size() == outputs.size())
+      out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars, {}});
+    if (ints.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "str", false, ints, {}});
     if (std::any_of(rest.begin(), rest.end(),
                     [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
-      out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest});
+      out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}});
   }
   return out;
 }

@@ -2,8 +2,9 @@
 // "Goals"): for a string or list result whose train outputs share a prefix or a suffix, the
 // strings or lists between them (`return [8] + e + [8];`); where those are single characters or decimal
 // integers, the ints that chr() or str() turns into them; where they hold lines, the [str] that join(…, "\n")
-// turns into them. Both enumeration engines assemble an answer from expressions that meet these: `return
-// "Check sum is " + chr(e);`, `return (e1, e2);`.
+// turns into them; for an [int] result, what goes into a last reverse, sort, running sum or map
+// (search/last_steps.h). The enumeration assembles an answer from expressions that meet these:
+// `return "Check sum is " + chr(e);`, `return (e1, e2);`, `return map_mul(e, 2);`.
 #pragma once
 
 #include <string>
@@ -15,6 +16,15 @@
 
 namespace gs::search {
 
+// The last steps around the expression that meets a goal (search/last_steps.h): Syn with $0 for
+// the expression, "sort($0)", "map_mul(reverse($0), 2)", and the helper functions they call.
+struct LastStep {
+  std::string text;
+  std::vector<std::string> helpers;
+  bool permutation = false;  // a step sorts: any order of the goal's outputs meets it
+  bool empty() const { return text.empty(); }
+};
+
 struct GoalShape {
   u32 result = 0;  // which of the signature's results
   Type type = Type::Unit;
@@ -22,8 +32,11 @@ struct GoalShape {
   const char* convert = nullptr;  // "chr", "str": the builtin applied to the expression, or none
   bool lines = false;  // join(expression, "\n"), whose outputs are then the strs between the affixes
   std::vector<vm::Value> outputs;  // by train case: what the expression must give (its lines joined)
+  LastStep step;                   // the answer's last step, if any (outputs: what goes into it)
   // The result's outputs as they are.
-  bool plain() const { return !has_affix(prefix) && !has_affix(suffix) && convert == nullptr && !lines; }
+  bool plain() const {
+    return !has_affix(prefix) && !has_affix(suffix) && convert == nullptr && !lines && step.empty();
+  }
   static bool has_affix(const vm::Value& v) { return !v.s.empty() || !v.items.empty(); }
 };
 
@@ -31,8 +44,10 @@ struct GoalShape {
 // cases) lists' elements; none (Unit values) for a result of another type.
 std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r);
 
-// Per result in order: its outputs as they are, then without the affixes, then as ints under
-// chr or str, then as lines, where they exist.
-std::vector<GoalShape> goal_shapes(const suites::Problem& problem);
+// Per result in order: its outputs as they are, then the goals last steps from them
+// (search/last_steps.h)
+// (up to `last_steps` of them), then without the affixes, then as ints under chr or str, then as
+// lines, where they exist.
+std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
 
 }  // namespace gs::search
