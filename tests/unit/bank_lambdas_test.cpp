@@ -16,6 +16,7 @@
 #include "search/search_loop.h"
 #include "suites/problem.h"
 #include "tests/unit/compiled_program.h"
+#include "tests/unit/int_list.h"
 #include "vm/runner.h"
 
 namespace gs::search {
@@ -24,11 +25,7 @@ namespace {
 using vm::Value;
 const Type I = Type::Int, A = Type::IntArray, B = Type::Bool;
 
-Value list(const std::vector<i64>& xs) {
-  std::vector<Value> items;
-  for (i64 x : xs) items.push_back(Value::of_int(x));
-  return Value::of_array(Type::Int, std::move(items));
-}
+Value list(const std::vector<i64>& xs) { return testing::int_list(xs); }
 
 std::vector<bank::Production> body_productions() {
   std::vector<bank::Production> p;

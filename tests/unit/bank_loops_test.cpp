@@ -12,6 +12,7 @@
 
 #include "pipeline/case_set.h"
 #include "tests/unit/compiled_program.h"
+#include "tests/unit/int_list.h"
 #include "vm/runner.h"
 
 namespace gs::search::bank {
@@ -20,11 +21,7 @@ namespace {
 using vm::Value;
 const Type I = Type::Int, A = Type::IntArray;
 
-Value list(const std::vector<i64>& xs) {
-  std::vector<Value> items;
-  for (i64 x : xs) items.push_back(Value::of_int(x));
-  return Value::of_array(Type::Int, std::move(items));
-}
+Value list(const std::vector<i64>& xs) { return testing::int_list(xs); }
 
 std::vector<i64> ints(const Value& v) {
   std::vector<i64> out;

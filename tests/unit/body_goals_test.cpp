@@ -7,6 +7,7 @@
 
 #include <random>
 
+#include "tests/unit/int_list.h"
 #include "vm/arith.h"
 
 namespace gs::search::bank {
@@ -14,11 +15,7 @@ namespace {
 
 using vm::Value;
 
-Value list(const std::vector<i64>& xs) {
-  std::vector<Value> items;
-  for (i64 x : xs) items.push_back(Value::of_int(x));
-  return Value::of_array(Type::Int, std::move(items));
-}
+Value list(const std::vector<i64>& xs) { return testing::int_list(xs); }
 
 std::vector<i64> values(const std::optional<Targets>& t) { return t ? t->values : std::vector<i64>{-9}; }
 std::vector<u8> free(const std::optional<Targets>& t) { return t ? t->free : std::vector<u8>{9}; }

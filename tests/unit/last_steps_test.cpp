@@ -15,6 +15,7 @@
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "tests/unit/compiled_program.h"
+#include "tests/unit/int_list.h"
 #include "vm/runner.h"
 
 namespace gs::search {
@@ -22,11 +23,7 @@ namespace {
 
 using vm::Value;
 
-Value list(const std::vector<i64>& xs) {
-  std::vector<Value> items;
-  for (i64 x : xs) items.push_back(Value::of_int(x));
-  return Value::of_array(Type::Int, std::move(items));
-}
+Value list(const std::vector<i64>& xs) { return testing::int_list(xs); }
 
 // A problem `fn solve(xs: [int], ys: [int], n: int) -> [int]` of these train cases.
 suites::Problem problem(const std::vector<std::vector<Value>>& inputs, const std::vector<Value>& outputs) {
