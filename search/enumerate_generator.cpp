@@ -370,6 +370,7 @@ class EnumerateGenerator final : public Generator {
       for (u32 j = 0; j < goals_.size(); ++j) {
         Goal& g = goals_[j];
         if (b.type != g.shape.type || met_[g.shape.result]) continue;
+        if (!g.shape.step.empty() && n > 0 && !right(g, 0)) continue;  // met whole or not at all
         CaseMask right_cases = case_mask(n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
