@@ -49,6 +49,9 @@ po::options_description search_options(SearchOptions* o) {
       "(0)")("last-steps", bounded(&o->settings.enumerate.last_steps, 0, 2),
              "enumerate: a list result's goals up to this many steps before it (its outputs reversed, "
              "sorted, differenced, divided, less a parameter: reverse(e), map_mul(e, 2)); 0: none")(
+      "forward-steps", defaulted(&o->settings.enumerate.forward_steps),
+      "enumerate: also take each banked [int] one step on against the goals (filter_gt(e, 0), sum(e), "
+      "scan_max(e, ...), map_square(e)) (1), or not (0)")(
       "bank-memory", bounded(&o->bank_memory_mib, 16, 1u << 20),
       "enumerate: MiB the value bank may fill (its expressions' outputs and traps); the enumeration ends "
       "there")("policy", po::value(&o->policy_path),

@@ -33,21 +33,6 @@ bool delimited(const std::string& text, size_t dollar) {
          std::string_view("),]").find(after) != std::string_view::npos;
 }
 
-// text with $i replaced by operand i, in parentheses unless it stands alone there.
-std::string substitute(const std::string& text, const std::vector<const std::string*>& operands) {
-  std::string out;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '$' && i + 1 < text.size()) {
-      const std::string& operand = *operands[size_t(text[i + 1] - '0')];
-      out += atomic(operand) || delimited(text, i) ? operand : "(" + operand + ")";
-      ++i;
-      continue;
-    }
-    out += text[i];
-  }
-  return out;
-}
-
 // Every way to write `total` as an ordered sum of n parts of at least 1.
 std::vector<std::vector<u32>> compositions(u32 total, u32 n) {
   if (n == 1) return {{total}};
@@ -61,6 +46,20 @@ std::vector<std::vector<u32>> compositions(u32 total, u32 n) {
 }
 
 }  // namespace
+
+std::string substitute(const std::string& text, const std::vector<const std::string*>& operands) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '$' && i + 1 < text.size()) {
+      const std::string& operand = *operands[size_t(text[i + 1] - '0')];
+      out += atomic(operand) || delimited(text, i) ? operand : "(" + operand + ")";
+      ++i;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
 
 Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
                                 const std::string& helper, u64 fuel) {

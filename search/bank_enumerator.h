@@ -37,6 +37,10 @@ struct Production {
   u32 cost = 1;  // what applying it adds to its operands' costs (at least 1)
 };
 
+// text with $i replaced by operand i, in parentheses unless it stands alone there (a name, a
+// number, a call; a call's argument, an index): "map_mul($0, 2)" around "xs + ys".
+std::string substitute(const std::string& text, const std::vector<const std::string*>& operands);
+
 Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
                                 const std::string& helper = "", u64 fuel = 0);
 Production choose_production(Type t);

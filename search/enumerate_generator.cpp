@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 #include <span>
+#include <unordered_map>
 
 #include "base/hash.h"
 #include "pipeline/case_set.h"
@@ -20,6 +21,7 @@
 #include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
 #include "search/case_split.h"
+#include "search/forward_steps.h"
 #include "search/generator.h"
 #include "search/goal_shapes.h"
 #include "trees/syntax.h"
@@ -74,6 +76,14 @@ class EnumerateGenerator final : public Generator {
         for (const vm::Value& x : v.items) elements.push_back(u64(x.i));
         g.hashes.push_back(shape.step.permutation ? multiset_hash(elements) : pipeline::output_hash({&v, 1}));
       }
+      if (!shape.outputs.empty() && (shape.type == I || shape.type == A)) {
+        const vm::Value& first = shape.outputs[0];
+        if (shape.type == I) g.first = {first.i};
+        for (const vm::Value& x : first.items) g.first.push_back(x.i);
+        if (shape.step.permutation) std::sort(g.first.begin(), g.first.end());
+      }
+      if (!shape.lines && (shape.type == I || shape.type == A))
+        forward_goals_[shape.step.permutation].emplace(first_key(shape.type, g.first), u32(goals_.size()));
       g.shape = std::move(shape);
       goals_.push_back(std::move(g));
     }
@@ -123,6 +133,14 @@ class EnumerateGenerator final : public Generator {
         if (std::none_of(constants_.begin(), constants_.end(),
                          [&](const vm::Value& c) { return c.type == I && c.i == t; }))
           constants_.push_back(vm::Value::of_int(t));
+    if (settings.forward_steps && types_.count(A) && !problem.train.empty()) {
+      forward_ = forward_steps(problem);
+      for (const vm::Value& p :
+           problem.train[0].inputs) {  // the [int] parameters on case 0, for the sketches
+        first_lists_.emplace_back();
+        for (const vm::Value& y : p.items) first_lists_.back().push_back(u64(y.i));
+      }
+    }
     entry_ = sig.entry;
     if (settings.policy) problem_ = problem;
     usable_ = true;
@@ -147,7 +165,7 @@ class EnumerateGenerator final : public Generator {
         Proposal p;
         p.source = entry(type_name(results_[0]), met->leaf.text) + met->leaf.helper;
         if (sources_.insert(p.source).second) {
-          spent_ = lambda_evaluated_ + sought_ + enumerated_;
+          spent_ = lambda_evaluated_ + sought_ + enumerated_ + stepped_;
           evaluated_ = spent_ - before;
           if (evaluated_ > 0) --evaluated_;
           out.push_back(std::move(p));
@@ -191,7 +209,7 @@ class EnumerateGenerator final : public Generator {
       if (!answer) break;
       left -= std::min(left, enumerated_ - start);
     }
-    spent_ = lambda_evaluated_ + sought_ + enumerated_;
+    spent_ = lambda_evaluated_ + sought_ + enumerated_ + stepped_;
     evaluated_ = spent_ - before;
     // An answer was evaluated in the bank and is judged by the pipeline: count it once.
     if (!out.empty() && evaluated_ > 0) --evaluated_;
@@ -228,12 +246,15 @@ class EnumerateGenerator final : public Generator {
     GoalShape shape;
     std::vector<u64> hashes;  // the outputs' hashes, by case
     SplitTerms terms;
+    std::vector<i64>
+        first;  // an int or [int] goal's output on case 0 (its elements; sorted for a permutation goal)
   };
   // How a result was met: by goal `goal`, with one expression (a list without branches) or case
-  // by case. Entry ids.
+  // by case (entry ids); the expression taken a step forward first, if `forward`.
   struct Met {
     u32 goal = 0;
     DecisionList list;
+    const ForwardStep* forward = nullptr;
   };
 
   // The bank, its leaves (the lambda leaves' bodies enumerated first) and its enumerator.
@@ -383,6 +404,7 @@ class EnumerateGenerator final : public Generator {
         else if (settings_.splits && g.shape.step.empty())  // a last step's goal is met whole
           terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
       }
+      if (b.type == A && !forward_.empty()) step_forward(b);
       if (settings_.splits && b.type == B && !b.traps_anywhere()) {
         CaseMask holds = case_mask(n);
         for (u32 k = 0; k < n; ++k)
@@ -400,6 +422,56 @@ class EnumerateGenerator final : public Generator {
     std::string source = program();
     if (!sources_.insert(source).second) return std::nullopt;
     return source;
+  }
+
+  // Each forward step (search/forward_steps.h) of b, the entry assemble() is at (an [int]),
+  // against the goals of the results not met yet: sketched on case 0, and where that is a goal's
+  // output there (looked up by its hash), applied on every case by the VM; the first that meets a
+  // goal meets its result.
+  void step_forward(const bank::Behaviour& b) {
+    if (cases_->count() == 0 || b.traps[0] != u8(vm::Trap::NONE)) return;
+    vm::Heap& heap = cases_->machine(0).heap;
+    const u32 ref = u32(b.words[0]);
+    xs_.assign(heap.slots(ref), heap.slots(ref) + heap.header(ref)->length);
+    for (const ForwardStep& step : forward_) {
+      const i64 n = step.parameter ? inputs_[0][*step.parameter].i : 0;
+      const std::span<const u64> ys =
+          step.parameter ? std::span<const u64>(first_lists_[*step.parameter]) : std::span<const u64>();
+      sketch(step, xs_, n, ys, &sketch_);
+      ++sketched_;
+      if (sketch_.traps) continue;
+      const std::span<const i64> items =
+          step.result == I ? std::span<const i64>(&sketch_.value, 1) : std::span<const i64>(sketch_.items);
+      for (bool permutation : {false, true}) {
+        const auto& index = forward_goals_[permutation];
+        if (index.empty() || (permutation && step.result != A)) continue;
+        if (permutation) std::sort(sketch_.items.begin(), sketch_.items.end());
+        const auto [from, to] = index.equal_range(first_key(step.result, items));
+        for (auto it = from; it != to; ++it) {
+          const Goal& g = goals_[it->second];
+          if (met_[g.shape.result] || g.shape.type != step.result ||
+              !std::equal(g.first.begin(), g.first.end(), items.begin(), items.end()))
+            continue;
+          std::vector<const bank::Behaviour*> operands = {&b};
+          if (step.parameter) operands.push_back(&cases_->parameter(*step.parameter));
+          const bank::Cases::Mark mark = cases_->mark();
+          const bank::Behaviour out = step.operation->apply(operands, *cases_);
+          ++stepped_;
+          const bool met = meets_all(g, out);
+          cases_->rollback(mark);
+          if (met) {
+            met_[g.shape.result] = Met{it->second, {{}, scanned_}, &step};
+            return;
+          }
+        }
+      }
+    }
+  }
+  // The key forward_goals_ looks a goal up by: its type and its elements on case 0 (its int's).
+  static u64 first_key(Type t, std::span<const i64> items) {
+    u64 h = mix_word(kHashSeed, u64(t));
+    for (i64 x : items) h = mix_word(h, u64(x));
+    return mix_word(h, items.size());
   }
 
   // A decision list over the terms and the smallest conditions that split the cases.
@@ -424,6 +496,12 @@ class EnumerateGenerator final : public Generator {
       std::string e;
       if (m.list.branches.empty()) {
         e = w.expressions[at++];
+        if (m.forward != nullptr) {
+          e = around(*m.forward, e, m.forward->parameter ? names_[*m.forward->parameter] : "");
+          if (!m.forward->helper.empty() && w.functions.find(m.forward->helper) == std::string::npos &&
+              steps.find(m.forward->helper) == std::string::npos)
+            steps += m.forward->helper;
+        }
       } else {
         const std::string name = "split_" + std::to_string(r + 1);
         splits += decision_function(name, parameters_, type_name(shape.type), m.list, w.expressions, &at);
@@ -479,6 +557,13 @@ class EnumerateGenerator final : public Generator {
   u64 sought_ = 0;                       // … and then for the goals' bodies
   u64 enumerated_ = 0;                   // expressions the bank evaluated
   std::unique_ptr<bank::LambdaBodies> bodies_;
+  std::vector<ForwardStep> forward_;  // the steps each banked [int] is taken on (search/forward_steps.h)
+  u64 sketched_ = 0, stepped_ = 0;    // … sketched on case 0, and applied on every case
+  std::vector<std::vector<u64>> first_lists_;  // by parameter: its elements on case 0, if a list
+  // The int and [int] goals by first_key(), those met in order [0] and in any order [1].
+  std::unordered_multimap<u64, u32> forward_goals_[2];
+  std::vector<u64> xs_;                                // step_forward()'s list on case 0
+  Sketch sketch_;                                      // … and its sketch of a step
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
   static constexpr u32 kBodyLoopCost = 2;              // a loop's (a helper's) in a lambda body

@@ -116,6 +116,7 @@ struct EnumerateSettings {
   u64 body_goal_budget = 100000;
   bool splits = true;             // goals met case by case: decision lists under bool expressions
   u32 last_steps = 2;             // an answer's last steps, up to this many (search/last_steps.h; 0: none)
+  bool forward_steps = true;      // … and those each banked [int] is taken on (search/forward_steps.h)
   u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there

@@ -247,7 +247,9 @@ TEST(BankGenerator, SolvesInTheSearchLoopAndCountsWhatItEvaluated) {
         {{vm::Value::of_array(Type::Int, items)}, {vm::Value::of_int(xs.empty() ? -1 : xs[0])}});
   }
   p.test = {p.train[0], p.train[1]};
-  std::unique_ptr<Generator> g = make_enumerate_generator(p, {});
+  EnumerateSettings settings;
+  settings.forward_steps = false;  // push(xs, -1)[0]: an answer a step forward, whose twins no level holds
+  std::unique_ptr<Generator> g = make_enumerate_generator(p, settings);
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;
   config.batch = 50;
