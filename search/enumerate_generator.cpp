@@ -227,15 +227,24 @@ class EnumerateGenerator final : public Generator {
     a.programs = enumerator_->alike(answer_->first, kAlikeBudget, &stats, &a.complete);
     return a;
   }
+  // A whole answer's, or an assembled one's: the union over the expressions it was assembled from
+  // (its steps, affixes and splits' helpers are not productions).
   std::vector<std::string> uses(const Proposal& solution) const override {
-    if (!answer_ || answer_->second != solution.source) return {};
-    std::vector<bool> productions, leaves;
-    enumerator_->uses(answer_->first, &productions, &leaves);
+    std::vector<u32> ids;
+    if (answer_ && answer_->second == solution.source) {
+      ids = {answer_->first};
+    } else if (auto it = assembled_.find(solution.source); it != assembled_.end()) {
+      ids = it->second;
+    }
     std::set<std::string> keys;
-    for (u32 i = 0; i < productions.size(); ++i)
-      if (productions[i]) keys.insert(bank::production_key(enumerator_->production(i)));
-    for (u32 j = 0; j < constants_.size(); ++j)  // the constants' leaves follow the parameters'
-      if (leaves[params_.size() + j]) keys.insert(bank::constant_key(constants_[j]));
+    for (u32 id : ids) {
+      std::vector<bool> productions, leaves;
+      enumerator_->uses(id, &productions, &leaves);
+      for (u32 i = 0; i < productions.size(); ++i)
+        if (productions[i]) keys.insert(bank::production_key(enumerator_->production(i)));
+      for (u32 j = 0; j < constants_.size(); ++j)  // the constants' leaves follow the parameters'
+        if (leaves[params_.size() + j]) keys.insert(bank::constant_key(constants_[j]));
+    }
     return {keys.begin(), keys.end()};
   }
 
@@ -421,6 +430,9 @@ class EnumerateGenerator final : public Generator {
     if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
     std::string source = program();
     if (!sources_.insert(source).second) return std::nullopt;
+    std::vector<u32> ids;
+    for (const std::optional<Met>& m : met_) append_expressions(m->list, &ids);
+    assembled_[source] = std::move(ids);
     return source;
   }
 
@@ -508,8 +520,7 @@ class EnumerateGenerator final : public Generator {
         e = name + "(" + arguments_ + ")";
       }
       if (!shape.step.empty()) {
-        const std::string& t = shape.step.text;
-        e = t.substr(0, t.find("$0")) + e + t.substr(t.find("$0") + 2);
+        e = bank::substitute(shape.step.text, {&e});
         for (const std::string& helper : shape.step.helpers)
           if (w.functions.find(helper) == std::string::npos && steps.find(helper) == std::string::npos)
             steps += helper;
@@ -549,13 +560,14 @@ class EnumerateGenerator final : public Generator {
   std::vector<vm::Value> constants_;
   double tolerance_ = 0;
   std::vector<Goal> goals_;
-  std::vector<std::optional<Met>> met_;  // by result
-  u32 scanned_ = 0;                      // entries seen by assemble()
-  SplitConditions conditions_;           // the bank's bool expressions that never trap
-  std::set<std::string> sources_;        // the programs assemble() proposed
-  u64 lambda_evaluated_ = 0;             // body expressions evaluated for the lambda leaves
-  u64 sought_ = 0;                       // … and then for the goals' bodies
-  u64 enumerated_ = 0;                   // expressions the bank evaluated
+  std::vector<std::optional<Met>> met_;                // by result
+  u32 scanned_ = 0;                                    // entries seen by assemble()
+  SplitConditions conditions_;                         // the bank's bool expressions that never trap
+  std::set<std::string> sources_;                      // the programs assemble() proposed
+  std::map<std::string, std::vector<u32>> assembled_;  // … and the entries each was assembled from
+  u64 lambda_evaluated_ = 0;                           // body expressions evaluated for the lambda leaves
+  u64 sought_ = 0;                                     // … and then for the goals' bodies
+  u64 enumerated_ = 0;                                 // expressions the bank evaluated
   std::unique_ptr<bank::LambdaBodies> bodies_;
   std::vector<ForwardStep> forward_;  // the steps each banked [int] is taken on (search/forward_steps.h)
   u64 sketched_ = 0, stepped_ = 0;    // … sketched on case 0, and applied on every case

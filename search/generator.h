@@ -63,9 +63,9 @@ class Generator {
   // value bank does, after the search, like the shrinking: not counted as candidates).
   virtual std::optional<Alike> alike(const Proposal& /*solution*/) { return std::nullopt; }
   // Asked with alike(): the names (search/bank_grammar.h keys, sorted) of the productions and
-  // constants `solution` is made of, where the generator built it from them as one expression
-  // (the value bank's answers; not its case splits): what the search policy learns from a solved
-  // problem (search/policy.h). Empty otherwise.
+  // constants `solution` is made of, where the generator built it from them (the value bank's
+  // answers, whole or assembled: those of every expression it was assembled from): what the search
+  // policy learns from a solved problem (search/policy.h). Empty otherwise.
   virtual std::vector<std::string> uses(const Proposal& /*solution*/) const { return {}; }
 };
 

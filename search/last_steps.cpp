@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "search/bank_enumerator.h"
 #include "search/bank_loops.h"
 
 namespace gs::search {
@@ -188,9 +189,7 @@ std::vector<GoalShape> last_step_goals(const GoalShape& goal, const suites::Prob
         std::optional<std::vector<List>> next = inverse(step, at.lists, at.outer, at.so_far.permutation);
         if (!next) continue;
         LastStep s = at.so_far;
-        const size_t dollar = s.text.find("$0");
-        s.text =
-            s.text.empty() ? step.text : s.text.substr(0, dollar) + step.text + s.text.substr(dollar + 2);
+        s.text = s.text.empty() ? step.text : bank::substitute(s.text, {&step.text});
         s.permutation = s.permutation || step.permutation();
         if (step.loop != nullptr) {
           std::string helper = bank::loop_helper(step.loop);

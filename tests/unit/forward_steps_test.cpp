@@ -153,6 +153,8 @@ TEST(ForwardSteps, TheEnumerationEndsAnAnswerWithThem) {
     EXPECT_NE(r.solution.find("scan_max(zip_sub(xs, ys), -9223372036854775807 - 1)"), std::string::npos)
         << r.solution;
     EXPECT_LT(r.candidates_to_solution, 2000u) << "met where zip_sub(xs, ys) is banked";
+    EXPECT_EQ(r.uses, std::vector<std::string>{"zip_sub($0, $1) ([int], [int]) -> [int]"})
+        << "an assembled answer's productions, for the search policy";
   }
 }
 

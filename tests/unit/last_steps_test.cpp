@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "search/bank_enumerator.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "tests/unit/compiled_program.h"
@@ -89,8 +90,8 @@ TEST(LastSteps, EveryGoalGoesIntoItsStep) {
       ASSERT_EQ(g.outputs.size(), outputs.size());
       EXPECT_TRUE(g.type == Type::IntArray && !g.plain());
       std::string source = "fn solve(xs: [int], ys: [int], n: int, e: [int]) -> [int] {\n  return ";
-      const std::string& t = g.step.text;
-      source += t.substr(0, t.find("$0")) + "e" + t.substr(t.find("$0") + 2) + ";\n}\n";
+      const std::string e = "e";
+      source += bank::substitute(g.step.text, {&e}) + ";\n}\n";
       for (const std::string& helper : g.step.helpers) source += helper;
       const std::optional<vm::Program> program = testing::compiled(source, "step");
       ASSERT_TRUE(program);
@@ -101,7 +102,7 @@ TEST(LastSteps, EveryGoalGoesIntoItsStep) {
         ASSERT_EQ(o.trap, vm::Trap::NONE) << source;
         EXPECT_TRUE(vm::identical(o.results[0], outputs[k])) << "case " << k << "\n" << source;
       }
-      outer.insert(t.substr(0, t.find('(')));
+      outer.insert(g.step.text.substr(0, g.step.text.find('(')));
       ++checked;
     }
   }
