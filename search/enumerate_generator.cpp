@@ -255,8 +255,8 @@ class EnumerateGenerator final : public Generator {
     GoalShape shape;
     std::vector<u64> hashes;  // the outputs' hashes, by case
     SplitTerms terms;
-    std::vector<i64>
-        first;  // an int or [int] goal's output on case 0 (its elements; sorted for a permutation goal)
+    // An int or [int] goal's output on case 0 (its elements; sorted for a permutation goal).
+    std::vector<i64> first;
   };
   // How a result was met: by goal `goal`, with one expression (a list without branches) or case
   // by case (entry ids); the expression taken a step forward first, if `forward`.

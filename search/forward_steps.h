@@ -25,6 +25,10 @@
 namespace gs::search {
 
 struct ForwardStep {
+  // An int from the list: Sum, Max, Min, Len, First, Last, At (its n-th, n a parameter). With a
+  // predicate against a constant v: CountWhere, Filter. Elementwise: MapSquare (x * x), MapDiv
+  // (x / v). The running max, min, product: ScanMax, ScanMin, ScanMul. With an [int] parameter:
+  // ZipMax, ZipMin. With an int parameter n: Take (slice(e, 0, n)), Drop (slice(e, n, len(e))).
   enum class Kind : u8 {
     Sum,
     Max,
@@ -32,18 +36,18 @@ struct ForwardStep {
     Len,
     First,
     Last,
-    At,  // an int from the list (At: its n-th, n a parameter)
+    At,
     CountWhere,
-    Filter,  // with a predicate against a constant v
+    Filter,
     MapSquare,
-    MapDiv,  // x * x, x / v
+    MapDiv,
     ScanMax,
     ScanMin,
-    ScanMul,  // the running max, min, product
+    ScanMul,
     ZipMax,
-    ZipMin,  // with an [int] parameter
+    ZipMin,
     Take,
-    Drop,  // slice(e, 0, n), slice(e, n, len(e)), n a parameter
+    Drop,
   };
   enum class Test : u8 { None, Gt, Lt, Divides, NotDivides };
 
