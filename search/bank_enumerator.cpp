@@ -307,6 +307,10 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         // go in chunks, evaluated at once (Operation::apply_all: the cases shared out among the
         // threads) and then banked one by one in order, as if evaluated alone.
         const bool alone = p.choose || (!is_word(p.result) && !p.operation->direct());
+        // Once a case's heap is full of banked values, a production that makes an array or a
+        // string is not applied any more: it would trap heap_exhausted there, which is the bank's
+        // state, not the expression's.
+        if (alone && !p.choose && heaps_full_) continue;
         while (!empty) {
           // The next tuples in odometer order: a chunk, or the budget left if less.
           const u64 left =
@@ -369,7 +373,15 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             u32 size = 1;
             for (u32 id : operands) size += entries_[id].size;
             u64 hash = 0;
-            const bool banked = bank(b, size, level_, production_, operands, &hash);
+            // Nor is an application that found a heap full: the trap is the bank's.
+            const bool exhausted =
+                std::find(b.traps.begin(), b.traps.end(), u8(vm::Trap::HEAP_EXHAUSTED)) != b.traps.end();
+            const bool banked = !exhausted && bank(b, size, level_, production_, operands, &hash);
+            // A heap 255/256 full that an application found too small is full: the lists
+            // still to be made are of the same sizes as those banked.
+            for (u32 k = 0; exhausted && !heaps_full_ && k < b.traps.size(); ++k)
+              if (b.traps[k] == u8(vm::Trap::HEAP_EXHAUSTED) && cases_.heap_mostly_used(k))
+                stats_.heaps_full = heaps_full_ = true;
             if (!banked) {
               if (alone && !p.choose) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;

@@ -68,10 +68,11 @@ struct Written {
 };
 
 struct EnumerationStats {
-  u64 evaluated = 0;  // expressions whose behaviour was computed
-  u64 banked = 0;     // … that were new
-  u64 bytes = 0;      // … and the memory they take, about (their behaviours, entries and hashes)
-  u32 level = 0;      // the cost level reached (the size, where every production costs 1)
+  u64 evaluated = 0;        // expressions whose behaviour was computed
+  u64 banked = 0;           // … that were new
+  u64 bytes = 0;            // … and the memory they take, about (their behaviours, entries and hashes)
+  u32 level = 0;            // the cost level reached (the size, where every production costs 1)
+  bool heaps_full = false;  // a case's heap is full: no array or string is made any more
 };
 
 class BankEnumerator {
@@ -172,6 +173,7 @@ class BankEnumerator {
   // level less its cost into its operands' levels, and the operand tuple (an odometer, the last
   // turning fastest); the last level that can hold an expression of max_size nodes.
   bool leaves_checked_ = false, finished_ = false, compositions_ready_ = false, pending_banked_ = false;
+  bool heaps_full_ = false;  // some case's heap is (nearly) full: no more arrays or strings are made
   u32 level_ = 2, production_ = 0, composition_ = 0, most_per_node_ = 1;
   std::vector<std::vector<u32>> compositions_;
   std::vector<u32> at_;

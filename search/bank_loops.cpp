@@ -137,6 +137,18 @@ const ListBuilder kListBuilders[] = {
      {Type::IntArray},
      "fn NAME(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if !contains(out, x) {\n"
      "      out = push(out, x);\n    }\n  }\n  return out;\n}\n"},
+    // xs[0], ys[0], xs[1], ys[1], … (flatten(zip(xs, ys))), as far as both go.
+    {"interleave",
+     {Type::IntArray, Type::IntArray},
+     "fn NAME(xs: [int], ys: [int]) -> [int] {\n  let out: [int] = [];\n"
+     "  for i in 0..min(len(xs), len(ys)) {\n    out = push(push(out, xs[i]), ys[i]);\n  }\n  return "
+     "out;\n}\n"},
+    // How often each of vs occurs in xs (over unique(xs): a histogram).
+    {"count_each",
+     {Type::IntArray, Type::IntArray},
+     "fn NAME(vs: [int], xs: [int]) -> [int] {\n  let out: [int] = [];\n  for v in vs {\n    let n = 0;\n"
+     "    for x in xs {\n      if x == v {\n        n = n + 1;\n      }\n    }\n    out = push(out, n);\n"
+     "  }\n  return out;\n}\n"},
 };
 
 std::string list_builder(const std::string& name, const std::string& source) {

@@ -88,6 +88,7 @@ class EnumerateGenerator final : public Generator {
       goals_.push_back(std::move(g));
     }
     met_.assign(sig.results.size(), std::nullopt);
+    parts_met_.assign(goals_.size(), std::nullopt);
     tolerance_ = problem.float_tolerance;
     params_ = sig.params;
     names_ = sig.param_names;
@@ -114,12 +115,14 @@ class EnumerateGenerator final : public Generator {
           ++added;
         }
     }
-    // A result whose every train output is the same value (of three or more cases) has it as a
-    // constant: a constant answer, or one to be built around (listfunctions c001's list).
-    for (u32 r = 0; r < sig.results.size() && problem.train.size() >= 3; ++r) {
-      const vm::Value& first = problem.train[0].outputs[r];
-      if (std::all_of(problem.train.begin(), problem.train.end(),
-                      [&](const suites::Case& c) { return vm::identical(c.outputs[r], first); }) &&
+    // A result, or a part of one, whose every train output is the same value (of three or more
+    // cases) has it as a constant: a constant answer, one to be built around (listfunctions
+    // c001's list), or an element of a list (c095's `[xs[0], 23, 68, 42, 99, 71, …]`).
+    for (const Goal& g : goals_) {
+      if ((!g.shape.plain() && g.shape.layout.empty()) || g.shape.outputs.size() < 3) continue;
+      const vm::Value& first = g.shape.outputs[0];
+      if (std::all_of(g.shape.outputs.begin(), g.shape.outputs.end(),
+                      [&](const vm::Value& v) { return vm::identical(v, first); }) &&
           trees::literal_of(first) &&
           std::none_of(constants_.begin(), constants_.end(),
                        [&](const vm::Value& c) { return vm::identical(c, first); }))
@@ -177,7 +180,7 @@ class EnumerateGenerator final : public Generator {
     auto meets = [&](const bank::Behaviour& b) {
       std::optional<u64> first[2];  // b's hash on case 0, as each kind of goal takes it
       for (const Goal& g : goals_) {
-        if (met_[g.shape.result] || b.type != g.shape.type) continue;
+        if (b.type != g.shape.type || closed(g)) continue;
         std::optional<u64>& h = first[g.shape.step.permutation];
         if (!g.shape.lines && b.type != F && b.type != FA && cases_->count() > 0) {
           if (b.traps[0] != u8(vm::Trap::NONE)) continue;
@@ -258,25 +261,36 @@ class EnumerateGenerator final : public Generator {
     // An int or [int] goal's output on case 0 (its elements; sorted for a permutation goal).
     std::vector<i64> first;
   };
-  // How a result was met: by goal `goal`, with one expression (a list without branches) or case
-  // by case (entry ids); the expression taken a step forward first, if `forward`.
+  // How a result (or a part of one) was met: by goal `goal`, with one expression (a list without
+  // branches) or case by case (entry ids); the expression taken a step forward first, if
+  // `forward`. A result taken apart: by its parts, goal `goal` the first of them.
   struct Met {
     u32 goal = 0;
     DecisionList list;
     const ForwardStep* forward = nullptr;
+    std::vector<Met> parts;
   };
+  static Met met_by(u32 goal, DecisionList list, const ForwardStep* forward = nullptr) {
+    Met m;
+    m.goal = goal;
+    m.list = std::move(list);
+    m.forward = forward;
+    return m;
+  }
 
   // The bank, its leaves (the lambda leaves' bodies enumerated first) and its enumerator.
   void start() {
-    // Every banked value of a case lives in its heap: 64 MiB shared by the cases, 1 to 16 MiB
-    // each; what the heaps hold counts against --bank-memory with the behaviours. Lists are what
-    // fill them: at PSB1's 200 cases, a few hundred banked lists of a thousand ints make every
-    // later list trap heap_exhausted (for-loop-index's lines are built with 16 MiB a case, at 1.4
-    // million candidates, but heaps of half the bank's memory made every PSB1 search 1.7x slower
-    // for no problem solved: docs/results.md).
+    // Every banked value of a case lives in its heap: the heaps take a quarter of --bank-memory
+    // (512 MiB at the default), shared by the cases, 1 to 256 MiB each; what they hold counts
+    // against --bank-memory with the behaviours. Lists are what fill them, and an application
+    // on a case whose heap is full is not banked: with 64 MiB in all (before), the heaps of
+    // listfunctions' eight cases were full after about 600,000 candidates and the bank made no
+    // list after that (c130's `range_by(min(xs), max(xs), 2)` was never reached). Larger heaps
+    // cost time where there are many cases, as more and larger lists are banked (PSB1 at
+    // 300,000: +23 % against 64 MiB; docs/results.md "The bank's heaps").
     vm::Limits limits;
-    limits.heap_bytes =
-        u32(std::clamp<u64>((u64(64) << 20) / std::max<size_t>(inputs_.size(), 1), 1u << 20, 16u << 20));
+    limits.heap_bytes = u32(std::clamp<u64>(settings_.memory / 4 / std::max<size_t>(inputs_.size(), 1),
+                                            1u << 20, vm::kMaxHeapBytes));
     cases_ = std::make_unique<bank::Cases>(
         params_, inputs_, limits,
         bank::Evaluation{.threads = settings_.threads, .interpreter_only = settings_.bank_interpreter});
@@ -399,8 +413,9 @@ class EnumerateGenerator final : public Generator {
       };
       for (u32 j = 0; j < goals_.size(); ++j) {
         Goal& g = goals_[j];
-        if (b.type != g.shape.type || met_[g.shape.result]) continue;
-        if (!g.shape.step.empty() && n > 0 && !right(g, 0)) continue;  // met whole or not at all
+        if (b.type != g.shape.type || closed(g)) continue;
+        const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
+        if (whole && n > 0 && !right(g, 0)) continue;
         CaseMask right_cases = case_mask(n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
@@ -409,8 +424,8 @@ class EnumerateGenerator final : public Generator {
             ++count;
           }
         if (count == n)
-          met_[g.shape.result] = Met{j, {{}, scanned_}};
-        else if (settings_.splits && g.shape.step.empty())  // a last step's goal is met whole
+          meet(j, met_by(j, {{}, scanned_}));
+        else if (settings_.splits && !whole)
           terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
       }
       if (b.type == A && !forward_.empty()) step_forward(b);
@@ -424,14 +439,13 @@ class EnumerateGenerator final : public Generator {
     const bool all_met = std::find(met_.begin(), met_.end(), std::nullopt) == met_.end();
     if (!all_met && settings_.splits && conditions_.due(terms_changed))
       for (u32 j = 0; j < goals_.size(); ++j)
-        if (!met_[goals_[j].shape.result])
-          if (std::optional<DecisionList> list = split(goals_[j].terms))
-            met_[goals_[j].shape.result] = Met{j, *list};
+        if (!closed(goals_[j]))
+          if (std::optional<DecisionList> list = split(goals_[j].terms)) meet(j, met_by(j, *list));
     if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
     std::string source = program();
     if (!sources_.insert(source).second) return std::nullopt;
     std::vector<u32> ids;
-    for (const std::optional<Met>& m : met_) append_expressions(m->list, &ids);
+    for (const std::optional<Met>& m : met_) expressions(*m, &ids);
     assembled_[source] = std::move(ids);
     return source;
   }
@@ -461,7 +475,7 @@ class EnumerateGenerator final : public Generator {
         const auto [from, to] = index.equal_range(first_key(step.result, items));
         for (auto it = from; it != to; ++it) {
           const Goal& g = goals_[it->second];
-          if (met_[g.shape.result] || g.shape.type != step.result ||
+          if (closed(g) || g.shape.type != step.result ||
               !std::equal(g.first.begin(), g.first.end(), items.begin(), items.end()))
             continue;
           std::vector<const bank::Behaviour*> operands = {&b};
@@ -472,7 +486,7 @@ class EnumerateGenerator final : public Generator {
           const bool met = meets_all(g, out);
           cases_->rollback(mark);
           if (met) {
-            met_[g.shape.result] = Met{it->second, {{}, scanned_}, &step};
+            meet(it->second, met_by(it->second, {{}, scanned_}, &step));
             return;
           }
         }
@@ -486,6 +500,35 @@ class EnumerateGenerator final : public Generator {
     return mix_word(h, items.size());
   }
 
+  // Whether goal g needs meeting no more: its result is met, or (a part) it is.
+  bool closed(const Goal& g) const {
+    return met_[g.shape.result] || (!g.shape.layout.empty() && parts_met_[&g - goals_.data()]);
+  }
+  // Goal j met as m: its result, or a part of it and, once every part of its layout is, the result.
+  void meet(u32 j, Met m) {
+    const GoalShape& shape = goals_[j].shape;
+    if (shape.layout.empty()) {
+      met_[shape.result] = std::move(m);
+      return;
+    }
+    parts_met_[j] = std::move(m);
+    const u32 first = j - shape.part;
+    Met whole;
+    whole.goal = first;
+    for (u32 i = first;
+         i < goals_.size() && goals_[i].shape.layout == shape.layout && goals_[i].shape.part == i - first;
+         ++i) {
+      if (!parts_met_[i]) return;
+      whole.parts.push_back(*parts_met_[i]);
+    }
+    met_[shape.result] = std::move(whole);
+  }
+  // The entries m's expressions are written from, in the order program() writes them.
+  static void expressions(const Met& m, std::vector<u32>* ids) {
+    if (m.parts.empty()) append_expressions(m.list, ids);
+    for (const Met& part : m.parts) expressions(part, ids);
+  }
+
   // A decision list over the terms and the smallest conditions that split the cases.
   std::optional<DecisionList> split(const SplitTerms& terms) const {
     const u32 n = cases_->count();
@@ -497,41 +540,50 @@ class EnumerateGenerator final : public Generator {
   // function of `if`s (a term runs only where its branch is taken), a goal's affixes and chr or
   // str around the expression.
   std::string program() const {
-    std::vector<u32> parts;  // per result: its decision list's expressions
-    for (const std::optional<Met>& m : met_) append_expressions(m->list, &parts);
-    const bank::Written w = enumerator_->write(parts, "");
+    std::vector<u32> ids;  // per result: its expressions
+    for (const std::optional<Met>& m : met_) expressions(*m, &ids);
+    const bank::Written w = enumerator_->write(ids, "");
     std::string splits, steps, returned;  // the splits' functions, the last steps' helpers
     size_t at = 0;
-    for (u32 r = 0; r < met_.size(); ++r) {
-      const Met& m = *met_[r];
+    auto helper = [&](const std::string& h) {
+      if (!h.empty() && w.functions.find(h) == std::string::npos && steps.find(h) == std::string::npos)
+        steps += h;
+    };
+    // The expression of what m met (a split's function named `name`), in expressions()' order.
+    auto written = [&](const Met& m, const std::string& name, auto& self) -> std::string {
       const GoalShape& shape = goals_[m.goal].shape;
+      if (!m.parts.empty()) {
+        std::vector<std::string> parts;
+        for (size_t i = 0; i < m.parts.size(); ++i)
+          parts.push_back(self(m.parts[i], name + "_" + std::to_string(i + 1), self));
+        std::vector<const std::string*> operands;
+        for (const std::string& e : parts) operands.push_back(&e);
+        return bank::substitute(shape.layout, operands);
+      }
       std::string e;
       if (m.list.branches.empty()) {
         e = w.expressions[at++];
         if (m.forward != nullptr) {
           e = around(*m.forward, e, m.forward->parameter ? names_[*m.forward->parameter] : "");
-          if (!m.forward->helper.empty() && w.functions.find(m.forward->helper) == std::string::npos &&
-              steps.find(m.forward->helper) == std::string::npos)
-            steps += m.forward->helper;
+          helper(m.forward->helper);
         }
       } else {
-        const std::string name = "split_" + std::to_string(r + 1);
         splits += decision_function(name, parameters_, type_name(shape.type), m.list, w.expressions, &at);
         e = name + "(" + arguments_ + ")";
       }
       if (!shape.step.empty()) {
         e = bank::substitute(shape.step.text, {&e});
-        for (const std::string& helper : shape.step.helpers)
-          if (w.functions.find(helper) == std::string::npos && steps.find(helper) == std::string::npos)
-            steps += helper;
+        for (const std::string& h : shape.step.helpers) helper(h);
       }
       if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
       if (shape.lines) e = "join(" + e + ", \"\\n\")";
       if (GoalShape::has_affix(shape.prefix)) e = literal(shape.prefix) + " + " + e;
       if (GoalShape::has_affix(shape.suffix))
         e += " + " + literal(shape.suffix);  // + on strs and lists associates
-      returned += (r ? ", " : "") + e;
-    }
+      return e;
+    };
+    for (u32 r = 0; r < met_.size(); ++r)
+      returned += (r ? ", " : "") + written(*met_[r], "split_" + std::to_string(r + 1), written);
     std::string type = type_name(results_[0]);
     if (results_.size() > 1) {
       type.clear();
@@ -561,6 +613,7 @@ class EnumerateGenerator final : public Generator {
   double tolerance_ = 0;
   std::vector<Goal> goals_;
   std::vector<std::optional<Met>> met_;                // by result
+  std::vector<std::optional<Met>> parts_met_;          // by goal: the parts of a result taken apart
   u32 scanned_ = 0;                                    // entries seen by assemble()
   SplitConditions conditions_;                         // the bank's bool expressions that never trap
   std::set<std::string> sources_;                      // the programs assemble() proposed

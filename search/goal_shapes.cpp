@@ -42,6 +42,63 @@ std::optional<i64> decimal(const std::string& t) {
   return t[0] == '-' ? -v : v;
 }
 
+// A list result's outputs taken apart (goal_shapes()): its elements, where every output has the
+// same length, 1 to kMostElements; else `[$0] + $1`, `$0 + [$1]` and `[$0] + $1 + [$2]` where every
+// output is long enough. Each part a goal of its own.
+constexpr size_t kMostElements = 8;
+
+void take_apart(u32 r, Type type, const std::vector<vm::Value>& outputs, std::vector<GoalShape>* out) {
+  if (!is_array(type) || outputs.size() < 3) return;
+  size_t shortest = outputs[0].items.size(), longest = shortest;
+  for (const vm::Value& v : outputs) {
+    shortest = std::min(shortest, v.items.size());
+    longest = std::max(longest, v.items.size());
+  }
+  const Type element = element_of(type);
+  // The parts of a layout: `firsts` elements, then the list between (if `middle`), then `lasts`
+  // elements.
+  auto layout = [&](size_t firsts, bool middle, size_t lasts) {
+    std::string text;
+    std::vector<GoalShape> parts;
+    auto part = [&](Type t, auto of) {
+      GoalShape g{r, t, {}, {}, nullptr, false, {}, {}, {}, 0};
+      g.part = u32(parts.size());
+      for (const vm::Value& v : outputs) g.outputs.push_back(of(v));
+      parts.push_back(std::move(g));
+    };
+    std::string items;
+    for (size_t i = 0; i < firsts; ++i) {
+      items += (i ? ", $" : "$") + std::to_string(parts.size());
+      part(element, [&](const vm::Value& v) { return v.items[i]; });
+    }
+    if (!items.empty()) text = "[" + items + "]";
+    if (middle) {
+      text += (text.empty() ? "$" : " + $") + std::to_string(parts.size());
+      part(type, [&](const vm::Value& v) {
+        return vm::Value::of_array(element, std::vector<vm::Value>(v.items.begin() + std::ptrdiff_t(firsts),
+                                                                   v.items.end() - std::ptrdiff_t(lasts)));
+      });
+    }
+    items.clear();
+    for (size_t i = 0; i < lasts; ++i) {
+      items += (i ? ", $" : "$") + std::to_string(parts.size());
+      part(element, [&](const vm::Value& v) { return v.items[v.items.size() - lasts + i]; });
+    }
+    if (!items.empty()) text += " + [" + items + "]";
+    for (GoalShape& g : parts) {
+      g.layout = text;
+      out->push_back(std::move(g));
+    }
+  };
+  if (shortest == longest && shortest >= 1 && shortest <= kMostElements) {
+    layout(shortest, false, 0);
+  } else if (shortest >= 1) {
+    layout(1, true, 0);
+    layout(0, true, 1);
+    if (shortest >= 2) layout(1, true, 1);
+  }
+}
+
 }  // namespace
 
 std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r) {
@@ -68,7 +125,7 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
   for (u32 r = 0; r < results.size(); ++r) {
     std::vector<vm::Value> outputs;
     for (const suites::Case& c : problem.train) outputs.push_back(c.outputs[r]);
-    const GoalShape plain{r, results[r], {}, {}, nullptr, false, outputs, {}};
+    const GoalShape plain{r, results[r], {}, {}, nullptr, false, outputs, {}, {}, 0};
     out.push_back(plain);
     for (GoalShape& g : last_step_goals(plain, problem, last_steps)) out.push_back(std::move(g));
     const auto [prefix, suffix] = output_affixes(problem, r);
@@ -79,8 +136,9 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
             vm::Value::of_array(element_of(results[r]),
                                 std::vector<vm::Value>(v.items.begin() + std::ptrdiff_t(prefix.items.size()),
                                                        v.items.end() - std::ptrdiff_t(suffix.items.size()))));
-      out.push_back({r, results[r], prefix, suffix, nullptr, false, rest, {}});
+      out.push_back({r, results[r], prefix, suffix, nullptr, false, rest, {}, {}, 0});
     }
+    take_apart(r, results[r], outputs, &out);
     if (results[r] != Type::Str) continue;
     std::vector<vm::Value> rest, chars, ints;
     for (const vm::Value& v : outputs) {
@@ -90,13 +148,14 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
       if (std::optional<i64> d = decimal(t)) ints.push_back(vm::Value::of_int(*d));
     }
     if (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))
-      out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest, {}});
+      out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest, {}, {}, 0});
     if (chars.size() == outputs.size())
-      out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars, {}});
-    if (ints.size() == outputs.size()) out.push_back({r, Type::Int, prefix, suffix, "str", false, ints, {}});
+      out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars, {}, {}, 0});
+    if (ints.size() == outputs.size())
+      out.push_back({r, Type::Int, prefix, suffix, "str", false, ints, {}, {}, 0});
     if (std::any_of(rest.begin(), rest.end(),
                     [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
-      out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}});
+      out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}, {}, 0});
   }
   return out;
 }

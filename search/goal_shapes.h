@@ -33,9 +33,16 @@ struct GoalShape {
   bool lines = false;  // join(expression, "\n"), whose outputs are then the strs between the affixes
   std::vector<vm::Value> outputs;  // by train case: what the expression must give (its lines joined)
   LastStep step;                   // the answer's last step, if any (outputs: what goes into it)
+  // A part of a list result taken apart: `layout` writes the result from its parts' expressions
+  // ($0, $1, …: "[$0, $1, $2]", "[$0] + $1 + [$2]"), this goal is part `part` of it, an element
+  // or a list between them, and the result is met once every part is (the goals of one layout
+  // follow each other, part 0 first).
+  std::string layout;
+  u32 part = 0;
   // The result's outputs as they are.
   bool plain() const {
-    return !has_affix(prefix) && !has_affix(suffix) && convert == nullptr && !lines && step.empty();
+    return !has_affix(prefix) && !has_affix(suffix) && convert == nullptr && !lines && step.empty() &&
+           layout.empty();
   }
   static bool has_affix(const vm::Value& v) { return !v.s.empty() || !v.items.empty(); }
 };
@@ -45,9 +52,10 @@ struct GoalShape {
 std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r);
 
 // Per result in order: its outputs as they are, then the goals last steps from them
-// (search/last_steps.h)
-// (up to `last_steps` of them), then without the affixes, then as ints under chr or str, then as
-// lines, where they exist.
+// (search/last_steps.h) (up to `last_steps` of them), then without the affixes, then taken apart
+// (a list result of three or more cases: its elements where every output is as long, 1 to 8;
+// else its first element and the rest, all but its last and the last, and the first, those
+// between and the last), then as ints under chr or str, then as lines, where they exist.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
 
 }  // namespace gs::search

@@ -51,6 +51,11 @@ u64 Cases::heap_used() {
   return used;
 }
 
+bool Cases::heap_mostly_used(u32 k) {
+  const vm::Heap& heap = machine(k).heap;
+  return heap.used >= heap.capacity - heap.capacity / 256;
+}
+
 vm::Value Cases::value(const Behaviour& b, u32 k) {
   vm::Value v;
   if (b.traps[k] != u8(vm::Trap::NONE) || !vm::read_value(machine(k).heap, b.type, b.words[k], &v))

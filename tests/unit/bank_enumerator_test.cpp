@@ -98,6 +98,46 @@ TEST(BankEnumerator, AGuardedPartialExpression) {
                 range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), range_productions(), {Value::of_int(0)}, 11);
 }
 
+// The cases' heaps hold every banked list. Once one is full but for an eighth, no production that
+// makes a list is applied (they would trap heap_exhausted: the bank's state, not the
+// expression's), nothing that found a heap full is banked, and the ints and bools of the lists
+// banked go on being made.
+TEST(BankEnumerator, AFullHeapMakesNoMoreLists) {
+  std::vector<std::vector<Value>> inputs;
+  for (i64 k = 0; k < 4; ++k) inputs.push_back({list({k, 7 - k, 2 * k})});
+  vm::Limits limits;
+  limits.heap_bytes = 64 << 10;  // about a thousand lists of a few ints a case
+  const std::vector<Type> params = {Type::IntArray};
+  Cases cases(params, inputs, limits);
+  std::vector<Production> p;
+  p.push_back(operation_production({A, I}, A, "push($0, $1)"));
+  p.push_back(operation_production({A}, I, "sum($0)"));
+  p.push_back(operation_production({I, I}, I, "$0 + $1"));
+  p.push_back(operation_production({I, I}, B, "$0 == $1"));
+  std::vector<Leaf> leaves = {{"xs", cases.parameter(0)}};
+  for (i64 c : {1, 3, 10}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
+  BankEnumerator e(cases, std::move(leaves), std::move(p), "xs: [int]");
+  EnumerationStats stats;
+  const auto never = [](const Behaviour&) { return false; };
+  while (!stats.heaps_full && !e.finished()) e.search(never, 20, 1000, &stats);
+  ASSERT_TRUE(stats.heaps_full) << "after " << stats.evaluated << " expressions";
+  const u64 used = cases.heap_used();
+  u32 lists = 0;
+  for (u32 id = 0; id < e.count(); ++id) {
+    const Behaviour& b = e.behaviour(id);
+    EXPECT_EQ(std::count(b.traps.begin(), b.traps.end(), u8(vm::Trap::HEAP_EXHAUSTED)), 0) << e.text(id);
+    lists += b.type == A;
+  }
+  EXPECT_GT(lists, 10u);
+  // On: ints and bools only, the heaps as they were.
+  const u32 before = e.count();
+  for (u32 calls = 0; !e.finished() && calls < 20; ++calls) e.search(never, 20, 1000, &stats);
+  EXPECT_EQ(cases.heap_used(), used);
+  EXPECT_GT(e.count(), before + 100) << "nothing made after the heaps were full; level " << stats.level
+                                     << (e.finished() ? ", finished" : "");
+  for (u32 id = before; id < e.count(); ++id) EXPECT_NE(e.behaviour(id).type, A) << e.text(id);
+}
+
 // Searching in slices of 1, 7 or 100 expressions reaches the same answer after the same work.
 TEST(BankEnumerator, ResumesWhereItStopped) {
   const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),

@@ -130,6 +130,18 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
       out.push_back(op == "sub" ? i64(u64(xs[i]) - u64(ys[i])) : step(op, xs[i], ys[i], 0));
     return list(out);
   }
+  if (name == "interleave") {
+    const std::vector<i64> ys = ints(args[1]);
+    std::vector<i64> out;
+    for (size_t i = 0; i < std::min(xs.size(), ys.size()); ++i) out.insert(out.end(), {xs[i], ys[i]});
+    return list(out);
+  }
+  if (name == "count_each") {
+    const std::vector<i64> ys = ints(args[1]);
+    std::vector<i64> out;
+    for (i64 x : xs) out.push_back(i64(std::count(ys.begin(), ys.end(), x)));
+    return list(out);
+  }
   if (name == "map_str") {
     std::vector<Value> out;
     for (i64 x : xs) out.push_back(Value::of_str(std::to_string(x)));

@@ -340,6 +340,61 @@ TEST(Enumerate, AssemblesListsFromACommonPrefixAndSuffix) {
   EXPECT_FALSE(search::GoalShape::has_affix(search::output_affixes(two, 0).first));
 }
 
+// A list result taken apart (search/goal_shapes.h): where every output is as long, each element is
+// an int goal of its own (one always 23: a constant); else the first element, the list between
+// and the last are. Each part is met by an expression, and the answer is written from them.
+TEST(Enumerate, AssemblesListsFromTheirParts) {
+  std::vector<nlohmann::json> train, test;
+  for (int k = 0; k < 16; ++k) {
+    std::vector<int> xs;
+    for (int j = 0; j < k % 5 + 2; ++j) xs.push_back((k * 13 + j * 29) % 50 - 9);
+    (k < 8 ? train : test).push_back({xs});
+  }
+  struct Case {
+    const char* name;
+    std::function<nlohmann::json(const nlohmann::json&)> expected;
+    std::vector<const char*> layout;  // the goals' layouts, in order
+    const char* solution;
+  };
+  const std::vector<Case> cases = {{"three elements",
+                                    [](const nlohmann::json& in) {
+                                      const std::vector<int> xs = in[0].get<std::vector<int>>();
+                                      return nlohmann::json{xs.back(), 23, int(xs.size())};
+                                    },
+                                    {"[$0, $1, $2]", "[$0, $1, $2]", "[$0, $1, $2]"},
+                                    "return [xs[len(xs) - 1], 23, len(xs)];"},
+                                   {"a length around the list reversed",
+                                    [](const nlohmann::json& in) {
+                                      std::vector<int> xs = in[0].get<std::vector<int>>();
+                                      std::reverse(xs.begin(), xs.end());
+                                      xs.insert(xs.begin(), int(xs.size()));
+                                      xs.push_back(xs[0]);
+                                      return nlohmann::json(xs);
+                                    },
+                                    {"[$0] + $1", "[$0] + $1", "$0 + [$1]", "$0 + [$1]", "[$0] + $1 + [$2]",
+                                     "[$0] + $1 + [$2]", "[$0] + $1 + [$2]"},
+                                    "return [len(xs)] + reverse(xs) + [len(xs)];"}};
+  for (const Case& c : cases) {
+    const suites::Problem p = make_problem("fn solve(xs: [int]) -> [int]", train, c.expected);
+    std::vector<std::string> layouts;
+    for (const search::GoalShape& g : search::goal_shapes(p, 0))
+      if (!g.layout.empty()) {
+        EXPECT_EQ(g.part, std::count(layouts.begin(), layouts.end(), g.layout)) << c.name;
+        layouts.push_back(g.layout);
+      }
+    EXPECT_EQ(layouts, std::vector<std::string>(c.layout.begin(), c.layout.end())) << c.name;
+    search::EnumerateSettings settings;
+    settings.lambdas = false;
+    const search::SearchOutcome r = solve(p, test, c.expected, 50000, settings);
+    ASSERT_TRUE(r.solved) << c.name << ": " << r.best_source;
+    EXPECT_TRUE(r.generalises) << c.name << ": " << r.solution;
+    EXPECT_NE(r.solution.find(c.solution), std::string::npos) << c.name << ": " << r.solution;
+  }
+  suites::Problem two = make_problem("fn solve(xs: [int]) -> [int]", train, cases[0].expected);
+  two.train.resize(2);  // two cases share a length by chance too often
+  for (const search::GoalShape& g : search::goal_shapes(two, 0)) EXPECT_TRUE(g.layout.empty());
+}
+
 // Lines of numbers from a signature without lists (for-loop-index's shape): a lines goal brings
 // [int] into the bank, and map_str turns a banked list into the lines' texts.
 TEST(Enumerate, WritesLinesOfNumbersFromInts) {
