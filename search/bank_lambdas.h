@@ -1,7 +1,7 @@
 // Lambda bodies for the value bank (issue 21, docs/search.md "The value bank"): map, filter,
-// count, find and flat map over an [int] parameter whose body is an enumerated expression, not one of
-// search/bank_loops.h's fixed forms — the bottom-up enumeration of lambdas of LambdaBeam (Shi et
-// al. 2023) and Probe, over an element context.
+// count, find, flat map and sort by a key over an [int] parameter whose body is an enumerated expression, not
+// one of search/bank_loops.h's fixed forms — the bottom-up enumeration of lambdas of LambdaBeam (Shi et al.
+// 2023) and Probe, over an element context.
 //
 // The element context of a parameter xs is a bank of its own whose cases are the train cases'
 // elements: one case per (train case k, index j), with the leaves x = xs[j] and i = j beside the
@@ -15,6 +15,7 @@
 //   count_N(...)   how many x of xs have b(x, i)
 //   find_N(...)    the first i with b(x, i), or -1
 //   flat_map_N(...)  b(x, i) of each x of xs, one after the other   b an [int] body
+//   sort_by_N(...)   an [int] xs in the order of b(x, i), stable    b an int body (a key)
 //
 // each written out as a helper function over the problem's parameters (the body's chooses as
 // helpers of its own, named after it), of size b's + 1.

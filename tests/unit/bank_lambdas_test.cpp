@@ -301,6 +301,19 @@ TEST(BankLambdas, TheGeneratorSolvesFlatMaps) {
   }
 }
 
+// A sort by a key, the element's last digit: stable, so that elements of one key keep their
+// order (sort_by_N, whose key is an int body). Its leaf is assembled natively; the pipeline judges
+// the written-out helper, so the two must agree on every case.
+TEST(BankLambdas, TheGeneratorSortsByAKey) {
+  const SearchOutcome r = expect_solved(
+      list_problem("by-last-digit", "fn solve(xs: [int]) -> [int]", nullptr, true, [](const auto& xs) {
+        std::vector<i64> out = xs;
+        std::stable_sort(out.begin(), out.end(), [](i64 a, i64 b) { return a % 10 < b % 10; });
+        return out;
+      }));
+  EXPECT_NE(r.simplified.find("sort_by_"), std::string::npos) << r.simplified;
+}
+
 // Maps and filters whose bodies the outputs fix element by element (search/body_goals.h): sought
 // against those, met up to an affine map (99 - x has a constant the bodies lack), by a case split
 // over the elements (evens tripled), over all but the first element, with the output reversed, or
