@@ -287,7 +287,7 @@ class EnumerateGenerator final : public Generator {
     // listfunctions' eight cases were full after about 600,000 candidates and the bank made no
     // list after that (c130's `range_by(min(xs), max(xs), 2)` was never reached). Larger heaps
     // cost time where there are many cases, as more and larger lists are banked (PSB1 at
-    // 300,000: +23 % against 64 MiB; docs/results.md "The bank's heaps").
+    // 300,000: +22 % against 64 MiB; docs/results.md "The bank's heaps, and list results taken apart").
     vm::Limits limits;
     limits.heap_bytes = u32(std::clamp<u64>(settings_.memory / 4 / std::max<size_t>(inputs_.size(), 1),
                                             1u << 20, vm::kMaxHeapBytes));
