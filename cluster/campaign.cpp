@@ -61,6 +61,12 @@ struct Prepared {
 
 std::string ledger_path(const CampaignConfig& c) { return (fs::path(c.run_dir) / "campaign.jsonl").string(); }
 
+// The policy a learning campaign starts from: the one an earlier run of it left, else --policy.
+std::string start_policy_path(const CampaignConfig& c) {
+  const std::string learnt = learnt_policy_path(c.run_dir);
+  return fs::exists(learnt) ? learnt : c.learning.policy;
+}
+
 // The suite, the run directory, the pipeline and this rank's records file; false with the
 // reasons in `messages`.
 bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostream& messages) {
@@ -104,9 +110,7 @@ bool prepare(const CampaignConfig& c, WorkQueue& queue, Prepared* p, std::ostrea
     p->info.hosts = host_name();
     p->info.devices = p->pipeline->name();
     if (c.learning.every > 0) {
-      const std::string learnt = learnt_policy_path(c.run_dir);
-      p->learner =
-          search::load_policy_learner(fs::exists(learnt) ? learnt : c.learning.policy, c.learning.settings);
+      p->learner = search::load_policy_learner(start_policy_path(c), c.learning.settings);
       // A resumed campaign: what it solved before teaches the policy too (rank 0 holds it).
       for (const suites::Problem& problem : p->problems)
         if (auto it = p->finished.find(problem.name); it != p->finished.end() && it->second.solved)
@@ -236,10 +240,8 @@ CampaignResult run_campaign(WorkQueue& queue, const CampaignConfig& c) {
              << p.pipeline->name();
       if (distributed) header << ", " << queue.ranks() << " ranks";
       if (p.learner)
-        header << ", learning every " << c.learning.every << " problems from "
-               << (fs::exists(learnt_policy_path(c.run_dir)) ? learnt_policy_path(c.run_dir)
-                                                             : c.learning.policy)
-               << " (" << p.learner->examples() << " solved problems of the ledger to learn from)";
+        header << ", learning every " << c.learning.every << " problems from " << start_policy_path(c) << " ("
+               << p.learner->examples() << " solved problems of the ledger to learn from)";
       header << " -> " << c.run_dir << "\n";
       say(header.str());
     }

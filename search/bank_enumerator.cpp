@@ -146,6 +146,7 @@ std::vector<u32> BankEnumerator::banked(Type t) const {
 
 bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production,
                           std::span<const u32> operands, u64* hash) {
+  if (too_long(b)) return false;
   const u64 h = behaviour_hash(b, cases_);
   if (hash != nullptr) *hash = h;
   if (!seen_[u8(b.type)].insert(h).second) return false;
@@ -156,6 +157,16 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production
   stats_.bytes += sizeof(Entry) + b.words.size() * (sizeof(u64) + sizeof(u8)) +
                   operands.size() * sizeof(u32) + 4 * sizeof(u64);  // the hash set's node
   return true;
+}
+
+bool BankEnumerator::too_long(const Behaviour& b) {
+  const bool list = is_array(b.type);
+  if (!list && b.type != Type::Str) return false;
+  const u32 bound = list ? longest_list_ : longest_str_;
+  for (u32 k = 0; k < b.traps.size(); ++k)
+    if (b.traps[k] == u8(vm::Trap::NONE) && cases_.machine(k).heap.header(u32(b.words[k]))->length > bound)
+      return true;
+  return false;
 }
 
 std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
@@ -373,15 +384,16 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             u32 size = 1;
             for (u32 id : operands) size += entries_[id].size;
             u64 hash = 0;
-            // Nor is an application that found a heap full: the trap is the bank's.
-            const bool exhausted =
-                std::find(b.traps.begin(), b.traps.end(), u8(vm::Trap::HEAP_EXHAUSTED)) != b.traps.end();
+            // Nor is an application that found a heap full: the trap is the bank's. A heap
+            // 255/256 full that an application found too small is full: the lists still to be
+            // made are of the same sizes as those banked.
+            bool exhausted = false;
+            for (u32 k = 0; k < b.traps.size(); ++k) {
+              if (b.traps[k] != u8(vm::Trap::HEAP_EXHAUSTED)) continue;
+              exhausted = true;
+              if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;
+            }
             const bool banked = !exhausted && bank(b, size, level_, production_, operands, &hash);
-            // A heap 255/256 full that an application found too small is full: the lists
-            // still to be made are of the same sizes as those banked.
-            for (u32 k = 0; exhausted && !heaps_full_ && k < b.traps.size(); ++k)
-              if (b.traps[k] == u8(vm::Trap::HEAP_EXHAUSTED) && cases_.heap_mostly_used(k))
-                stats_.heaps_full = heaps_full_ = true;
             if (!banked) {
               if (alone && !p.choose) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;

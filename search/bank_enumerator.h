@@ -95,6 +95,15 @@ class BankEnumerator {
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
   bool finished() const { return finished_; }
+  // From now on no expression is banked that gives, on some case, a list of more than `list`
+  // elements or a str of more than `str` bytes (none is too long by default). Lists far longer
+  // than a problem's are rarely a step to its answer, and each takes heap on every case:
+  // `repeat(v, start * finish)` and `range_to(-500, 485)` filled PSB1's 2.5 MiB heaps (200
+  // cases) by size 5, after which no list was made at all.
+  void bound_lengths(u32 list, u32 str) {
+    longest_list_ = list;
+    longest_str_ = str;
+  }
 
   // After an answer: goes on through the rest of its level, at most `budget` expressions, and
   // counts the expressions of that level whose outputs and traps on every case are the answer's
@@ -139,7 +148,7 @@ class BankEnumerator {
     std::vector<u32> operands;  // entry ids; a leaf's: {its index in leaves_}
     Behaviour behaviour;
   };
-  // Banks b (and returns true) unless a behaviour of its type is banked.
+  // Banks b (and returns true) unless a behaviour of its type is banked or it is too long.
   bool bank(const Behaviour& b, u32 size, u32 cost, u32 production, std::span<const u32> operands,
             u64* hash = nullptr);
   // search() through levels up to last_level.
@@ -159,6 +168,8 @@ class BankEnumerator {
   // Id's expression; with `helpers`, each choose as a call of a helper written there, without,
   // as `choose(c, a, b)`.
   std::string render(u32 id, Helpers* helpers) const;
+  // Whether b is a list or a str longer on some case than bound_lengths() allows.
+  bool too_long(const Behaviour& b);
 
   Cases& cases_;
   std::vector<Leaf> leaves_;  // behaviours moved out once banked
@@ -166,6 +177,7 @@ class BankEnumerator {
   std::string parameters_, arguments_;
 
   std::vector<Production> productions_;
+  u32 longest_list_ = ~0u, longest_str_ = ~0u;  // bound_lengths()
   std::vector<Entry> entries_;
   std::vector<std::vector<std::vector<u32>>> by_type_level_;  // type byte → cost → entry ids
   std::vector<std::unordered_set<u64>> seen_;                 // type byte → behaviour hashes

@@ -163,6 +163,10 @@ struct LoopForm {
   Type result = Type::Unit;
   std::string name, helper;
   bool counted = false;  // its steps are operand 0's (a fold over 1..n): Operation::count_steps_by
+  // A production of the grammar, or only a helper an answer is written with: map_str, which a
+  // lines goal of numbers writes around its [int] (search/goal_shapes.h). As a production it put
+  // a [str] beside every banked [int], and those filled PSB1's heaps (200 cases) by size 5.
+  bool production = true;
 };
 
 std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
@@ -201,7 +205,10 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     for (const Function& f : kMaps) add({A, I}, A, std::string("map_") + f.name, map, f.value);
     for (const Function& f : kUnaryMaps) add({A}, A, std::string("map_") + f.name, map_unary, f.value);
     for (const Function& f : kZips) add({A, A}, A, std::string("zip_") + f.name, zip, f.value);
-    if (types.count(Type::StrArray)) add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
+    if (types.count(Type::StrArray)) {
+      add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
+      p.back().production = false;
+    }
   }
   return p;
 }
@@ -211,6 +218,7 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
 std::vector<Production> loop_productions(const std::set<Type>& types) {
   std::vector<Production> p;
   for (LoopForm& f : loop_forms(types)) {
+    if (!f.production) continue;
     std::string text = f.name + "(";
     for (size_t i = 0; i < f.operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
     p.push_back(operation_production(std::move(f.operands), f.result, text + ")", f.helper, kLoopFuel));

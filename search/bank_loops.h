@@ -15,7 +15,8 @@
 //   map_F(xs, v)             F(x, v) for each x in xs                              x + v, x * v, x / v, …
 //   map_U(xs)                U(x) for each x                                       squares, negations
 //   zip_F(xs, ys)            F(xs[i], ys[i]) for i below both lengths              vectors summed
-//   map_str(xs)              str(x) for each x (with [str]: a lines goal's numbers) for-loop-index
+//   map_str(xs)              str(x) for each x: only written around a lines goal's [int] for-loop-index
+//                            (search/goal_shapes.h), not a production
 //   remove_all(xs, v)        the x in xs other than v
 //   repeat(v, n)             n copies of v ([] when n <= 0)
 //   range_to(a, b)           a, a + 1, …, b ([] when b < a)

@@ -20,6 +20,7 @@
 #include "search/bank_enumerator.h"
 #include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
+#include "search/bank_loops.h"
 #include "search/case_split.h"
 #include "search/forward_steps.h"
 #include "search/generator.h"
@@ -82,7 +83,7 @@ class EnumerateGenerator final : public Generator {
         for (const vm::Value& x : first.items) g.first.push_back(x.i);
         if (shape.step.permutation) std::sort(g.first.begin(), g.first.end());
       }
-      if (!shape.lines && (shape.type == I || shape.type == A))
+      if (!shape.joined() && (shape.type == I || shape.type == A))
         forward_goals_[shape.step.permutation].emplace(first_key(shape.type, g.first), u32(goals_.size()));
       g.shape = std::move(shape);
       goals_.push_back(std::move(g));
@@ -179,10 +180,11 @@ class EnumerateGenerator final : public Generator {
     bank::EnumerationStats stats;
     auto meets = [&](const bank::Behaviour& b) {
       std::optional<u64> first[2];  // b's hash on case 0, as each kind of goal takes it
-      for (const Goal& g : goals_) {
-        if (b.type != g.shape.type || closed(g)) continue;
+      for (u32 j = 0; j < goals_.size(); ++j) {
+        const Goal& g = goals_[j];
+        if (b.type != g.shape.type || closed(j)) continue;
         std::optional<u64>& h = first[g.shape.step.permutation];
-        if (!g.shape.lines && b.type != F && b.type != FA && cases_->count() > 0) {
+        if (!g.shape.joined() && b.type != F && b.type != FA && cases_->count() > 0) {
           if (b.traps[0] != u8(vm::Trap::NONE)) continue;
           if (!h) h = goal_hash(g, b, 0);
           if (*h != g.hashes[0]) continue;
@@ -345,6 +347,20 @@ class EnumerateGenerator final : public Generator {
     if (settings_.policy) guide(leaves, productions);
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
                                                          parameters_);
+    // Lists and strs at most 4 times as long as the longest of the problem's inputs, outputs and
+    // goals, 256 at least (PSB1's for-loop-index was out of reach without a bound: its heaps
+    // were full of long lists by size 5).
+    u32 longest[2] = {0, 0};  // list, str
+    auto measure = [&](const vm::Value& v) {
+      if (is_array(v.type)) longest[0] = std::max(longest[0], u32(v.items.size()));
+      if (v.type == S) longest[1] = std::max(longest[1], u32(v.s.size()));
+    };
+    for (const std::vector<vm::Value>& inputs : inputs_)
+      for (const vm::Value& v : inputs) measure(v);
+    for (const Goal& g : goals_)
+      for (const vm::Value& v : g.shape.outputs) measure(v);
+    enumerator_->bound_lengths(std::max(kShortestBound, kBoundFactor * longest[0]),
+                               std::max(kShortestBound, kBoundFactor * longest[1]));
   }
 
   // The policy's costs (search/policy.h) for the productions and the constants, from the
@@ -365,7 +381,7 @@ class EnumerateGenerator final : public Generator {
   // within the tolerance (decoded), anything else by its output hash.
   bool right_on(const Goal& g, const bank::Behaviour& b, u32 k) {
     if (b.traps[k] != u8(vm::Trap::NONE)) return false;
-    if (g.shape.lines) {  // join(lines, "\n"), as the VM's join writes it
+    if (g.shape.joined()) {  // join(lines, "\n"), as the VM's join writes it
       const vm::Value lines = cases_->value(b, k);
       std::string joined;
       for (size_t j = 0; j < lines.items.size(); ++j) joined += (j ? "\n" : "") + lines.items[j].s;
@@ -401,7 +417,7 @@ class EnumerateGenerator final : public Generator {
       const bank::Behaviour& b = enumerator_->behaviour(scanned_);
       std::vector<u64> hashes[2];  // b's hashes by case, as each kind of goal takes them, once
       auto right = [&](const Goal& g, u32 k) {
-        if (g.shape.lines || b.type == F || b.type == FA) return right_on(g, b, k);
+        if (g.shape.joined() || b.type == F || b.type == FA) return right_on(g, b, k);
         if (b.traps[k] != u8(vm::Trap::NONE)) return false;
         std::vector<u64>& h = hashes[g.shape.step.permutation];
         if (h.empty()) {
@@ -413,7 +429,7 @@ class EnumerateGenerator final : public Generator {
       };
       for (u32 j = 0; j < goals_.size(); ++j) {
         Goal& g = goals_[j];
-        if (b.type != g.shape.type || closed(g)) continue;
+        if (b.type != g.shape.type || closed(j)) continue;
         const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
         if (whole && n > 0 && !right(g, 0)) continue;
         CaseMask right_cases = case_mask(n);
@@ -439,7 +455,7 @@ class EnumerateGenerator final : public Generator {
     const bool all_met = std::find(met_.begin(), met_.end(), std::nullopt) == met_.end();
     if (!all_met && settings_.splits && conditions_.due(terms_changed))
       for (u32 j = 0; j < goals_.size(); ++j)
-        if (!closed(goals_[j]))
+        if (!closed(j))
           if (std::optional<DecisionList> list = split(goals_[j].terms)) meet(j, met_by(j, *list));
     if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
     std::string source = program();
@@ -475,7 +491,7 @@ class EnumerateGenerator final : public Generator {
         const auto [from, to] = index.equal_range(first_key(step.result, items));
         for (auto it = from; it != to; ++it) {
           const Goal& g = goals_[it->second];
-          if (closed(g) || g.shape.type != step.result ||
+          if (closed(it->second) || g.shape.type != step.result ||
               !std::equal(g.first.begin(), g.first.end(), items.begin(), items.end()))
             continue;
           std::vector<const bank::Behaviour*> operands = {&b};
@@ -501,8 +517,9 @@ class EnumerateGenerator final : public Generator {
   }
 
   // Whether goal g needs meeting no more: its result is met, or (a part) it is.
-  bool closed(const Goal& g) const {
-    return met_[g.shape.result] || (!g.shape.layout.empty() && parts_met_[&g - goals_.data()]);
+  bool closed(u32 j) const {
+    const GoalShape& shape = goals_[j].shape;
+    return met_[shape.result] || (!shape.layout.empty() && parts_met_[j]);
   }
   // Goal j met as m: its result, or a part of it and, once every part of its layout is, the result.
   void meet(u32 j, Met m) {
@@ -576,6 +593,8 @@ class EnumerateGenerator final : public Generator {
         for (const std::string& h : shape.step.helpers) helper(h);
       }
       if (shape.convert != nullptr) e = std::string(shape.convert) + "(" + e + ")";
+      if (shape.convert != nullptr && std::string_view(shape.convert) == "map_str")
+        helper(bank::loop_helper("map_str"));
       if (shape.lines) e = "join(" + e + ", \"\\n\")";
       if (GoalShape::has_affix(shape.prefix)) e = literal(shape.prefix) + " + " + e;
       if (GoalShape::has_affix(shape.suffix))
@@ -631,7 +650,8 @@ class EnumerateGenerator final : public Generator {
   Sketch sketch_;                                      // … and its sketch of a step
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
-  static constexpr u32 kBodyLoopCost = 2;              // a loop's (a helper's) in a lambda body
+  static constexpr u32 kBoundFactor = 4, kShortestBound = 256;  // of a banked list's or str's length
+  static constexpr u32 kBodyLoopCost = 2;                       // a loop's (a helper's) in a lambda body
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;

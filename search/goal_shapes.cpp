@@ -153,9 +153,26 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
       out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars, {}, {}, 0});
     if (ints.size() == outputs.size())
       out.push_back({r, Type::Int, prefix, suffix, "str", false, ints, {}, {}, 0});
-    if (std::any_of(rest.begin(), rest.end(),
-                    [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
-      out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}, {}, 0});
+    if (std::none_of(rest.begin(), rest.end(),
+                     [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
+      continue;
+    out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}, {}, 0});
+    // Lines of numbers: the [int] whose elements' texts they are (no line: []).
+    std::vector<vm::Value> numbers;
+    for (const vm::Value& v : rest) {
+      std::vector<vm::Value> items;
+      for (size_t at = 0; !v.s.empty() && at <= v.s.size();) {
+        const size_t end = std::min(v.s.find('\n', at), v.s.size());
+        const std::optional<i64> d = decimal(v.s.substr(at, end - at));
+        if (!d) break;
+        items.push_back(vm::Value::of_int(*d));
+        at = end + 1;
+      }
+      if (items.size() != size_t(std::count(v.s.begin(), v.s.end(), '\n')) + !v.s.empty()) break;
+      numbers.push_back(vm::Value::of_array(Type::Int, std::move(items)));
+    }
+    if (numbers.size() == rest.size())
+      out.push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
   }
   return out;
 }

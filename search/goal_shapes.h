@@ -2,9 +2,10 @@
 // "Goals"): for a string or list result whose train outputs share a prefix or a suffix, the
 // strings or lists between them (`return [8] + e + [8];`); where those are single characters or decimal
 // integers, the ints that chr() or str() turns into them; where they hold lines, the [str] that join(…, "\n")
-// turns into them; for an [int] result, what goes into a last reverse, sort, running sum or map
-// (search/last_steps.h). The enumeration assembles an answer from expressions that meet these:
-// `return "Check sum is " + chr(e);`, `return (e1, e2);`, `return map_mul(e, 2);`.
+// turns into them, and where those are numbers the [int] whose texts they are; for an [int] result, what goes
+// into a last reverse, sort, running sum or map (search/last_steps.h). The enumeration assembles an answer
+// from expressions that meet these: `return "Check sum is " + chr(e);`, `return (e1, e2);`, `return
+// map_mul(e, 2);`.
 #pragma once
 
 #include <string>
@@ -28,11 +29,15 @@ struct LastStep {
 struct GoalShape {
   u32 result = 0;  // which of the signature's results
   Type type = Type::Unit;
-  vm::Value prefix, suffix;       // of the result's type (a str or a list), or none (Unit)
-  const char* convert = nullptr;  // "chr", "str": the builtin applied to the expression, or none
-  bool lines = false;  // join(expression, "\n"), whose outputs are then the strs between the affixes
-  std::vector<vm::Value> outputs;  // by train case: what the expression must give (its lines joined)
-  LastStep step;                   // the answer's last step, if any (outputs: what goes into it)
+  vm::Value prefix, suffix;  // of the result's type (a str or a list), or none (Unit)
+  // "chr", "str": the builtin applied to the expression; "map_str": the loop (lines of numbers,
+  // an [int] expression); or none.
+  const char* convert = nullptr;
+  bool lines = false;  // join(…, "\n") around the expression (converted)
+  // By train case: what the expression must give; of a lines goal of [str], its lines joined
+  // (the strs between the affixes).
+  std::vector<vm::Value> outputs;
+  LastStep step;  // the answer's last step, if any (outputs: what goes into it)
   // A part of a list result taken apart: `layout` writes the result from its parts' expressions
   // ($0, $1, …: "[$0, $1, $2]", "[$0] + $1 + [$2]"), this goal is part `part` of it, an element
   // or a list between them, and the result is met once every part is (the goals of one layout
@@ -44,6 +49,8 @@ struct GoalShape {
     return !has_affix(prefix) && !has_affix(suffix) && convert == nullptr && !lines && step.empty() &&
            layout.empty();
   }
+  // Whether the outputs are the texts the expression's lines join into (a lines goal of [str]).
+  bool joined() const { return lines && convert == nullptr; }
   static bool has_affix(const vm::Value& v) { return !v.s.empty() || !v.items.empty(); }
 };
 
@@ -55,7 +62,8 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
 // (search/last_steps.h) (up to `last_steps` of them), then without the affixes, then taken apart
 // (a list result of three or more cases: its elements where every output is as long, 1 to 8;
 // else its first element and the rest, all but its last and the last, and the first, those
-// between and the last), then as ints under chr or str, then as lines, where they exist.
+// between and the last), then as ints under chr or str, then as lines (strs, then numbers), where
+// they exist.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
 
 }  // namespace gs::search

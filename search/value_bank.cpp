@@ -51,7 +51,7 @@ u64 Cases::heap_used() {
   return used;
 }
 
-bool Cases::heap_mostly_used(u32 k) {
+bool Cases::heap_nearly_full(u32 k) {
   const vm::Heap& heap = machine(k).heap;
   return heap.used >= heap.capacity - heap.capacity / 256;
 }

@@ -87,7 +87,7 @@ class Cases {
   // Bytes the cases' heaps hold now, in all.
   u64 heap_used();
   // Whether case k's heap holds 255/256 of its capacity or more.
-  bool heap_mostly_used(u32 k);
+  bool heap_nearly_full(u32 k);
 
  private:
   vm::Limits limits_;

@@ -138,6 +138,30 @@ TEST(BankEnumerator, AFullHeapMakesNoMoreLists) {
   for (u32 id = before; id < e.count(); ++id) EXPECT_NE(e.behaviour(id).type, A) << e.text(id);
 }
 
+// With bound_lengths(), no list longer than its bound is banked, and one as long is.
+TEST(BankEnumerator, BanksNoListLongerThanItsBound) {
+  std::vector<std::vector<Value>> inputs;
+  for (i64 k = 0; k < 4; ++k) inputs.push_back({list({k, 7 - k})});
+  const std::vector<Type> params = {Type::IntArray};
+  Cases cases(params, inputs, vm::Limits{});
+  std::vector<Production> p;
+  p.push_back(operation_production({A, I}, A, "push($0, $1)"));
+  p.push_back(operation_production({I, I}, I, "$0 + $1"));
+  std::vector<Leaf> leaves = {{"xs", cases.parameter(0)}};
+  for (i64 c : {1, 3}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
+  BankEnumerator e(cases, std::move(leaves), std::move(p), "xs: [int]");
+  e.bound_lengths(5, 5);
+  EnumerationStats stats;
+  e.search([](const Behaviour&) { return false; }, 9, 100000, &stats);
+  u32 longest = 0;
+  for (u32 id = 0; id < e.count(); ++id) {
+    const Behaviour& b = e.behaviour(id);
+    if (b.type != A) continue;
+    for (u32 k = 0; k < cases.count(); ++k) longest = std::max(longest, u32(cases.value(b, k).items.size()));
+  }
+  EXPECT_EQ(longest, 5u);  // push(push(push(xs, 1), 1), 1)
+}
+
 // Searching in slices of 1, 7 or 100 expressions reaches the same answer after the same work.
 TEST(BankEnumerator, ResumesWhereItStopped) {
   const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),

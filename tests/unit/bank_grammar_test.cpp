@@ -25,7 +25,8 @@ TEST(BankGrammar, EveryProductionHasANameOfItsOwn) {
   EXPECT_TRUE(keys.count("$0 + $1 (int, int) -> int"));
   EXPECT_TRUE(keys.count("$0 + $1 (str, str) -> str"));
   EXPECT_TRUE(keys.count("fold_add($0, $1) ([int], int) -> int"));
-  EXPECT_TRUE(keys.count("map_str($0) ([int]) -> [str]"));
+  // map_str is written around a lines goal's [int], not enumerated (search/bank_loops.h).
+  EXPECT_FALSE(keys.count("map_str($0) ([int]) -> [str]"));
   EXPECT_TRUE(keys.count("choose($0, $1, $2) (bool, [str], [str]) -> [str]"));
 }
 

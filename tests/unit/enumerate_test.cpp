@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "jobs/command.h"
@@ -410,6 +411,44 @@ TEST(Enumerate, WritesLinesOfNumbersFromInts) {
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.solution.find("join(map_str(range_to(1, n)), \"\\n\")"), std::string::npos) << r.solution;
+}
+
+// Lines of numbers are also a goal of [int], the numbers themselves (no line: []); lines that are
+// not all numbers are not.
+TEST(Enumerate, TakesLinesOfNumbersAsTheirInts) {
+  const std::vector<nlohmann::json> ins = {{"1\n-20\n3"}, {""}, {"7"}};
+  const suites::Problem numbers =
+      make_problem("fn solve(s: str) -> str", ins, [](const nlohmann::json& in) { return in[0]; });
+  std::optional<search::GoalShape> ints;
+  for (const search::GoalShape& g : search::goal_shapes(numbers, 0))
+    if (g.type == Type::IntArray) ints = g;
+  ASSERT_TRUE(ints);
+  EXPECT_TRUE(ints->lines);
+  EXPECT_STREQ(ints->convert, "map_str");
+  EXPECT_FALSE(ints->joined());
+  ASSERT_EQ(ints->outputs.size(), 3u);
+  EXPECT_EQ(vm::to_json(ints->outputs[0]), "[1, -20, 3]");
+  EXPECT_EQ(vm::to_json(ints->outputs[1]), "[]");
+  EXPECT_EQ(vm::to_json(ints->outputs[2]), "[7]");
+  for (const char* other : {"1\n2\nx", "1\n2\n", "1\n02", "1\n-0"}) {
+    const suites::Problem words = make_problem("fn solve(s: str) -> str", {{other}, {"3\n4"}, {"5\n6"}},
+                                               [](const nlohmann::json& in) { return in[0]; });
+    for (const search::GoalShape& g : search::goal_shapes(words, 0))
+      EXPECT_NE(g.type, Type::IntArray) << other;
+  }
+}
+
+// PSB1's for-loop-index as bundled (200 train cases): the lines goal's [int] is
+// range_by(start, finish, step) less a last finish, and the lists banked on the way
+// (repeat(v, start * finish), ...) are bounded, so that the heaps (2.5 MiB a case) do not fill
+// before it (neither was so before: not solved in 5,000,000).
+TEST(Enumerate, CountsALoopOutInLinesAtTwoHundredCases) {
+  const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/for-loop-index.json";
+  auto r = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "enumerate", "-d", "cpu",
+                                                       "--budget", "300000", "--threads", "1", "-q"});
+  EXPECT_EQ(r.code, jobs::kExitOk) << r.err;
+  EXPECT_NE(r.out.find("(generalises)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fn map_str(xs: [int]) -> [str]"), std::string::npos) << r.out;
 }
 
 // A problem's own constants are leaves: "xyz" cannot be built from the enumeration's own.
