@@ -67,6 +67,11 @@ class EnumerateGenerator final : public Generator {
     types_ = bank::grammar_types(used);
     const bool lines = has_lines(problem);
     if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
+    // A map over a str's characters or a [str]'s elements with an int body is an [int] (the
+    // codes, the lengths): with its productions, sum(map_1(s)).
+    if (settings.lambdas && settings.lambda_budget > 0 &&
+        std::any_of(sig.params.begin(), sig.params.end(), [](Type t) { return t == S || t == SA; }))
+      types_.insert(A);
     for (Type t : types_)
       if (t != I && t != B && t != A && t != S && t != F && t != SA && t != FA) return;  // a type they lack
     for (const suites::Case& c : problem.train) inputs_.push_back(c.inputs);
@@ -233,15 +238,24 @@ class EnumerateGenerator final : public Generator {
     return a;
   }
   // A whole answer's, or an assembled one's: the union over the expressions it was assembled from
-  // (its steps, affixes and splits' helpers are not productions).
+  // (its steps, affixes and splits' helpers are not productions), and for an int met up to a
+  // constant the + or - it is written with, and the constant where it is a leaf.
   std::vector<std::string> uses(const Proposal& solution) const override {
     std::vector<u32> ids;
+    std::set<std::string> keys;
     if (answer_ && answer_->second == solution.source) {
       ids = {answer_->first};
     } else if (auto it = assembled_.find(solution.source); it != assembled_.end()) {
-      ids = it->second;
+      ids = it->second.ids;
+      for (i64 c : it->second.offsets) {
+        const std::string text = c > 0 ? "$0 + $1" : "$0 - $1";
+        for (u32 i = 0; i < enumerator_->production_count(); ++i)
+          if (const Production& p = enumerator_->production(i); p.text == text && p.result == I)
+            keys.insert(bank::production_key(p));
+        for (const vm::Value& k : constants_)
+          if (k.type == I && k.i == (c > 0 ? c : -c)) keys.insert(bank::constant_key(k));
+      }
     }
-    std::set<std::string> keys;
     for (u32 id : ids) {
       std::vector<bool> productions, leaves;
       enumerator_->uses(id, &productions, &leaves);
@@ -271,6 +285,7 @@ class EnumerateGenerator final : public Generator {
     DecisionList list;
     const ForwardStep* forward = nullptr;
     std::vector<Met> parts;
+    i64 offset = 0;  // added to the expression: an int goal met up to a constant (offset_of())
   };
   static Met met_by(u32 goal, DecisionList list, const ForwardStep* forward = nullptr) {
     Met m;
@@ -439,10 +454,15 @@ class EnumerateGenerator final : public Generator {
             add_case(&right_cases, k);
             ++count;
           }
-        if (count == n)
+        if (count == n) {
           meet(j, met_by(j, {{}, scanned_}));
-        else if (settings_.splits && !whole)
+        } else if (std::optional<i64> offset = offset_of(g, b)) {
+          Met m = met_by(j, {{}, scanned_});
+          m.offset = *offset;
+          meet(j, std::move(m));
+        } else if (settings_.splits && !whole) {
           terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
+        }
       }
       if (b.type == A && !forward_.empty()) step_forward(b);
       if (settings_.splits && b.type == B && !b.traps_anywhere()) {
@@ -460,9 +480,8 @@ class EnumerateGenerator final : public Generator {
     if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
     std::string source = program();
     if (!sources_.insert(source).second) return std::nullopt;
-    std::vector<u32> ids;
-    for (const std::optional<Met>& m : met_) expressions(*m, &ids);
-    assembled_[source] = std::move(ids);
+    Assembly& a = assembled_[source];
+    for (const std::optional<Met>& m : met_) expressions(*m, &a.ids, &a.offsets);
     return source;
   }
 
@@ -541,9 +560,26 @@ class EnumerateGenerator final : public Generator {
     met_[shape.result] = std::move(whole);
   }
   // The entries m's expressions are written from, in the order program() writes them.
-  static void expressions(const Met& m, std::vector<u32>* ids) {
+  static void expressions(const Met& m, std::vector<u32>* ids, std::vector<i64>* offsets = nullptr) {
     if (m.parts.empty()) append_expressions(m.list, ids);
-    for (const Met& part : m.parts) expressions(part, ids);
+    if (offsets != nullptr && m.offset != 0) offsets->push_back(m.offset);
+    for (const Met& part : m.parts) expressions(part, ids, offsets);
+  }
+
+  // The constant c with b + c an int goal's output on every case (not 0): checksum's `chr(e +
+  // 32)` where 32 is no leaf. Only where a problem has kOffsetCases train cases or more: with
+  // fewer, an expression off by the same amount on every case is too often a coincidence. Not
+  // for a part of a list taken apart, nor a goal of a last step; at most 2^31 either way.
+  std::optional<i64> offset_of(const Goal& g, const bank::Behaviour& b) const {
+    const u32 n = cases_->count();
+    if (b.type != I || n < kOffsetCases || !g.shape.layout.empty() || !g.shape.step.empty() ||
+        b.traps_anywhere())
+      return std::nullopt;
+    const i64 c = i64(u64(g.shape.outputs[0].i) - b.words[0]);
+    if (c == 0 || c > (i64(1) << 31) || c < -(i64(1) << 31)) return std::nullopt;
+    for (u32 k = 1; k < n; ++k)
+      if (i64(b.words[k] + u64(c)) != g.shape.outputs[k].i) return std::nullopt;
+    return c;
   }
 
   // A decision list over the terms and the smallest conditions that split the cases.
@@ -588,6 +624,9 @@ class EnumerateGenerator final : public Generator {
         splits += decision_function(name, parameters_, type_name(shape.type), m.list, w.expressions, &at);
         e = name + "(" + arguments_ + ")";
       }
+      if (m.offset != 0)
+        e = "(" + e + (m.offset > 0 ? " + " : " - ") + std::to_string(m.offset > 0 ? m.offset : -m.offset) +
+            ")";
       if (!shape.step.empty()) {
         e = bank::substitute(shape.step.text, {&e});
         for (const std::string& h : shape.step.helpers) helper(h);
@@ -631,15 +670,20 @@ class EnumerateGenerator final : public Generator {
   std::vector<vm::Value> constants_;
   double tolerance_ = 0;
   std::vector<Goal> goals_;
-  std::vector<std::optional<Met>> met_;                // by result
-  std::vector<std::optional<Met>> parts_met_;          // by goal: the parts of a result taken apart
-  u32 scanned_ = 0;                                    // entries seen by assemble()
-  SplitConditions conditions_;                         // the bank's bool expressions that never trap
-  std::set<std::string> sources_;                      // the programs assemble() proposed
-  std::map<std::string, std::vector<u32>> assembled_;  // … and the entries each was assembled from
-  u64 lambda_evaluated_ = 0;                           // body expressions evaluated for the lambda leaves
-  u64 sought_ = 0;                                     // … and then for the goals' bodies
-  u64 enumerated_ = 0;                                 // expressions the bank evaluated
+  std::vector<std::optional<Met>> met_;        // by result
+  std::vector<std::optional<Met>> parts_met_;  // by goal: the parts of a result taken apart
+  u32 scanned_ = 0;                            // entries seen by assemble()
+  SplitConditions conditions_;                 // the bank's bool expressions that never trap
+  std::set<std::string> sources_;              // the programs assemble() proposed
+  // … and the entries each was assembled from, and the offsets added (Met::offset).
+  struct Assembly {
+    std::vector<u32> ids;
+    std::vector<i64> offsets;
+  };
+  std::map<std::string, Assembly> assembled_;
+  u64 lambda_evaluated_ = 0;  // body expressions evaluated for the lambda leaves
+  u64 sought_ = 0;            // … and then for the goals' bodies
+  u64 enumerated_ = 0;        // expressions the bank evaluated
   std::unique_ptr<bank::LambdaBodies> bodies_;
   std::vector<ForwardStep> forward_;  // the steps each banked [int] is taken on (search/forward_steps.h)
   u64 sketched_ = 0, stepped_ = 0;    // … sketched on case 0, and applied on every case
@@ -650,8 +694,9 @@ class EnumerateGenerator final : public Generator {
   Sketch sketch_;                                      // … and its sketch of a step
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
   static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
-  static constexpr u32 kBoundFactor = 4, kShortestBound = 256;  // of a banked list's or str's length
-  static constexpr u32 kBodyLoopCost = 2;                       // a loop's (a helper's) in a lambda body
+  static constexpr u32 kBoundFactor = 4, kShortestBound = 256;
+  static constexpr u32 kOffsetCases = 10;  // offset_of()  // of a banked list's or str's length
+  static constexpr u32 kBodyLoopCost = 2;  // a loop's (a helper's) in a lambda body
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;

@@ -438,6 +438,30 @@ TEST(Enumerate, TakesLinesOfNumbersAsTheirInts) {
   }
 }
 
+// A map over a str's characters gives an [int] (their codes) that the bank's [int] productions
+// take, and an int goal is met up to a constant where there are 10 train cases or more
+// (checksum's `chr(e + 32)`, 32 no leaf), not with fewer.
+TEST(Enumerate, MeetsAnIntUpToAConstantAtTenCasesOrMore) {
+  const auto expected = [](const nlohmann::json& in) {
+    i64 t = 0;
+    for (unsigned char c : in[0].get<std::string>()) t += c;
+    return nlohmann::json(t + 1000);
+  };
+  std::vector<nlohmann::json> train, test;
+  for (const char* s :
+       {"", "a", "ab", "hello", "zzz", "gpu", "synth", "Q", "xy z", "12345", "!!", "bank", "os"})
+    (train.size() < 12 ? train : test).push_back({s});
+  const suites::Problem p = make_problem("fn solve(s: str) -> int", train, expected);
+  const search::SearchOutcome r = solve(p, test, expected, 100000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("(sum(map_1(s)) + 1000)"), std::string::npos) << r.solution;
+  const suites::Problem few =
+      make_problem("fn solve(s: str) -> int", {train.begin(), train.begin() + 9}, expected);
+  const search::SearchOutcome f = solve(few, test, expected, 100000);
+  EXPECT_TRUE(!f.solved || f.solution.find("+ 1000)") == std::string::npos) << f.solution;
+}
+
 // PSB1's for-loop-index as bundled (200 train cases): the lines goal's [int] is
 // range_by(start, finish, step) less a last finish, and the lists banked on the way
 // (repeat(v, start * finish), ...) are bounded, so that the heaps (2.5 MiB a case) do not fill
