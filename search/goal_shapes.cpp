@@ -42,6 +42,21 @@ std::optional<i64> decimal(const std::string& t) {
   return t[0] == '-' ? -v : v;
 }
 
+// The [int] whose elements' decimal texts t's lines are ([] for no line), or none where a line
+// is not one.
+std::optional<vm::Value> lines_of_numbers(const std::string& t) {
+  std::vector<vm::Value> items;
+  for (size_t at = 0; !t.empty();) {
+    const size_t end = std::min(t.find('\n', at), t.size());
+    const std::optional<i64> d = decimal(t.substr(at, end - at));
+    if (!d) return std::nullopt;
+    items.push_back(vm::Value::of_int(*d));
+    if (end == t.size()) break;
+    at = end + 1;
+  }
+  return vm::Value::of_array(Type::Int, std::move(items));
+}
+
 // A list result's outputs taken apart (goal_shapes()): its elements, where every output has the
 // same length, 1 to kMostElements; else `[$0] + $1`, `$0 + [$1]` and `[$0] + $1 + [$2]` where every
 // output is long enough. Each part a goal of its own.
@@ -157,19 +172,11 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
                      [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
       continue;
     out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}, {}, 0});
-    // Lines of numbers: the [int] whose elements' texts they are (no line: []).
     std::vector<vm::Value> numbers;
     for (const vm::Value& v : rest) {
-      std::vector<vm::Value> items;
-      for (size_t at = 0; !v.s.empty() && at <= v.s.size();) {
-        const size_t end = std::min(v.s.find('\n', at), v.s.size());
-        const std::optional<i64> d = decimal(v.s.substr(at, end - at));
-        if (!d) break;
-        items.push_back(vm::Value::of_int(*d));
-        at = end + 1;
-      }
-      if (items.size() != size_t(std::count(v.s.begin(), v.s.end(), '\n')) + !v.s.empty()) break;
-      numbers.push_back(vm::Value::of_array(Type::Int, std::move(items)));
+      std::optional<vm::Value> list = lines_of_numbers(v.s);
+      if (!list) break;
+      numbers.push_back(std::move(*list));
     }
     if (numbers.size() == rest.size())
       out.push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
