@@ -61,6 +61,12 @@ std::string substitute(const std::string& text, const std::vector<const std::str
   return out;
 }
 
+std::string production_key(const std::string& text, const std::vector<Type>& operands, Type result) {
+  std::string key = text + " (";
+  for (size_t i = 0; i < operands.size(); ++i) key += std::string(i ? ", " : "") + type_name(operands[i]);
+  return key + ") -> " + type_name(result);
+}
+
 Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
                                 const std::string& helper, u64 fuel) {
   std::vector<std::string> names;

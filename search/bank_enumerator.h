@@ -44,6 +44,9 @@ std::string substitute(const std::string& text, const std::vector<const std::str
 Production operation_production(std::vector<Type> operands, Type result, const std::string& text,
                                 const std::string& helper = "", u64 fuel = 0);
 Production choose_production(Type t);
+// The name of a production of that text and signature (search/bank_grammar.h production_key),
+// whether or not a grammar holds one.
+std::string production_key(const std::string& text, const std::vector<Type>& operands, Type result);
 
 // A leaf of the enumeration: a parameter, a constant, or a larger expression made elsewhere and
 // given whole (a map over a lambda body, say: search/bank_lambdas.h) with its size and the

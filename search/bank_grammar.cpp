@@ -105,11 +105,7 @@ bool body_production(const Production& p) {
   return starts("digits_") || starts("count_where_") || starts("first_where_") || starts("last_where_");
 }
 
-std::string production_key(const Production& p) {
-  std::string key = p.text + " (";
-  for (size_t i = 0; i < p.operands.size(); ++i) key += std::string(i ? ", " : "") + type_name(p.operands[i]);
-  return key + ") -> " + type_name(p.result);
-}
+std::string production_key(const Production& p) { return production_key(p.text, p.operands, p.result); }
 
 std::string constant_key(const vm::Value& constant) {
   return trees::to_source(*trees::literal_of(constant)) + " () -> " + type_name(constant.type);

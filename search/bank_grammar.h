@@ -35,7 +35,7 @@ bool body_production(const Production& p);
 
 // A production's name: its text and signature, e.g. "$0 + $1 (int, int) -> int",
 // "fold_add($0, $1) ([int], int) -> int", "choose($0, $1, $2) (bool, str, str) -> str".
-std::string production_key(const Production& p);
+std::string production_key(const Production& p);  // (the other form: search/bank_enumerator.h)
 // A constant leaf's name, in the same form: "2 () -> int", "\" \" () -> str".
 std::string constant_key(const vm::Value& constant);
 

@@ -1,6 +1,7 @@
 #include "search/bank_lambdas.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -342,9 +343,16 @@ class ElementContext {
     if (sequence_ == Type::IntArray)  // an [int] sorted by an int body, its key: a small one
       for (u32 body : bodies.banked(Type::Int))
         if (bodies.size(body) <= kLargestSortKey) jobs.push_back({Form::SortBy, body, Type::IntArray});
+    // A bool body the same on every element of every case (xs == xs) filters out all or none:
+    // its leaves are xs or [], len(xs) or 0, 0 or -1, which the bank has smaller.
+    const auto uniform = [](const Behaviour& b) {
+      return std::all_of(b.traps.begin(), b.traps.end(), [](u8 t) { return t == u8(vm::Trap::NONE); }) &&
+             std::adjacent_find(b.words.begin(), b.words.end(), std::not_equal_to<>()) == b.words.end();
+    };
     for (u32 body : bodies.banked(Type::Bool))
-      for (Form f : {Form::Filter, Form::Count, Form::Find})
-        jobs.push_back({f, body, f == Form::Filter ? sequence_ : Type::Int});
+      if (!uniform(bodies.behaviour(body)))
+        for (Form f : {Form::Filter, Form::Count, Form::Find})
+          jobs.push_back({f, body, f == Form::Filter ? sequence_ : Type::Int});
     for (u32 body : bodies.banked(Type::IntArray))  // not a list parameter itself, repeated
       if (bodies.size(body) > 1) jobs.push_back({Form::FlatMap, body, Type::IntArray});
     std::stable_sort(jobs.begin(), jobs.end(),

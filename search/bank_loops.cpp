@@ -213,24 +213,36 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
   return p;
 }
 
+LoopForm loop_form(std::string_view name) {
+  for (LoopForm& f : loop_forms({Type::Int, Type::Bool, Type::IntArray, Type::StrArray}))
+    if (f.name == name) return std::move(f);
+  throw std::invalid_argument("no loop named " + std::string(name));
+}
+
+std::string call_text(const LoopForm& f) {
+  std::string text = f.name + "(";
+  for (size_t i = 0; i < f.operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
+  return text + ")";
+}
+
 }  // namespace
 
 std::vector<Production> loop_productions(const std::set<Type>& types) {
   std::vector<Production> p;
   for (LoopForm& f : loop_forms(types)) {
     if (!f.production) continue;
-    std::string text = f.name + "(";
-    for (size_t i = 0; i < f.operands.size(); ++i) text += (i ? ", $" : "$") + std::to_string(i);
-    p.push_back(operation_production(std::move(f.operands), f.result, text + ")", f.helper, kLoopFuel));
+    const std::string text = call_text(f);
+    p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, kLoopFuel));
     if (f.counted) p.back().operation->count_steps_by(0);
   }
   return p;
 }
 
-std::string loop_helper(std::string_view name) {
-  for (const LoopForm& f : loop_forms({Type::Int, Type::Bool, Type::IntArray, Type::StrArray}))
-    if (f.name == name) return f.helper;
-  throw std::invalid_argument("no loop named " + std::string(name));
+std::string loop_helper(std::string_view name) { return loop_form(name).helper; }
+
+std::string loop_key(std::string_view name) {
+  const LoopForm f = loop_form(name);
+  return production_key(call_text(f), f.operands, f.result);
 }
 
 }  // namespace gs::search::bank

@@ -54,5 +54,8 @@ std::vector<Production> loop_productions(const std::set<Type>& types);
 // The helper function of the loop `name` ("scan_add", "map_mul"), as its production writes it.
 // Throws std::invalid_argument for a name no loop has.
 std::string loop_helper(std::string_view name);
+// The key (production_key) of the loop `name`'s production: "map_mul($0, $1) ([int], int) ->
+// [int]". Throws std::invalid_argument as loop_helper does.
+std::string loop_key(std::string_view name);
 
 }  // namespace gs::search::bank

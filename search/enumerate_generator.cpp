@@ -238,8 +238,8 @@ class EnumerateGenerator final : public Generator {
     return a;
   }
   // A whole answer's, or an assembled one's: the union over the expressions it was assembled from
-  // (its steps, affixes and splits' helpers are not productions), and for an int met up to a
-  // constant the + or - it is written with, and the constant where it is a leaf.
+  // and what it is written with around them (keys_of()) that this problem's grammar holds (a
+  // production of the bank, a constant leaf).
   std::vector<std::string> uses(const Proposal& solution) const override {
     std::vector<u32> ids;
     std::set<std::string> keys;
@@ -247,14 +247,12 @@ class EnumerateGenerator final : public Generator {
       ids = {answer_->first};
     } else if (auto it = assembled_.find(solution.source); it != assembled_.end()) {
       ids = it->second.ids;
-      for (i64 c : it->second.offsets) {
-        const std::string text = c > 0 ? "$0 + $1" : "$0 - $1";
-        for (u32 i = 0; i < enumerator_->production_count(); ++i)
-          if (const Production& p = enumerator_->production(i); p.text == text && p.result == I)
-            keys.insert(bank::production_key(p));
-        for (const vm::Value& k : constants_)
-          if (k.type == I && k.i == (c > 0 ? c : -c)) keys.insert(bank::constant_key(k));
-      }
+      std::set<std::string> grammar;
+      for (u32 i = 0; i < enumerator_->production_count(); ++i)
+        grammar.insert(bank::production_key(enumerator_->production(i)));
+      for (const vm::Value& c : constants_) grammar.insert(bank::constant_key(c));
+      for (const std::string& k : it->second.keys)
+        if (grammar.count(k)) keys.insert(k);
     }
     for (u32 id : ids) {
       std::vector<bool> productions, leaves;
@@ -481,7 +479,10 @@ class EnumerateGenerator final : public Generator {
     std::string source = program();
     if (!sources_.insert(source).second) return std::nullopt;
     Assembly& a = assembled_[source];
-    for (const std::optional<Met>& m : met_) expressions(*m, &a.ids, &a.offsets);
+    for (const std::optional<Met>& m : met_) {
+      expressions(*m, &a.ids);
+      keys_of(*m, &a.keys);
+    }
     return source;
   }
 
@@ -560,10 +561,22 @@ class EnumerateGenerator final : public Generator {
     met_[shape.result] = std::move(whole);
   }
   // The entries m's expressions are written from, in the order program() writes them.
-  static void expressions(const Met& m, std::vector<u32>* ids, std::vector<i64>* offsets = nullptr) {
+  static void expressions(const Met& m, std::vector<u32>* ids) {
     if (m.parts.empty()) append_expressions(m.list, ids);
-    if (offsets != nullptr && m.offset != 0) offsets->push_back(m.offset);
-    for (const Met& part : m.parts) expressions(part, ids, offsets);
+    for (const Met& part : m.parts) expressions(part, ids);
+  }
+  // The productions and constants m is written with around its expressions, by key: its goal's
+  // shape_keys() (affixes, chr or str, lines, last steps, a layout), its forward step's, and for
+  // an int met up to a constant the + or - and the constant. (A split's ifs are no production;
+  // its conditions are among the expressions.)
+  void keys_of(const Met& m, std::set<std::string>* keys) const {
+    for (std::string& k : shape_keys(goals_[m.goal].shape)) keys->insert(std::move(k));
+    if (m.forward != nullptr) keys->insert(m.forward->keys.begin(), m.forward->keys.end());
+    if (m.offset != 0) {
+      keys->insert(bank::production_key(m.offset > 0 ? "$0 + $1" : "$0 - $1", {I, I}, I));
+      keys->insert(bank::constant_key(vm::Value::of_int(m.offset > 0 ? m.offset : -m.offset)));
+    }
+    for (const Met& part : m.parts) keys_of(part, keys);
   }
 
   // The constant c with b + c an int goal's output on every case (not 0): checksum's `chr(e +
@@ -675,10 +688,10 @@ class EnumerateGenerator final : public Generator {
   u32 scanned_ = 0;                            // entries seen by assemble()
   SplitConditions conditions_;                 // the bank's bool expressions that never trap
   std::set<std::string> sources_;              // the programs assemble() proposed
-  // … and the entries each was assembled from, and the offsets added (Met::offset).
+  // … and the entries each was assembled from, and what it is written with around them.
   struct Assembly {
     std::vector<u32> ids;
-    std::vector<i64> offsets;
+    std::set<std::string> keys;  // keys_of() its results'
   };
   std::map<std::string, Assembly> assembled_;
   u64 lambda_evaluated_ = 0;  // body expressions evaluated for the lambda leaves

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "search/bank_enumerator.h"
+#include "search/bank_grammar.h"
 #include "search/bank_loops.h"
 #include "vm/arith.h"
 
@@ -63,6 +64,17 @@ std::vector<ForwardStep> forward_steps(const suites::Problem& problem) {
     const std::string a0 = "a0", a1 = "a1";
     s.operation.emplace(operands, result, bank::substitute(s.text, {&a0, &a1}), s.helper,
                         loop != nullptr ? bank::kLoopFuel : 0);
+    const auto constant = [&](i64 c) { s.keys.push_back(bank::constant_key(vm::Value::of_int(c))); };
+    if (loop != nullptr) {
+      s.keys.push_back(bank::loop_key(loop));
+      if (test != Test::None || kind == Kind::MapDiv) constant(v);
+      if (kind == Kind::ScanMul) constant(1);
+    } else if (kind == Kind::First) {
+      s.keys.push_back(bank::production_key("$0[$1]", {A, I}, I));
+      constant(0);
+    } else {
+      s.keys.push_back(bank::production_key(s.text, operands, result));
+    }
     out.push_back(std::move(s));
   };
   add(Kind::Sum, I, "sum($0)");

@@ -59,6 +59,9 @@ struct ForwardStep {
   std::string text;              // Syn over $0 (the list) and $1 (the parameter): "filter_gt($0, 0)"
   std::string helper;            // the loop's helper function it calls, or empty
   std::optional<bank::Operation> operation;  // over (the list[, the parameter])
+  // The productions and constants it is written with, by key (search/bank_grammar.h): what an
+  // answer ending with it uses besides its expression ("$0[$1] ([int], int) -> int", "0 () -> int").
+  std::vector<std::string> keys;
 };
 
 // The forward steps for a problem's signature: none unless it has an int or [int] result.

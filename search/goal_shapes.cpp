@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "search/bank_grammar.h"
 #include "search/last_steps.h"
 
 namespace gs::search {
@@ -182,6 +183,36 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
       out.push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
   }
   return out;
+}
+
+std::vector<std::string> shape_keys(const GoalShape& g) {
+  const Type I = Type::Int, A = Type::IntArray, S = Type::Str;
+  std::vector<std::string> keys;
+  const auto add = [&](std::string k) {
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(std::move(k));
+  };
+  const std::string element = bank::production_key("[$0]", {I}, A);
+  for (const vm::Value* affix : {&g.prefix, &g.suffix}) {
+    if (!GoalShape::has_affix(*affix)) continue;
+    add(bank::production_key("$0 + $1", {affix->type, affix->type}, affix->type));
+    if (affix->type == S) add(bank::constant_key(*affix));
+    for (const vm::Value& x : affix->items) {
+      add(element);
+      add(bank::constant_key(x));
+    }
+  }
+  if (g.convert != nullptr && std::string(g.convert) != "map_str")
+    add(bank::production_key(std::string(g.convert) + "($0)", {I}, S));
+  if (g.lines) {
+    add(bank::production_key("join($0, $1)", {Type::StrArray, S}, S));
+    add(bank::constant_key(vm::Value::of_str("\n")));
+  }
+  for (const std::string& k : g.step.keys) add(k);
+  if (!g.layout.empty()) {
+    add(element);
+    add(bank::production_key("$0 + $1", {A, A}, A));
+  }
+  return keys;
 }
 
 }  // namespace gs::search

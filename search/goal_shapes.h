@@ -23,6 +23,9 @@ struct LastStep {
   std::string text;
   std::vector<std::string> helpers;
   bool permutation = false;  // a step sorts: any order of the goal's outputs meets it
+  // The productions and constants the steps are written with, by key (search/bank_grammar.h),
+  // a parameter they take not among them.
+  std::vector<std::string> keys;
   bool empty() const { return text.empty(); }
 };
 
@@ -65,5 +68,11 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
 // between and the last), then as ints under chr or str, then as lines (strs, then numbers), where
 // they exist.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
+
+// The productions and constants an answer met through goal g is written with besides the
+// expression that meets it, by key (search/bank_grammar.h): the + of its affixes and their
+// elements or texts, its chr or str, the join of its lines and "\n", its last steps', its
+// layout's [$0] and +. None for a plain goal; map_str (lines of numbers) is no production.
+std::vector<std::string> shape_keys(const GoalShape& g);
 
 }  // namespace gs::search

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "search/bank_enumerator.h"
+#include "search/bank_grammar.h"
 #include "search/bank_loops.h"
 
 namespace gs::search {
@@ -72,24 +73,32 @@ struct Step {
   const char* loop = nullptr;
   enum Kind : u8 { Order, Sort, Scan, Map, Zip } kind = Map;  // Map: the same for every element
   Inverse inverse;
+  std::vector<std::string> keys;  // the productions and constants it is written with (LastStep::keys)
   bool permutation() const { return kind == Sort; }
 };
 
 // The steps over a problem's train inputs: those of every list, then the zips with its [int]
 // parameters and the maps by its int ones (zip_add(e, ys), map_sub(e, n)).
 std::vector<Step> steps(const suites::Problem& problem) {
-  std::vector<Step> s = {{"reverse($0)", nullptr, Step::Order, reversed},
-                         {"sort($0)", nullptr, Step::Sort, same},
-                         {"reverse(sort($0))", nullptr, Step::Sort, same},
-                         {"scan_add($0, 0)", "scan_add", Step::Scan, differences}};
+  const Type A = Type::IntArray;
+  const std::string reverse = bank::production_key("reverse($0)", {A}, A),
+                    sort = bank::production_key("sort($0)", {A}, A);
+  const auto key = [](i64 c) { return bank::constant_key(vm::Value::of_int(c)); };
+  std::vector<Step> s = {{"reverse($0)", nullptr, Step::Order, reversed, {reverse}},
+                         {"sort($0)", nullptr, Step::Sort, same, {sort}},
+                         {"reverse(sort($0))", nullptr, Step::Sort, same, {reverse, sort}},
+                         {"scan_add($0, 0)", "scan_add", Step::Scan, differences, {key(0)}}};
   const u32 n = u32(problem.train.size());
   auto constant = [&](i64 c) { return Other{std::vector<List>(n, List{c}), false}; };
   for (i64 k : {2, 3, 4})
-    s.push_back(
-        {"map_mul($0, " + std::to_string(k) + ")", "map_mul", Step::Map, elementwise(over, constant(k))});
-  s.push_back({"map_negate($0)", "map_negate", Step::Map, elementwise(from, constant(0))});
-  s.push_back({"map_add($0, 1)", "map_add", Step::Map, elementwise(less, constant(1))});
-  s.push_back({"map_sub($0, 1)", "map_sub", Step::Map, elementwise(more, constant(1))});
+    s.push_back({"map_mul($0, " + std::to_string(k) + ")",
+                 "map_mul",
+                 Step::Map,
+                 elementwise(over, constant(k)),
+                 {key(k)}});
+  s.push_back({"map_negate($0)", "map_negate", Step::Map, elementwise(from, constant(0)), {}});
+  s.push_back({"map_add($0, 1)", "map_add", Step::Map, elementwise(less, constant(1)), {key(1)}});
+  s.push_back({"map_sub($0, 1)", "map_sub", Step::Map, elementwise(more, constant(1)), {key(1)}});
   const suites::Signature& sig = problem.signature;
   for (u32 i = 0; i < sig.params.size(); ++i) {
     if (sig.params[i] != Type::IntArray && sig.params[i] != Type::Int) continue;
@@ -106,7 +115,7 @@ std::vector<Step> steps(const suites::Problem& problem) {
     const std::string form = other.per_element ? "zip_" : "map_";
     const Step::Kind kind = other.per_element ? Step::Zip : Step::Map;
     auto add = [&](const std::string& text, const char* op, Undo undo) {
-      s.push_back({text, nullptr, kind, elementwise(undo, other)});
+      s.push_back({text, nullptr, kind, elementwise(undo, other), {}});
       s.back().loop = op;
     };
     add(form + "add($0, " + p + ")", other.per_element ? "zip_add" : "map_add", less);
@@ -114,6 +123,8 @@ std::vector<Step> steps(const suites::Problem& problem) {
     add(form + "mul($0, " + p + ")", other.per_element ? "zip_mul" : "map_mul", over);
     if (other.per_element) add("zip_sub(" + p + ", $0)", "zip_sub", from);
   }
+  for (Step& step : s)
+    if (step.loop != nullptr) step.keys.insert(step.keys.begin(), bank::loop_key(step.loop));
   return s;
 }
 
@@ -191,6 +202,8 @@ std::vector<GoalShape> last_step_goals(const GoalShape& goal, const suites::Prob
         LastStep s = at.so_far;
         s.text = s.text.empty() ? step.text : bank::substitute(s.text, {&step.text});
         s.permutation = s.permutation || step.permutation();
+        for (const std::string& k : step.keys)
+          if (std::find(s.keys.begin(), s.keys.end(), k) == s.keys.end()) s.keys.push_back(k);
         if (step.loop != nullptr) {
           std::string helper = bank::loop_helper(step.loop);
           if (std::find(s.helpers.begin(), s.helpers.end(), helper) == s.helpers.end())

@@ -438,6 +438,46 @@ TEST(Enumerate, TakesLinesOfNumbersAsTheirInts) {
   }
 }
 
+// A list's length in a list is written len(xs), not as a count over a body that holds on every
+// element (count_N with xs == xs: a lambda leaf that met the part before len(xs) was banked),
+// and the answer's uses name len and the layout's [$0] for the search policy.
+TEST(Enumerate, WritesALengthAsLenNotAsACountOfEverything) {
+  const auto expected = [](const nlohmann::json& in) { return nlohmann::json::array({in[0].size()}); };
+  const std::vector<nlohmann::json> cases = int_arrays(0, 12);
+  const suites::Problem p =
+      make_problem("fn solve(xs: [int]) -> [int]", {cases.begin(), cases.begin() + 8}, expected);
+  const search::SearchOutcome r = solve(p, {cases.begin() + 8, cases.end()}, expected, 100000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_NE(r.solution.find("return [len(xs)];"), std::string::npos) << r.solution;
+  EXPECT_EQ(r.solution.find("count_"), std::string::npos) << r.solution;
+  for (const char* key : {"len($0) ([int]) -> int", "[$0] (int) -> [int]"})
+    EXPECT_NE(std::find(r.uses.begin(), r.uses.end(), key), r.uses.end()) << key;
+}
+
+// What an answer met through a goal is written with around its expression, by key, for the
+// search policy's labels (search/goal_shapes.h shape_keys): nothing for a plain goal.
+TEST(Enumerate, NamesWhatAGoalWritesAroundItsExpression) {
+  using V = std::vector<std::string>;
+  search::GoalShape g;
+  g.type = Type::Int;
+  EXPECT_TRUE(search::shape_keys(g).empty());
+  g.convert = "chr";
+  g.prefix = vm::Value::of_str("Sum ");
+  EXPECT_EQ(search::shape_keys(g),
+            (V{"$0 + $1 (str, str) -> str", "\"Sum \" () -> str", "chr($0) (int) -> str"}));
+  search::GoalShape numbers;
+  numbers.type = Type::IntArray;
+  numbers.convert = "map_str";  // a helper, no production
+  numbers.lines = true;
+  EXPECT_EQ(search::shape_keys(numbers), (V{"join($0, $1) ([str], str) -> str", "\"\\n\" () -> str"}));
+  search::GoalShape part;
+  part.type = Type::IntArray;
+  part.layout = "[$0] + $1";
+  part.suffix = vm::Value::of_array(Type::Int, {vm::Value::of_int(8)});
+  EXPECT_EQ(search::shape_keys(part),
+            (V{"$0 + $1 ([int], [int]) -> [int]", "[$0] (int) -> [int]", "8 () -> int"}));
+}
+
 // A map over a str's characters gives an [int] (their codes) that the bank's [int] productions
 // take, and an int goal is met up to a constant where there are 10 train cases or more
 // (checksum's `chr(e + 32)`, 32 no leaf), not with fewer.

@@ -187,6 +187,10 @@ TEST(LastSteps, TheEnumerationEndsAnAnswerWithThem) {
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.solution.find("return reverse(map_mul(scan_add(xs, 0), 2));"), std::string::npos) << r.solution;
   EXPECT_LT(r.candidates_to_solution, 2000u) << "met where scan_add(xs, 0) is banked";
+  EXPECT_EQ(r.uses, (std::vector<std::string>{
+                        "0 () -> int", "2 () -> int", "map_mul($0, $1) ([int], int) -> [int]",
+                        "reverse($0) ([int]) -> [int]", "scan_add($0, $1) ([int], int) -> [int]"}))
+      << "the last steps' productions and constants, for the search policy";
 }
 
 }  // namespace
