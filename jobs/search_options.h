@@ -34,7 +34,7 @@ struct SearchOptions {
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
 // --choose, --lambdas, --lambda-budget, --body-goal-budget, --bank-interpreter, --splits, --last-steps,
-// --bank-memory,
+// --sample-cases, --bank-memory,
 // --policy,
 // --policy-temperature,
 // --enumerate-first,

@@ -21,6 +21,7 @@
 #include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
 #include "search/bank_loops.h"
+#include "search/case_sample.h"
 #include "search/case_split.h"
 #include "search/forward_steps.h"
 #include "search/generator.h"
@@ -58,7 +59,14 @@ bool has_lines(const suites::Problem& problem) {
 
 class EnumerateGenerator final : public Generator {
  public:
-  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings) : settings_(settings) {
+  // The bank's cases are problem's train cases; the constants that the outputs suggest (the
+  // recurring strings, the ints at which the outputs step) are taken from `whole`'s where the
+  // cases are a sample of its (search/case_sample.h), so that a word or a threshold no case of
+  // the sample shows is a leaf all the same.
+  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings,
+                     const suites::Problem* whole = nullptr)
+      : settings_(settings) {
+    const suites::Problem& all = whole != nullptr ? *whole : problem;
     const suites::Signature& sig = problem.signature;
     std::vector<Type> used = sig.results;
     used.insert(used.end(), sig.params.begin(), sig.params.end());
@@ -106,12 +114,12 @@ class EnumerateGenerator final : public Generator {
       // words), of results without affixes: up to 8.
       std::map<std::string, u32> counts;
       for (u32 r = 0; r < sig.results.size(); ++r) {
-        const auto [prefix, suffix] = output_affixes(problem, r);
+        const auto [prefix, suffix] = output_affixes(all, r);
         if (sig.results[r] != S || GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix)) continue;
-        for (const suites::Case& c : problem.train)
+        for (const suites::Case& c : all.train)
           if (c.outputs[r].s.size() <= 40) ++counts[c.outputs[r].s];
       }
-      const u32 recurring = std::max<u32>(2, u32(problem.train.size() / 20));
+      const u32 recurring = std::max<u32>(2, u32(all.train.size() / 20));
       u32 added = 0;
       for (const auto& output : counts)
         if (output.second >= recurring && added < 8 &&
@@ -138,7 +146,7 @@ class EnumerateGenerator final : public Generator {
     for (const vm::Value& c : problem.constants)
       if (types_.count(c.type) && trees::literal_of(c)) constants_.push_back(c);
     if (settings.splits)  // the ints at which the outputs step, for the conditions
-      for (i64 t : split_thresholds(problem))
+      for (i64 t : split_thresholds(all))
         if (std::none_of(constants_.begin(), constants_.end(),
                          [&](const vm::Value& c) { return c.type == I && c.i == t; }))
           constants_.push_back(vm::Value::of_int(t));
@@ -720,6 +728,11 @@ class EnumerateGenerator final : public Generator {
 
 std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
                                                     EnumerateSettings settings) {
+  if (settings.sample_cases > 0 && problem.train.size() > settings.sample_cases)
+    return make_sampled_generator(problem, settings.sample_cases,
+                                  [settings, whole = problem](const suites::Problem& sample) {
+                                    return std::make_unique<EnumerateGenerator>(sample, settings, &whole);
+                                  });
   return std::make_unique<EnumerateGenerator>(problem, settings);
 }
 

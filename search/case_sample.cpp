@@ -1,0 +1,77 @@
+#include "search/case_sample.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace gs::search {
+
+namespace {
+
+class SampledGenerator final : public Generator {
+ public:
+  SampledGenerator(const suites::Problem& problem, u32 sample, GeneratorFactory make)
+      : problem_(problem), make_(std::move(make)) {
+    if (sample == 0) throw std::invalid_argument("a sample of the train cases needs one case at least");
+    for (u32 k = 0; k < std::min<size_t>(sample, problem.train.size()); ++k) sample_.push_back(k);
+    restart();
+  }
+
+  GeneratorKind kind() const override { return inner_->kind(); }
+  std::vector<Proposal> propose(u32 count, u64 iteration) override { return inner_->propose(count, iteration); }
+
+  // Each proposal's train cases that failed outside the sample; up to kCounterexamples of them
+  // (the first proposal's first) join it, and the enumeration starts again. Not after a batch that
+  // solved the problem (alike() and uses() ask about its solution).
+  void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results,
+               i64 first_id) override {
+    inner_->observe(proposals, results, first_id);
+    const u32 n = results.cases;
+    if (n != problem_.train.size() || results.pass.size() != u64(results.programs) * n) return;
+    std::vector<bool> in_sample(n, false);
+    for (u32 k : sample_) in_sample[k] = true;
+    std::vector<u32> failed;
+    for (u32 i = 0; i < results.programs; ++i) {
+      if (results.cases_passed[i] == n) return;
+      for (u32 k = 0; k < n; ++k)
+        if (!results.pass[u64(i) * n + k] && !in_sample[k] && failed.size() < kCounterexamples) {
+          in_sample[k] = true;
+          failed.push_back(k);
+        }
+    }
+    if (failed.empty()) return;
+    sample_.insert(sample_.end(), failed.begin(), failed.end());
+    std::sort(sample_.begin(), sample_.end());
+    restart();
+  }
+
+  u64 evaluated_internally() const override { return inner_->evaluated_internally(); }
+  u64 evaluated_preparing() const override { return prepared_ + inner_->evaluated_preparing(); }
+  std::optional<Alike> alike(const Proposal& solution) override { return inner_->alike(solution); }
+  std::vector<std::string> uses(const Proposal& solution) const override { return inner_->uses(solution); }
+
+ private:
+  void restart() {
+    if (inner_) prepared_ += inner_->evaluated_preparing();
+    suites::Problem sampled = problem_;
+    sampled.train.clear();
+    for (u32 k : sample_) sampled.train.push_back(problem_.train[k]);
+    inner_ = make_(sampled);
+  }
+
+  suites::Problem problem_;
+  GeneratorFactory make_;
+  std::vector<u32> sample_;  // train cases' indices, in order
+  std::unique_ptr<Generator> inner_;
+  u64 prepared_ = 0;  // evaluated_preparing() of the generators before this one
+};
+
+}  // namespace
+
+std::unique_ptr<Generator> make_sampled_generator(const suites::Problem& problem, u32 sample,
+                                                  GeneratorFactory make) {
+  return std::make_unique<SampledGenerator>(problem, sample, std::move(make));
+}
+
+}  // namespace gs::search
