@@ -19,7 +19,9 @@ class SampledGenerator final : public Generator {
   }
 
   GeneratorKind kind() const override { return inner_->kind(); }
-  std::vector<Proposal> propose(u32 count, u64 iteration) override { return inner_->propose(count, iteration); }
+  std::vector<Proposal> propose(u32 count, u64 iteration) override {
+    return inner_->propose(count, iteration);
+  }
 
   // Each proposal's train cases that failed outside the sample; up to kCounterexamples of them
   // (the first proposal's first) join it, and the enumeration starts again. Not after a batch that

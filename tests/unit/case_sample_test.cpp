@@ -77,10 +77,9 @@ TEST(CaseSample, ARepresentativeSampleChangesOnlyTheCost) {
 
 TEST(CaseSample, NeedsACase) {
   const suites::Problem p = problem({1, 2}, {}, [](i64 x) { return x; });
-  EXPECT_THROW(make_sampled_generator(p, 0, [&](const suites::Problem& s) {
-                 return make_enumerate_generator(s, {});
-               }),
-               std::invalid_argument);
+  EXPECT_THROW(
+      make_sampled_generator(p, 0, [&](const suites::Problem& s) { return make_enumerate_generator(s, {}); }),
+      std::invalid_argument);
 }
 
 }  // namespace
