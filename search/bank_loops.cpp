@@ -157,6 +157,13 @@ std::string list_builder(const std::string& name, const std::string& source) {
   return out;
 }
 
+// n's decimal digits from the last: n % 10, then (n / 10) % 10, … while what is left is not 0 —
+// one for 0, and a negative n's are negative (-120: 0, -2, -1), as % gives them. A helper of the
+// leaves decimal_digits(n) for the int parameters (search/enumerate_generator.cpp), not a production.
+const char* const kDecimalDigits =
+    "fn NAME(n: int) -> [int] {\n  let out: [int] = [n % 10];\n  n = n / 10;\n  while n != 0 {\n"
+    "    out = push(out, n % 10);\n    n = n / 10;\n  }\n  return out;\n}\n";
+
 // A loop: the production `name($0, $1, …)` over `operands` and its helper function, of that name.
 struct LoopForm {
   std::vector<Type> operands;
@@ -164,8 +171,9 @@ struct LoopForm {
   std::string name, helper;
   bool counted = false;  // its steps are operand 0's (a fold over 1..n): Operation::count_steps_by
   // A production of the grammar, or only a helper an answer is written with: map_str, which a
-  // lines goal of numbers writes around its [int] (search/goal_shapes.h). As a production it put
-  // a [str] beside every banked [int], and those filled PSB1's heaps (200 cases) by size 5.
+  // lines goal of numbers writes around its [int] (search/goal_shapes.h) — as a production it put
+  // a [str] beside every banked [int], and those filled PSB1's heaps (200 cases) by size 5 — and
+  // decimal_digits, the leaves' of the int parameters (a list beside every banked int, else).
   bool production = true;
 };
 
@@ -209,6 +217,8 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
       add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
       p.back().production = false;
     }
+    add({I}, A, "decimal_digits", list_builder, kDecimalDigits);
+    p.back().production = false;
   }
   return p;
 }

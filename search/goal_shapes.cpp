@@ -179,8 +179,18 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
       if (!list) break;
       numbers.push_back(std::move(*list));
     }
-    if (numbers.size() == rest.size())
-      out.push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
+    if (numbers.size() != rest.size()) continue;
+    out.push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
+    // … taken apart as a list result is (digits' lines, whose last alone has a sign), each part
+    // with the whole's affixes, map_str and lines, written around the layout.
+    const size_t first = out.size();
+    take_apart(r, Type::IntArray, numbers, &out);
+    for (size_t i = first; i < out.size(); ++i) {
+      out[i].prefix = prefix;
+      out[i].suffix = suffix;
+      out[i].convert = "map_str";
+      out[i].lines = true;
+    }
   }
   return out;
 }

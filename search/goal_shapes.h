@@ -41,10 +41,11 @@ struct GoalShape {
   // (the strs between the affixes).
   std::vector<vm::Value> outputs;
   LastStep step;  // the answer's last step, if any (outputs: what goes into it)
-  // A part of a list result taken apart: `layout` writes the result from its parts' expressions
-  // ($0, $1, …: "[$0, $1, $2]", "[$0] + $1 + [$2]"), this goal is part `part` of it, an element
-  // or a list between them, and the result is met once every part is (the goals of one layout
-  // follow each other, part 0 first).
+  // A part of a list result taken apart, or of a lines of numbers goal: `layout` writes the
+  // list from its parts' expressions ($0, $1, …: "[$0, $1, $2]", "[$0] + $1 + [$2]"), this goal
+  // is part `part` of it, an element or a list between them, and the result is met once every
+  // part is (the goals of one layout follow each other, part 0 first). A part's affixes, convert
+  // and lines are its whole's, written around the layout.
   std::string layout;
   u32 part = 0;
   // The result's outputs as they are.
@@ -65,8 +66,8 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
 // (search/last_steps.h) (up to `last_steps` of them), then without the affixes, then taken apart
 // (a list result of three or more cases: its elements where every output is as long, 1 to 8;
 // else its first element and the rest, all but its last and the last, and the first, those
-// between and the last), then as ints under chr or str, then as lines (strs, then numbers), where
-// they exist.
+// between and the last), then as ints under chr or str, then as lines (strs, then numbers, then
+// the numbers taken apart as a list result is), where they exist.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
 
 // The productions and constants an answer met through goal g is written with besides the

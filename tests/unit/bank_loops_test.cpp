@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <random>
 
@@ -79,6 +80,12 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
     i64 n = args[0].i, b = args[1].i, acc = args[2].i;
     for (; n > 0 && b > 1; n /= b) acc = step(op, acc, n % b, b);
     return Value::of_int(acc);
+  }
+  if (name == "decimal_digits") {  // C's % and /: a negative n's digits are negative
+    i64 n = args[0].i;
+    std::vector<i64> out = {n % 10};
+    for (n /= 10; n != 0; n /= 10) out.push_back(n % 10);
+    return list(out);
   }
   if (name == "repeat") return list(std::vector<i64>(size_t(std::max<i64>(args[1].i, 0)), args[0].i));
   if (name == "range_to" || name == "range_by") {
@@ -213,6 +220,27 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
           << name << args << ": " << vm::to_json(cases.value(out, k)) << ", want " << vm::to_json(*want);
     }
   }
+}
+
+// decimal_digits, a helper of the int parameters' leaves rather than a production, on random ints
+// and the extremes.
+TEST(BankLoops, TheDecimalDigitsHelperGivesWhatItsDocumentSays) {
+  std::mt19937_64 rng(22);
+  std::vector<std::vector<Value>> inputs;
+  for (int k = 0; k < 300; ++k) inputs.push_back({random_value(I, 100000, rng)});
+  for (i64 n : {i64(0), i64(-120), std::numeric_limits<i64>::min(), std::numeric_limits<i64>::max()})
+    inputs.push_back({Value::of_int(n)});
+  const std::vector<Type> params = {I};
+  Cases cases(params, inputs, vm::Limits{});
+  const Operation digits(params, A, "decimal_digits(a0)", loop_helper("decimal_digits"), kLoopFuel);
+  const Behaviour* n = &cases.parameter(0);
+  const Behaviour out = digits.apply({&n, 1}, cases);
+  for (u32 k = 0; k < cases.count(); ++k) {
+    ASSERT_EQ(out.traps[k], u8(vm::Trap::NONE)) << inputs[k][0].i;
+    EXPECT_TRUE(vm::identical(cases.value(out, k), *reference("decimal_digits", inputs[k])))
+        << inputs[k][0].i << ": " << vm::to_json(cases.value(out, k));
+  }
+  EXPECT_EQ(vm::to_json(cases.value(out, u32(inputs.size()) - 3)), "[0, -2, -1]");
 }
 
 // Searches for an answer of type `result` over one parameter with the loops, a few operators

@@ -454,6 +454,39 @@ TEST(Enumerate, WritesALengthAsLenNotAsACountOfEverything) {
     EXPECT_NE(std::find(r.uses.begin(), r.uses.end(), key), r.uses.end()) << key;
 }
 
+// PSB1's digits as a user would pose it: n's digits from the last, a line each, the sign on the
+// last line only. The lines of numbers are an [int] goal taken apart like a list result
+// ($0 + [$1], each part under map_str and join), met by decimal_digits(n) — a leaf of each int
+// parameter — with map_abs and pop, and by its last element.
+TEST(Enumerate, WritesDigitsFromTheLeafOfTheParametersDigits) {
+  const auto expected = [](const nlohmann::json& in) {
+    i64 n = in[0].get<i64>();
+    std::vector<i64> d = {n % 10};
+    for (n /= 10; n != 0; n /= 10) d.push_back(n % 10);
+    std::string lines;
+    for (size_t i = 0; i < d.size(); ++i)
+      lines += (i ? "\n" : "") + std::to_string(i + 1 < d.size() ? std::abs(d[i]) : d[i]);
+    return nlohmann::json(lines);
+  };
+  std::vector<nlohmann::json> train, test;
+  for (i64 n : {0, 7, -5, 10, -120, 4321, -98765, 1000003, -44, 56, 999, -3030}) train.push_back({n});
+  for (i64 n : {-1, 12345678, -700, 8}) test.push_back({n});
+  const suites::Problem p = make_problem("fn solve(n: int) -> str", train, expected);
+  bool parts = false;
+  for (const search::GoalShape& g : search::goal_shapes(p, 0))
+    if (g.layout == "$0 + [$1]") {
+      parts = true;
+      EXPECT_STREQ(g.convert, "map_str");
+      EXPECT_TRUE(g.lines);
+    }
+  EXPECT_TRUE(parts) << "the lines of numbers taken apart";
+  const search::SearchOutcome r = solve(p, test, expected, 100000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("decimal_digits(n)"), std::string::npos) << r.solution;
+  EXPECT_NE(r.solution.find("join(map_str("), std::string::npos) << r.solution;
+}
+
 // What an answer met through a goal is written with around its expression, by key, for the
 // search policy's labels (search/goal_shapes.h shape_keys): nothing for a plain goal.
 TEST(Enumerate, NamesWhatAGoalWritesAroundItsExpression) {
