@@ -53,8 +53,9 @@ po::options_description search_options(SearchOptions* o) {
       "enumerate: also take each banked [int] one step on against the goals (filter_gt(e, 0), sum(e), "
       "scan_max(e, ...), map_square(e)) (1), or not (0)")(
       "sample-cases", bounded(&o->settings.enumerate.sample_cases, 0, 1u << 20),
-      "enumerate: the value bank holds the first this many train cases, and the cases a proposal fails join "
-      "them (the pipeline judges every proposal on all of them); 0: every train case")(
+      "enumerate: the value bank holds this many of the train cases (the first half of them, the rest spread "
+      "over the others), and the cases a proposal fails join them (the pipeline judges every proposal on all "
+      "of them); 0: every train case")(
       "bank-memory", bounded(&o->bank_memory_mib, 16, 1u << 20),
       "enumerate: MiB the value bank may fill (its expressions' outputs and traps); the enumeration ends "
       "there")("policy", po::value(&o->policy_path),

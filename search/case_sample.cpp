@@ -14,7 +14,12 @@ class SampledGenerator final : public Generator {
   SampledGenerator(const suites::Problem& problem, u32 sample, GeneratorFactory make)
       : problem_(problem), make_(std::move(make)) {
     if (sample == 0) throw std::invalid_argument("a sample of the train cases needs one case at least");
-    for (u32 k = 0; k < std::min<size_t>(sample, problem.train.size()); ++k) sample_.push_back(k);
+    // The first half of the sample from the first cases (a suite's hand-picked edge cases are
+    // there), the rest spread evenly over the others (a file sorted by size is sampled whole).
+    const u32 n = u32(problem.train.size()), first = std::min(n, (sample + 1) / 2);
+    for (u32 k = 0; k < first; ++k) sample_.push_back(k);
+    const u32 spread = std::min(n, sample) - first;
+    for (u32 j = 0; j < spread; ++j) sample_.push_back(first + u32(u64(j) * (n - first) / spread));
     restart();
   }
 

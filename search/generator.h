@@ -120,7 +120,7 @@ struct EnumerateSettings {
   u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there
-  // The bank holds the first this many train cases, grown by the cases a proposal fails
+  // The bank holds this many of the train cases, grown by the cases a proposal fails
   // (search/case_sample.h); 0: every train case. At 50, PSB1 (200 cases) solves the same 19 at
   // 300,000 in 28.5 s against 62.1 s (docs/results.md).
   u32 sample_cases = 50;

@@ -47,12 +47,15 @@ std::vector<i64> xs(i64 first, i64 count, i64 step) {
   return out;
 }
 
-// x % 7 on 40 cases whose first five are 0..4: on them x itself is the answer, and x % 7, alike
-// there, is not banked beside it; the cases x fails join the sample and x % 7 is found (7 is
-// written fold_range_squares(2, 2), the sum of 1 and 4, as on all the cases).
+// x % 7 on 40 cases, those a sample of 5 takes (0, 1, 2, then 3 and 21) below 7: on them x itself
+// is the answer, and x % 7, alike there, is not banked beside it; the cases x fails join the
+// sample and x % 7 is found (7 is written fold_range_squares(2, 2), the sum of 1 and 4, as on all
+// the cases).
 TEST(CaseSample, AFalseAnswerBringsTheCasesItFailsIntoTheSample) {
-  std::vector<i64> train = {0, 1, 2, 3, 4};
-  for (i64 x : xs(5, 35, 13)) train.push_back(x);
+  std::vector<i64> train;
+  for (i64 k = 0; k < 40; ++k) train.push_back(k % 5);
+  for (const auto& [at, x] : {std::pair<i64, i64>{7, 10}, {13, 23}, {29, 45}, {34, 61}})
+    train[size_t(at)] = x;
   const auto f = [](i64 x) { return x % 7; };
   const suites::Problem p = problem(train, xs(200, 20, 31), f);
   const SearchOutcome sampled = search(p, 5);
