@@ -33,8 +33,7 @@ status=$?
 set -e
 [ "$status" = 2 ] && grep -q "goes with --generator enumerate or portfolio" "$work/gp.log" || { cat "$work/gp.log"; exit 1; }
 mkdir -p "$work/suite"
-# c009 and c015: answers whose expressions use productions (a parameter taken a step on, as
-# sort(xs) or [len(xs)], uses none the policy names)
+# c009 and c015: answers whose uses name productions of the policy's vocabulary (fold_mul, ...)
 cp "$src/problems/listfunctions/listfunctions-c009.json" "$src/problems/listfunctions/listfunctions-c015.json" "$work/suite/"
 "$gpusynth" campaign --suite "$work/suite" --out "$work/run" -g enumerate --budget 100000 --policy "$work/policy.pt" -q \
   > "$work/campaign.log" 2>&1
