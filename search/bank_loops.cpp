@@ -223,9 +223,13 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
   return p;
 }
 
-LoopForm loop_form(std::string_view name) {
-  for (LoopForm& f : loop_forms({Type::Int, Type::Bool, Type::IntArray, Type::StrArray}))
-    if (f.name == name) return std::move(f);
+// Every loop form, made once: an answer's helpers and keys are looked up by name for each answer
+// written (it rebuilt every form's helper source per lookup).
+const LoopForm& loop_form(std::string_view name) {
+  static const std::vector<LoopForm> all =
+      loop_forms({Type::Int, Type::Bool, Type::IntArray, Type::StrArray});
+  for (const LoopForm& f : all)
+    if (f.name == name) return f;
   throw std::invalid_argument("no loop named " + std::string(name));
 }
 
@@ -251,7 +255,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
 std::string loop_helper(std::string_view name) { return loop_form(name).helper; }
 
 std::string loop_key(std::string_view name) {
-  const LoopForm f = loop_form(name);
+  const LoopForm& f = loop_form(name);
   return production_key(call_text(f), f.operands, f.result);
 }
 

@@ -12,11 +12,13 @@ namespace {
 class SampledGenerator final : public Generator {
  public:
   SampledGenerator(const suites::Problem& problem, u32 sample, GeneratorFactory make)
-      : problem_(problem), make_(std::move(make)) {
+      : train_(problem.train), shell_(problem), make_(std::move(make)) {
+    shell_.train.clear();
+    shell_.test.clear();  // not the search's to see; copied at every restart, else
     if (sample == 0) throw std::invalid_argument("a sample of the train cases needs one case at least");
     // The first half of the sample from the first cases (a suite's hand-picked edge cases are
     // there), the rest spread evenly over the others (a file sorted by size is sampled whole).
-    const u32 n = u32(problem.train.size()), first = std::min(n, (sample + 1) / 2);
+    const u32 n = u32(train_.size()), first = std::min(n, (sample + 1) / 2);
     for (u32 k = 0; k < first; ++k) sample_.push_back(k);
     const u32 spread = std::min(n, sample) - first;
     for (u32 j = 0; j < spread; ++j) sample_.push_back(first + u32(u64(j) * (n - first) / spread));
@@ -35,7 +37,7 @@ class SampledGenerator final : public Generator {
                i64 first_id) override {
     inner_->observe(proposals, results, first_id);
     const u32 n = results.cases;
-    if (n != problem_.train.size() || results.pass.size() != u64(results.programs) * n) return;
+    if (n != train_.size() || results.pass.size() != u64(results.programs) * n) return;
     std::vector<bool> in_sample(n, false);
     for (u32 k : sample_) in_sample[k] = true;
     std::vector<u32> failed;
@@ -61,13 +63,13 @@ class SampledGenerator final : public Generator {
  private:
   void restart() {
     if (inner_) prepared_ += inner_->evaluated_preparing();
-    suites::Problem sampled = problem_;
-    sampled.train.clear();
-    for (u32 k : sample_) sampled.train.push_back(problem_.train[k]);
+    suites::Problem sampled = shell_;
+    for (u32 k : sample_) sampled.train.push_back(train_[k]);
     inner_ = make_(sampled);
   }
 
-  suites::Problem problem_;
+  std::vector<suites::Case> train_;  // the problem's
+  suites::Problem shell_;            // the problem without its cases
   GeneratorFactory make_;
   std::vector<u32> sample_;  // train cases' indices, in order
   std::unique_ptr<Generator> inner_;
