@@ -35,8 +35,10 @@ po::options_description search_options(SearchOptions* o) {
       "lambdas", defaulted(&o->settings.enumerate.lambdas),
       "enumerate: map, filter, count and find with enumerated bodies over the sequence parameters (1), or "
       "not "
-      "(0)")("lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
-             "enumerate: the lambdas' body expressions, evaluated first and counted as candidates (0: none)")(
+      "(0)")(
+      "lambda-budget", bounded(&o->settings.enumerate.lambda_budget, 0, 10'000'000),
+      "enumerate: the lambdas' body expressions, evaluated first and counted as candidates, at most half of "
+      "--budget (0: none)")(
       "body-goal-budget", defaulted(&o->body_goal_budget),
       "enumerate: more body expressions while the body of a map or filter that gives a result's outputs is "
       "not found: a number (0: no such goals), or auto: a third of --budget, at least 100000, and as long as "
@@ -171,6 +173,8 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   const std::optional<u64> goals = body_goal_budget(o, error);
   if (!goals) return std::nullopt;
   c.settings.enumerate.body_goal_budget = *goals;
+  c.settings.enumerate.lambda_budget =
+      search::lambda_budget_within(c.settings.enumerate.lambda_budget, o.search.budget.candidates);
   if (!o.policy_path.empty()) {
     try {
       c.settings.enumerate.policy = search::load_policy(o.policy_path);

@@ -16,8 +16,8 @@
 namespace gs::jobs {
 
 struct SearchOptions {
-  std::string problem_path;  // search
-  std::string generator = "gp";
+  std::string problem_path;             // search
+  std::string generator = "portfolio";  // the strongest: enumeration, then GP (docs/search.md)
   std::string selection = "lexicase";
   std::string case_scores = "pass";
   std::string candidates_path;  // --generator external

@@ -101,7 +101,7 @@ done
 # submit: sbatch from the repository root with the campaign's settings in the environment.
 submit() {
   (cd "$root" && GPUSYNTH=$gpusynth GPUSYNTH_SUITE=$suite GPUSYNTH_RUN=$run GPUSYNTH_BUDGET=6000 \
-    GPUSYNTH_DEVICE=cpu GPUSYNTH_ARGS="--batch 200 --seed 1 --record-every 1 -q" timeout 30 sbatch --parsable "$script")
+    GPUSYNTH_DEVICE=cpu GPUSYNTH_ARGS="-g gp --batch 200 --seed 1 --record-every 1 -q" timeout 30 sbatch --parsable "$script")
 }
 
 job_field() { timeout 10 scontrol show job "$1" 2>/dev/null | grep -o -E "(^| )$2=[^ ]*" | head -1 | cut -d= -f2; }
@@ -239,7 +239,7 @@ case $case_name in
     # reading a variable that is not set (an error under the scripts' `set -u`).
     cat >"$elsewhere/setup.sh" <<'SETUP'
 echo "setup.sh sourced in $PWD$GPUSYNTH_TEST_NOT_SET"
-export GPUSYNTH_BUDGET=6000 GPUSYNTH_ARGS="--batch 200 --seed 1 --record-every 1 -q"
+export GPUSYNTH_BUDGET=6000 GPUSYNTH_ARGS="-g gp --batch 200 --seed 1 --record-every 1 -q"
 SETUP
     script_path=$(realpath --relative-to="$elsewhere" "$repo/slurm/campaign.sbatch")
     echo "submitting $script_path from $elsewhere"

@@ -132,5 +132,23 @@ TEST(Portfolio, CommandLineSolvesMirrorImage) {
   EXPECT_NE(o.out.find("mirror-image: solved"), std::string::npos) << o.out << o.err;
 }
 
+// The lambda bodies are evaluated before the first batch and counted as candidates: at most half
+// of a candidate budget, so a small budget is not overrun (at 50,000 bodies this search of 20,000
+// evaluated 51,000).
+TEST(Portfolio, TheLambdaBodiesTakeAtMostHalfTheBudget) {
+  EXPECT_EQ(search::lambda_budget_within(50000, 20000), 10000u);
+  EXPECT_EQ(search::lambda_budget_within(50000, 300000), 50000u);
+  EXPECT_EQ(search::lambda_budget_within(50000, 0), 50000u);  // no candidate budget: time bounds it
+  const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/double-letters.json";
+  for (const char* generator : {"portfolio", "enumerate"}) {
+    auto o =
+        testing::run_command(jobs::search_command, {"--problem", problem, "-g", generator, "--budget",
+                                                    "20000", "--lambda-budget", "50000", "-d", "cpu", "-q"});
+    EXPECT_EQ(o.code, jobs::kExitFailed) << o.err;  // not solved
+    EXPECT_NE(o.out.find("double-letters: not solved after 20000 candidates"), std::string::npos)
+        << generator << ": " << o.out;
+  }
+}
+
 }  // namespace
 }  // namespace gs

@@ -349,8 +349,9 @@ TEST(CampaignCommand, EndToEndResumeAndSameSeedSameRecords) {
   const std::string a = ::testing::TempDir() + "campaign_a", b = ::testing::TempDir() + "campaign_b";
   fs::remove_all(a);
   fs::remove_all(b);
-  const std::vector<std::string> common = {"--suite", suite, "--budget", "3000", "--batch",
-                                           "500",     "-d",  "cpu",      "-q"};
+  // GP: its records hold every candidate (the enumeration records only what it proposes).
+  const std::vector<std::string> common = {"-g",      "gp",  "--suite", suite, "--budget", "3000",
+                                           "--batch", "500", "-d",      "cpu", "-q"};
   auto with_out = [&](const std::string& out) {
     std::vector<std::string> args = common;
     args.insert(args.end(), {"--out", out});
