@@ -64,8 +64,9 @@ class ElementContext {
     SplitTerms terms{kMaxTerms};
     std::optional<DecisionList> met;
     std::optional<Affine> affine;
-    u32 index = 0;       // among add_goals()'s
-    bool given = false;  // by take_met()
+    bool times_element = false;  // met as x * (body): the element times an int body
+    u32 index = 0;               // among add_goals()'s
+    bool given = false;          // by take_met()
   };
 
   ElementContext(u32 list, std::span<const Type> params, std::span<const std::string> names,
@@ -82,6 +83,7 @@ class ElementContext {
       const vm::Value& sequence = inputs[k][list];
       for (u32 j = 0; j < sequence_length(sequence) && elements.size() <= settings.max_elements; ++j) {
         std::vector<vm::Value> in = {sequence_element(sequence, j), vm::Value::of_int(j)};
+        if (in[0].type == Type::Int) element_ints_.push_back(in[0].i);
         in.insert(in.end(), inputs[k].begin(), inputs[k].end());
         elements.push_back(std::move(in));
       }
@@ -175,7 +177,8 @@ class ElementContext {
         if (right_on(g, b, nullptr) == n)
           g.met = DecisionList{{}, scanned_};
         else if (g.body == Type::Int && !traps_where_visited(g, b) &&
-                 (g.affine = fit_affine(b.words, g.ints, g.free)))
+                 ((g.affine = fit_affine(b.words, g.ints, g.free)) ||
+                  (g.times_element = times_element(g, b))))
           g.met = DecisionList{{}, scanned_};
       }
     }
@@ -214,6 +217,19 @@ class ElementContext {
     return false;
   }
   // Whether body b gives goal g's output on element case e.
+  // Whether x * b (the VM's wrapping product) gives g's targets on every visited element, where
+  // at least three visited elements are not 0 (x * b is free where x is): a map of x * (x / 3 + 1)
+  // is met by a body of 5 nodes, not 7.
+  bool times_element(const BodyGoal& g, const Behaviour& b) const {
+    if (element_ints_.size() != b.words.size()) return false;
+    u32 nonzero = 0;
+    for (size_t e = 0; e < b.words.size(); ++e) {
+      if (g.free[e] != 0) continue;
+      if (vm::wrap_mul(element_ints_[e], i64(b.words[e])) != g.ints[e]) return false;
+      nonzero += element_ints_[e] != 0;
+    }
+    return nonzero >= 3;
+  }
   static bool right_at(const BodyGoal& g, const Behaviour& b, u32 e) {
     return g.free[e] != 0 ||
            (b.traps[e] == u8(vm::Trap::NONE) &&
@@ -302,7 +318,7 @@ class ElementContext {
     for (BodyGoal& g : goals_) {
       if (!g.met || g.given) continue;
       for (BodyGoal& other : goals_) other.given = other.given || other.index == g.index;
-      u32 size = bodies.size(g.met->otherwise) + (g.affine ? 4 : 0);
+      u32 size = bodies.size(g.met->otherwise) + (g.affine ? 4 : 0) + (g.times_element ? 2 : 0);
       for (const Branch& b : g.met->branches) size += 1 + bodies.size(b.predicate) + bodies.size(b.term);
       return std::pair(
           g.index,
@@ -509,6 +525,7 @@ class ElementContext {
         else
           e = (a == 1 ? "(" + e + ")" : literal(a) + " * (" + e + ")") + (b == 0 ? "" : " + " + literal(b));
       }
+      if (g.times_element) w.expressions[0] = x_ + " * (" + w.expressions[0] + ")";
       return w;
     }
     const std::string name = prefix + "body";
@@ -524,7 +541,8 @@ class ElementContext {
   Type sequence_;
   std::vector<std::string> names_;
   std::string x_, i_;
-  std::vector<u32> first_;  // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
+  std::vector<u32> first_;         // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
+  std::vector<i64> element_ints_;  // each element case's element, where they are ints (not a [str]'s)
   std::unique_ptr<Cases> cases_;
   std::vector<BodyGoal> goals_;
   SplitConditions conditions_;  // the bool bodies that never trap, for the goals' splits

@@ -369,6 +369,25 @@ TEST(BankLambdas, TheGeneratorSeeksTheBodyTheOutputsFix) {
   }
 }
 
+// A map's outputs that are the element times something are met by that something's body, two
+// nodes smaller than the whole (listfunctions c120: x * (2 + len(xs) % 2)).
+TEST(BankLambdas, TheElementTimesABodyMeetsAMap) {
+  const suites::Problem p = list_problem("times-a-third-and-one", "fn solve(xs: [int]) -> [int]", nullptr,
+                                         true, [](const auto& xs) {
+                                           std::vector<i64> out;
+                                           for (i64 x : xs) out.push_back(x * (x / 3 + 1));
+                                           return out;
+                                         });
+  EnumerateSettings with;
+  with.last_steps = 0;
+  const SearchOutcome r = expect_solved(p, 150'000, with);
+  EXPECT_NE(r.simplified.find("x * ("), std::string::npos) << r.simplified;
+  EnumerateSettings without = with;
+  without.body_goal_budget = 0;
+  const SearchOutcome w = search(p, 150'000, without);
+  EXPECT_TRUE(!w.solved || w.candidates > r.candidates);
+}
+
 // No goal where the outputs are no map or filter (a sum; a list longer than the input): the
 // search is the same to the candidate with and without them.
 TEST(BankLambdas, NoBodyIsSoughtWhereTheOutputsAreNoMapOrFilter) {
