@@ -216,7 +216,6 @@ class ElementContext {
       if (g.free[e] == 0 && b.traps[e] != u8(vm::Trap::NONE)) return true;
     return false;
   }
-  // Whether body b gives goal g's output on element case e.
   // Whether x * b (the VM's wrapping product) gives g's targets on every visited element, where
   // at least three visited elements are not 0 (x * b is free where x is): a map of x * (x / 3 + 1)
   // is met by a body of 5 nodes, not 7.
@@ -230,6 +229,7 @@ class ElementContext {
     }
     return nonzero >= 3;
   }
+  // Whether body b gives goal g's output on element case e.
   static bool right_at(const BodyGoal& g, const Behaviour& b, u32 e) {
     return g.free[e] != 0 ||
            (b.traps[e] == u8(vm::Trap::NONE) &&
