@@ -83,7 +83,6 @@ class ElementContext {
       const vm::Value& sequence = inputs[k][list];
       for (u32 j = 0; j < sequence_length(sequence) && elements.size() <= settings.max_elements; ++j) {
         std::vector<vm::Value> in = {sequence_element(sequence, j), vm::Value::of_int(j)};
-        if (in[0].type == Type::Int) element_ints_.push_back(in[0].i);
         in.insert(in.end(), inputs[k].begin(), inputs[k].end());
         elements.push_back(std::move(in));
       }
@@ -220,12 +219,13 @@ class ElementContext {
   // at least three visited elements are not 0 (x * b is free where x is): a map of x * (x / 3 + 1)
   // is met by a body of 5 nodes, not 7.
   bool times_element(const BodyGoal& g, const Behaviour& b) const {
-    if (element_ints_.size() != b.words.size()) return false;
+    const Behaviour& x = cases_->parameter(0);  // the elements (a [str]'s are no ints)
+    if (x.type != Type::Int || x.words.size() != b.words.size()) return false;
     u32 nonzero = 0;
     for (size_t e = 0; e < b.words.size(); ++e) {
       if (g.free[e] != 0) continue;
-      if (vm::wrap_mul(element_ints_[e], i64(b.words[e])) != g.ints[e]) return false;
-      nonzero += element_ints_[e] != 0;
+      if (vm::wrap_mul(i64(x.words[e]), i64(b.words[e])) != g.ints[e]) return false;
+      nonzero += x.words[e] != 0;
     }
     return nonzero >= 3;
   }
@@ -541,8 +541,7 @@ class ElementContext {
   Type sequence_;
   std::vector<std::string> names_;
   std::string x_, i_;
-  std::vector<u32> first_;         // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
-  std::vector<i64> element_ints_;  // each element case's element, where they are ints (not a [str]'s)
+  std::vector<u32> first_;  // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
   std::unique_ptr<Cases> cases_;
   std::vector<BodyGoal> goals_;
   SplitConditions conditions_;  // the bool bodies that never trap, for the goals' splits

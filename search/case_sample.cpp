@@ -14,7 +14,7 @@ class SampledGenerator final : public Generator {
   SampledGenerator(const suites::Problem& problem, u32 sample, GeneratorFactory make)
       : train_(problem.train), shell_(problem), make_(std::move(make)) {
     shell_.train.clear();
-    shell_.test.clear();  // not the search's to see; copied at every restart, else
+    shell_.test.clear();  // the search never sees them; kept, every restart would copy them
     if (sample == 0) throw std::invalid_argument("a sample of the train cases needs one case at least");
     // The first half of the sample from the first cases (a suite's hand-picked edge cases are
     // there), the rest spread evenly over the others (a file sorted by size is sampled whole).

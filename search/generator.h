@@ -132,9 +132,9 @@ struct EnumerateSettings {
 };
 
 // The lambda bodies a search of `candidates` (0: no candidate budget) evaluates: `lambda_budget`,
-// at most half the budget. They are evaluated before the first batch and counted as candidates,
-// so a search of 20,000 evaluated 51,000; at half, PSB1 at 50,000 a problem solves 18 (17 at 50,000
-// bodies). The default budget (300,000) leaves the default 50,000 as it is.
+// at most half the budget. They are evaluated before the first batch and counted as candidates:
+// uncapped, a search of 20,000 evaluated 51,000. With the cap PSB1 at 50,000 a problem solves 18,
+// without it 17; the default budget (300,000) leaves the default 50,000 as it is.
 inline u64 lambda_budget_within(u64 lambda_budget, u64 candidates) {
   return candidates == 0 ? lambda_budget : std::min(lambda_budget, candidates / 2);
 }
