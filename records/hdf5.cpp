@@ -1,5 +1,7 @@
 #include "records/hdf5.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -335,37 +337,116 @@ void reclaim(hid_t mem_type, hid_t mem_space, void* data) {
                            (reason.empty() ? "" : ": " + reason));
 }
 
-// Whether the column's chunks end in a Fletcher32 checksum.
-bool checksummed(hid_t dataset, const std::string& path) {
+// A column's filters, in the order the writer sets them (create_column): each optional, no
+// other. libhdf5 checks little of what a filter gives back — a chunk whose deflate was skipped
+// (a filter mask) or that inflates short is read past its buffer (found by
+// tests/fuzz/records_fuzzer) — and its other filters (szip, n-bit, scale-offset) are not the
+// writer's, so a column with any other is not read at all.
+struct Filters {
+  bool shuffle = false, deflate = false, fletcher32 = false;
+};
+
+Filters filters_of(hid_t dataset, const std::string& path) {
   Handle plist(check(H5Dget_create_plist(dataset), path, "cannot read a dataset's layout"));
-  unsigned flags = 0;
-  size_t values = 0;
-  return H5Pget_filter_by_id2(plist.get(), H5Z_FILTER_FLETCHER32, &flags, &values, nullptr, 0, nullptr,
-                              nullptr) >= 0 ||
-         (last_error(), false);
+  const int n = H5Pget_nfilters(plist.get());
+  if (n < 0) throw std::runtime_error(path + ": cannot read a column's filters: " + last_error());
+  Filters f;
+  int next = 0;  // the writer's order: shuffle, deflate, fletcher32
+  for (int i = 0; i < n; ++i) {
+    unsigned flags = 0, config = 0;
+    size_t values = 0;
+    const H5Z_filter_t id =
+        H5Pget_filter2(plist.get(), unsigned(i), &flags, &values, nullptr, 0, nullptr, &config);
+    const int at = id == H5Z_FILTER_SHUFFLE      ? 0
+                   : id == H5Z_FILTER_DEFLATE    ? 1
+                   : id == H5Z_FILTER_FLETCHER32 ? 2
+                                                 : -1;
+    if (at < next) {
+      last_error();
+      char name[256] = "?";
+      H5Iget_name(dataset, name, sizeof name);
+      throw std::runtime_error(path + ": " + name + ": a column with filter " + std::to_string(int(id)) +
+                               " where the writer puts none (damaged, or not a gpusynth records file)");
+    }
+    next = at + 1;
+    (at == 0 ? f.shuffle : at == 1 ? f.deflate : f.fletcher32) = true;
+  }
+  return f;
 }
 
-// Throws unless the file holds every chunk of rows [first, first + count), each at least as long
-// as its checksum. HDF5 reads a chunk its index does not find (a damaged chunk index) as fill
-// values, without an error, and the writer writes every row it makes, so a missing chunk is
-// damage; and libhdf5's Fletcher32 filter reads far outside a stored chunk shorter than its
-// 4-byte checksum (a crash, found by tests/fuzz/records_fuzzer).
+// The bytes `packed` inflates to, counting at most `limit` of them; nullopt when it is not a
+// whole zlib stream.
+std::optional<u64> inflated_size(const unsigned char* packed, u64 bytes, u64 limit) {
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) return std::nullopt;
+  std::vector<unsigned char> out(64 << 10);
+  z.next_in = const_cast<unsigned char*>(packed);
+  z.avail_in = uInt(bytes);
+  u64 total = 0;
+  int status = Z_OK;
+  while (status == Z_OK && total <= limit) {
+    z.next_out = out.data();
+    z.avail_out = uInt(out.size());
+    status = inflate(&z, Z_NO_FLUSH);
+    total += out.size() - z.avail_out;
+    if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0) break;  // the input ran out mid-stream
+  }
+  inflateEnd(&z);
+  if (status != Z_STREAM_END) return std::nullopt;
+  return total;
+}
+
+// Throws unless the file holds every chunk of rows [first, first + count), whole: stored (HDF5
+// reads a chunk its index does not find — a damaged chunk index — as fill values, without an
+// error, and the writer writes every row it makes, so a missing chunk is damage), passed through
+// every filter (no filter mask), at least as long as its checksum (libhdf5's Fletcher32 filter
+// reads far outside a shorter one), and unfiltered to exactly a chunk's bytes (libhdf5 copies a
+// chunk's bytes out of whatever its filters gave back). Found by tests/fuzz/records_fuzzer.
 void require_chunks(hid_t dataset, u64 first, u64 count, const std::string& path) {
   const std::optional<u64> chunk = chunk_rows(dataset, path);
   if (!chunk) return;
-  const hsize_t least = checksummed(dataset, path) ? 5 : 1;
+  const Filters f = filters_of(dataset, path);
+  const hsize_t least = f.fletcher32 ? 5 : 1;
+  Handle type(check(H5Dget_type(dataset), path, "cannot read a column's type"));
+  // A variable-length string is stored as a global heap reference: a length, an address, an index.
+  const u64 element = H5Tis_variable_str(type.get()) > 0 ? 16 : H5Tget_size(type.get());
+  const u64 whole = *chunk * shape_of(dataset, path).dims[1] * element;
+  std::vector<unsigned char> raw;
   for (u64 at = first - first % *chunk; at < first + count; at += *chunk) {
     hsize_t offset[2] = {at, 0}, bytes = 0;
-    if (H5Dget_chunk_storage_size(dataset, offset, &bytes) >= 0 && bytes >= least) continue;
-    last_error();
+    unsigned mask = 0;
+    haddr_t address = 0;
+    std::string damage;
+    if (H5Dget_chunk_info_by_coord(dataset, offset, &mask, &address, &bytes) < 0 || bytes == 0) {
+      last_error();
+      damage = "the file's chunk index does not hold them";
+    } else if (bytes < least) {
+      damage = "their stored chunk is " + std::to_string(bytes) + " bytes, shorter than its checksum";
+    } else if (mask != 0) {
+      damage = "their stored chunk skips a filter";
+    } else if (bytes > kMaxChunkBytes) {
+      damage = "their stored chunk is " + std::to_string(bytes) + " bytes";
+    } else {
+      std::optional<u64> unfiltered = bytes - (f.fletcher32 ? 4 : 0);
+      if (f.deflate) {
+        raw.resize(bytes);
+        uint32_t filters = 0;
+        if (H5Dread_chunk(dataset, H5P_DEFAULT, offset, &filters, raw.data()) < 0) {
+          last_error();
+          damage = "their stored chunk cannot be read";
+        } else {
+          unfiltered = inflated_size(raw.data(), *unfiltered, whole);
+        }
+      }
+      if (damage.empty() && unfiltered != whole)
+        damage = "their stored chunk does not unpack to a chunk's " + std::to_string(whole) + " bytes";
+    }
+    if (damage.empty()) continue;
     char name[256] = "?";
     H5Iget_name(dataset, name, sizeof name);
-    throw std::runtime_error(path + ": " + name + ": cannot read rows " +
-                             std::to_string(std::max(at, first)) + "-" +
-                             std::to_string(std::min(at + *chunk, first + count) - 1) +
-                             (bytes == 0 ? ": the file's chunk index does not hold them (damaged)"
-                                         : ": their stored chunk is " + std::to_string(bytes) +
-                                               " bytes, shorter than its checksum (damaged)"));
+    throw std::runtime_error(
+        path + ": " + name + ": cannot read rows " + std::to_string(std::max(at, first)) + "-" +
+        std::to_string(std::min(at + *chunk, first + count) - 1) + ": " + damage + " (damaged)");
   }
 }
 

@@ -13,6 +13,7 @@ packages=(
   libgtest-dev                   # tests
   libbenchmark-dev               # bench/
   libhdf5-dev                    # run records (records/records.h, docs/trace-format.md)
+  zlib1g-dev                     # records/hdf5.cpp checks a chunk's inflated size before libhdf5 reads it
   libopenmpi-dev openmpi-bin     # distributed campaigns: cluster/ (GPUSYNTH_MPI), mpirun for tests/cluster
   slurm-wlm munge                # slurmctld, slurmd, sbatch/srun and munged: tests/slurm runs slurm/ on a local Slurm
   python3-h5py                   # reading records without project code: tests, scripts/plot_trace.py
