@@ -323,7 +323,7 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         // the interpreter) is evaluated alone, and given back when it is not banked; the others
         // go in chunks, evaluated at once (Operation::apply_all: the cases shared out among the
         // threads) and then banked one by one in order, as if evaluated alone.
-        const bool alone = p.choose || (!is_word(p.result) && !p.operation->direct());
+        const bool alone = p.choose || !p.operation->makes_nothing();
         // Once a case's heap is full of banked values, a production that makes an array or a
         // string is not applied any more: it would trap heap_exhausted there, which is the bank's
         // state, not the expression's.

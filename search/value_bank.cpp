@@ -252,11 +252,11 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
     throw std::invalid_argument("operation: " + std::to_string(operands.size()) + " operands for " +
                                 std::to_string(outs.size()) + " applications of " + std::to_string(width));
   const u64 fuel = fuel_for(cases);
+  if (!makes_nothing()) throw std::logic_error("apply_all: the applications would keep arrays: " + source_);
   if (takes_direct_path(cases, fuel)) {
     for (size_t j = 0; j < outs.size(); ++j) apply(operands.subspan(j * width, width), cases, &outs[j]);
     return;
   }
-  if (!is_word(result_)) throw std::logic_error("apply_all: the applications would keep arrays: " + source_);
   const u32 n = cases.count();
   for (Behaviour& out : outs) {
     out.type = result_;

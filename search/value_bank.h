@@ -124,6 +124,10 @@ class Operation {
   // Whether apply() takes the direct path (a heap-free instruction over whole vectors): then it
   // makes nothing in the cases' heaps.
   bool direct() const { return direct_; }
+  // Whether an application leaves nothing in the cases' heaps, on either path: its result is a
+  // word, or its program is one instruction that makes nothing (`a0[a1]` on a [str]: a reference
+  // to an element already in the heap).
+  bool makes_nothing() const { return is_word(result_) || direct_; }
 
   // The behaviour of this operation over the operands' behaviours (their types must be the
   // operation's): per case, the first operand's trap if one trapped, else what the interpreter
@@ -137,9 +141,9 @@ class Operation {
   }
   // The operation over several operand tuples at once — tuple j is operands[j * arity() ..] — into
   // outs[j], as apply() would give them one by one; the cases are shared out among the cases'
-  // threads. Only for an operation whose result is a word (is_word) or that is direct: its
-  // applications keep nothing in the heaps (an interpreter's temporaries are given back case by
-  // case), so they may run in any order.
+  // threads. Only for an operation that makes_nothing(): its applications keep nothing in the
+  // heaps (an interpreter's temporaries are given back case by case), so they may run in any
+  // order.
   void apply_all(std::span<const Behaviour* const> operands, Cases& cases, std::span<Behaviour> outs) const;
 
  private:

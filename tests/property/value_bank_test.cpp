@@ -612,6 +612,42 @@ TEST(ValueBank, ChunksOnThreadsAgreeWithOneByOne) {
 }
 
 // count_steps_by refuses a loop whose fuel does not grow by a fixed step per count.
+// An operation that makes nothing although its result is a reference (an element of a [str])
+// goes in chunks through the interpreter as on the direct path (`--bank-interpreter 1` once
+// stopped every search that banks a [str] here), leaving the heaps as they were; one that makes
+// a list may not.
+TEST(ValueBank, AStrElementGoesInChunksOnEitherPath) {
+  const Type SA = Type::StrArray;
+  std::vector<std::vector<vm::Value>> inputs;
+  for (const char* word : {"ab", "", "c"})
+    inputs.push_back({vm::Value::of_array(S, {vm::Value::of_str(word), vm::Value::of_str("z")})});
+  vm::Limits limits;
+  Cases direct(std::vector<Type>{SA}, inputs, limits, {.threads = 2});
+  Cases reference(std::vector<Type>{SA}, inputs, limits, {.threads = 2, .interpreter_only = true});
+  const Operation at(std::vector<Type>{SA, I}, S, "a0[a1]"), sorted(std::vector<Type>{SA}, SA, "sort(a0)");
+  ASSERT_TRUE(at.makes_nothing());
+  ASSERT_FALSE(sorted.makes_nothing());
+  const Behaviour index{I, {0, 1, 2}, {0, 0, 0}};
+  const u32 used = direct.machine(0).heap.used, reference_used = reference.machine(0).heap.used;
+  std::vector<Behaviour> fast(2), slow(2);
+  const std::vector<const Behaviour*> fast_operands = {&direct.parameter(0), &index, &direct.parameter(0),
+                                                       &index},
+                                      slow_operands = {&reference.parameter(0), &index,
+                                                       &reference.parameter(0), &index};
+  at.apply_all(fast_operands, direct, fast);
+  at.apply_all(slow_operands, reference, slow);
+  for (u32 j = 0; j < 2; ++j) {
+    EXPECT_EQ(fast[j].traps, (std::vector<u8>{0, 0, u8(vm::Trap::INDEX_OUT_OF_RANGE)}));
+    EXPECT_EQ(fast[j].traps, slow[j].traps);
+    EXPECT_EQ(output_hashes(fast[j], direct), output_hashes(slow[j], reference));
+  }
+  EXPECT_EQ(direct.machine(0).heap.used, used);
+  EXPECT_EQ(reference.machine(0).heap.used, reference_used);
+  std::vector<Behaviour> sorts(1);
+  EXPECT_THROW(sorted.apply_all(std::vector<const Behaviour*>{&direct.parameter(0)}, direct, sorts),
+               std::logic_error);
+}
+
 TEST(ValueBank, CountingStepsNeedsAnAffineCost) {
   const std::string halving =
       "fn halve(n: int) -> int {\n  let s = 0;\n  while n > 0 {\n    n = n / 2;\n    s = s + 1;\n  }\n"
