@@ -3,7 +3,7 @@
 
     python3 bench/search_rate.py [--suites problems/psb1,problems/listfunctions,...]
         [--problems N] [--budget 300000] [--threads 1,2] [--repeats 3]
-        [--setting NAME="OPTIONS" ...] [--gpusynth BIN] [--json PATH]
+        [--setting NAME="OPTIONS" ...] [--binary NAME=BIN ...] [--gpusynth BIN] [--json PATH]
 
 Each problem of each suite (the first N by name with --problems) is searched by `gpusynth search`
 with every setting and thread count, the settings taking turns problem by problem so that a noisy
@@ -14,8 +14,9 @@ setting's rate in the same repeat (median of the ratios). The default settings a
 (`-g enumerate`, over its value bank) with its reference evaluator (`--bank-interpreter 1`: each
 production through the interpreter) and with its direct paths. (Before the value bank, every
 candidate was rendered, compiled and run by the pipeline: docs/results.md "Direct paths in the
-value bank" has that engine's rates.) JSON with the machine beside the table. Not a test: nothing
-here checks a target.
+value bank" has that engine's rates.) `--binary NAME=BIN` runs setting NAME with another build of
+gpusynth (two commits compared in one run: the same options under two names). JSON with the
+machine beside the table. Not a test: nothing here checks a target.
 """
 import argparse
 import json
@@ -53,6 +54,18 @@ def parse_settings(items):
     return settings
 
 
+def parse_binaries(items, settings, default):
+    binaries = {name: default for name in settings}
+    for item in items or []:
+        name, _, path = item.partition("=")
+        if name not in settings:
+            fail(f"--binary names no setting: '{item}' (settings: {', '.join(settings)})")
+        if not os.access(path, os.X_OK):
+            fail(f"--binary {name}: {path}: not an executable")
+        binaries[name] = path
+    return binaries
+
+
 def problems_of(suite, limit):
     if not os.path.isdir(suite):
         fail(f"{suite}: not a directory")
@@ -83,6 +96,7 @@ def main():
     ap.add_argument("--threads", default="1,2", help="thread counts, comma-separated")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--setting", action="append", help='NAME="OPTIONS" (repeatable)')
+    ap.add_argument("--binary", action="append", help="NAME=BIN: setting NAME runs this gpusynth (repeatable)")
     ap.add_argument("--gpusynth", default=os.path.join(ROOT, "build/dev/jobs/gpusynth"))
     ap.add_argument("--json", default=os.path.join(ROOT, "bench/results/search_rate.json"))
     args = ap.parse_args()
@@ -91,6 +105,7 @@ def main():
     if args.budget < 1 or args.repeats < 1:
         fail("--budget and --repeats must be at least 1")
     settings = parse_settings(args.setting)
+    binaries = parse_binaries(args.binary, settings, args.gpusynth)
     threads = [int(t) for t in args.threads.split(",")]
     suites = {s: problems_of(os.path.join(ROOT, s) if not os.path.isabs(s) else s, args.problems)
               for s in args.suites.split(",")}
@@ -103,7 +118,7 @@ def main():
             for repeat in range(args.repeats):
                 for k, problem in enumerate(problems):
                     for name, options in settings.items():
-                        c, sec, solved = search(args.gpusynth, problem, args.budget, t, options)
+                        c, sec, solved = search(binaries[name], problem, args.budget, t, options)
                         cell = totals[suite][t][name][repeat]
                         cell[0] += c
                         cell[1] += sec
@@ -123,7 +138,7 @@ def main():
                 base = [c / s if s > 0 else 0.0 for c, s, _ in totals[suite][t][first]]
                 ratios = [r / b for r, b in zip(rates, base) if b > 0]
                 row = {"suite": os.path.basename(suite), "problems": len(problems), "threads": t, "setting": name,
-                       "options": settings[name], "candidates_per_second": statistics.median(rates),
+                       "options": settings[name], "binary": binaries[name], "candidates_per_second": statistics.median(rates),
                        "ratio_to_first": statistics.median(ratios) if ratios else None,
                        "solved": cells[0][2], "repeats": [{"candidates": c, "seconds": s} for c, s, _ in cells]}
                 rows.append(row)
