@@ -1,5 +1,5 @@
 // gpusynth policy-data -o DATA.jsonl [--examples N] [--seed S] [--cases N] [--budget N]
-//                      [--per-bank N] [--max-size N]
+//                      [--per-bank N] [--max-size N] [--lambda-budget N]
 // gpusynth policy-data -o DATA.jsonl --from-run RUN --suite DIR
 //
 // Data for the search policy, one JSON line a problem labelled with the productions its answer
@@ -56,6 +56,8 @@ int policy_data_command(const std::vector<std::string>& args) {
       "budget", bounded(&config.budget, 1, 100'000'000), "expressions each bank enumerates")(
       "per-bank", bounded(&config.per_bank, 1, 100'000), "problems drawn from each bank at most")(
       "max-size", bounded(&config.max_size, 2, 64), "nodes of an answer at most")(
+      "lambda-budget", bounded(&config.lambda_budget, 0, 100'000'000),
+      "lambda bodies each bank enumerates over its sequence parameters (0: no lambda leaves)")(
       "from-run", po::value(&run),
       "instead: the problems this campaign's RUN directory solved, labelled by its ledger")(
       "suite", po::value(&suite), "with --from-run: the suite the campaign searched")(
@@ -64,7 +66,7 @@ int policy_data_command(const std::vector<std::string>& args) {
   bool help;
   const std::string usage =
       "usage: gpusynth policy-data -o DATA.jsonl [--examples N] [--seed S] [--cases N] [--budget N]\n"
-      "                            [--per-bank N] [--max-size N]\n"
+      "                            [--per-bank N] [--max-size N] [--lambda-budget N]\n"
       "       gpusynth policy-data -o DATA.jsonl --from-run RUN --suite DIR\n"
       "Makes problems for training the search policy: the value bank enumerates its grammar over random\n"
       "signatures and inputs, and each problem drawn from it is an expression's outputs, labelled with\n"
@@ -76,7 +78,8 @@ int policy_data_command(const std::vector<std::string>& args) {
     std::cerr << "gpusynth policy-data: --from-run RUN and --suite DIR go together\n";
     return kExitUsage;
   }
-  for (const char* self_play : {"examples", "seed", "cases", "budget", "per-bank", "max-size"})
+  for (const char* self_play :
+       {"examples", "seed", "cases", "budget", "per-bank", "max-size", "lambda-budget"})
     if (!run.empty() && vm.count(self_play) && !vm[self_play].defaulted()) {
       std::cerr << "gpusynth policy-data: --" << self_play
                 << " makes self-play problems; it goes without --from-run, which takes the campaign's\n";
@@ -148,7 +151,7 @@ int policy_data_command(const std::vector<std::string>& args) {
   else
     std::printf("%llu problems that %s solved -> %s\n", (unsigned long long)config.examples, run.c_str(),
                 out_path.c_str());
-  std::printf("%zu productions and constants used; the most used:\n", uses.size());
+  std::printf("%zu productions, constants and lambda forms used; the most used:\n", uses.size());
   std::vector<std::pair<u64, std::string>> ranked;
   for (const auto& [key, count] : uses) ranked.push_back({count, key});
   std::sort(ranked.rbegin(), ranked.rend());

@@ -61,6 +61,10 @@ struct Leaf {
   u32 size = 1;
   std::string helper;
   u32 cost = 0;  // its level (0: its size)
+  // A lambda leaf's form over its sequence (search/bank_lambdas.h), by the key the search policy
+  // prices it by (search/bank_grammar.h: "map($0, x -> int) ([int]) -> [int]"); empty for others.
+  std::string form;
+  std::vector<std::string> body_uses;  // … and the productions and constants its body uses, by key
 };
 
 // Banked expressions written out: each expression, and the functions they call, each once (their

@@ -111,4 +111,29 @@ std::string constant_key(const vm::Value& constant) {
   return trees::to_source(*trees::literal_of(constant)) + " () -> " + type_name(constant.type);
 }
 
+std::string form_key(const std::string& form, Type sequence, Type body, Type result) {
+  return form + "($0, x -> " + type_name(body) + ") (" + type_name(sequence) + ") -> " + type_name(result);
+}
+
+std::vector<std::pair<std::string, vm::Value>> body_constants(std::span<const vm::Value> constants) {
+  const auto literal = [](const vm::Value& c) { return trees::to_source(*trees::literal_of(c)); };
+  std::vector<std::pair<std::string, vm::Value>> out;
+  for (i64 c : {0, 1, 2, 3, 10}) out.emplace_back(literal(vm::Value::of_int(c)), vm::Value::of_int(c));
+  for (const vm::Value& c : constants)
+    if ((c.type == Type::Int && (c.i < 0 || c.i > 3) && c.i != 10) ||
+        (c.type != Type::Int && c.type != Type::Bool))
+      out.emplace_back(literal(c), c);
+  return out;
+}
+
+std::vector<Production> body_grammar(const std::set<Type>& types, bool choose) {
+  std::vector<Production> body;
+  for (Production& p : grammar(types, true, choose))
+    if (body_production(p)) {
+      if (!p.helper.empty() && !p.choose) p.cost = kBodyLoopCost;
+      body.push_back(std::move(p));
+    }
+  return body;
+}
+
 }  // namespace gs::search::bank

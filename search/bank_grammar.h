@@ -6,6 +6,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "search/bank_enumerator.h"
@@ -38,5 +39,18 @@ bool body_production(const Production& p);
 std::string production_key(const Production& p);  // (the other form: search/bank_enumerator.h)
 // A constant leaf's name, in the same form: "2 () -> int", "\" \" () -> str".
 std::string constant_key(const vm::Value& constant);
+// A lambda form's name (search/bank_lambdas.h), in the same form, by the form's name, the sequence
+// it goes over, its body's type and its result: "map($0, x -> int) ([int]) -> [int]",
+// "filter($0, x -> bool) (str) -> str".
+std::string form_key(const std::string& form, Type sequence, Type body, Type result);
+
+// The constants of lambda bodies: 0 1 2 3 and 10 (the base of decimal digits), and the problem's
+// others (its ints beyond those, its strs and tables), each with its literal.
+std::vector<std::pair<std::string, vm::Value>> body_constants(std::span<const vm::Value> constants);
+// The productions of lambda bodies over `types` (body_production), a lazy choose per type when
+// `choose` is; the loops among them cost kBodyLoopCost, so that they do not crowd out the smaller
+// bodies within the bodies' budget.
+inline constexpr u32 kBodyLoopCost = 2;
+std::vector<Production> body_grammar(const std::set<Type>& types, bool choose);
 
 }  // namespace gs::search::bank

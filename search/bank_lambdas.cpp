@@ -9,6 +9,7 @@
 
 #include "base/hash.h"
 #include "pipeline/case_set.h"
+#include "search/bank_grammar.h"
 #include "search/body_goals.h"
 #include "search/case_split.h"
 #include "trees/syntax.h"
@@ -250,6 +251,16 @@ class ElementContext {
     return true;
   }
 
+  // The type of a form's body, by the form and its result.
+  Type body_type(Form form, Type result) const {
+    switch (form) {
+      case Form::Map: return element_type(result);
+      case Form::FlatMap: return Type::IntArray;
+      case Form::SortBy: return Type::Int;
+      default: return Type::Bool;
+    }
+  }
+
   // The form's helper, named FORM_N (N from *counter), over the problem's parameters, with the
   // body write(its name + "_") gives as its lambda's: a leaf of `size` + 1 nodes without its
   // behaviour.
@@ -303,6 +314,7 @@ class ElementContext {
                                                        : "0..len(" + xs + ")";
     if (span == Span::Reversed) after = "  return reverse(out);\n";
     Leaf leaf;
+    leaf.form = form_key(kNames[int(form)], sequence_, body_type(form, result), result);
     leaf.text = name + "(" + join(names_) + ")";
     leaf.size = size + 1 + (span == Span::All ? 0 : 2);
     leaf.helper = "fn " + name + "(" + join(typed) + ") -> " + type_name(result) + " {\n" + before +
@@ -340,7 +352,9 @@ class ElementContext {
                        [&](const BodyGoal& o) { return o.index == g.index && o.met.has_value(); });
   }
 
+  // `constants`: the bodies' constant leaves, after x, i and the parameters.
   std::vector<Leaf> leaves_of(const BankEnumerator& bodies, Cases& outer, std::span<const Type> params,
+                              std::span<const std::pair<std::string, vm::Value>> constants,
                               const LambdaSettings& settings, u32* counter) {
     std::vector<Leaf> out;
     std::unordered_set<u64> seen;  // the assembled behaviours, with their types
@@ -394,9 +408,27 @@ class ElementContext {
             return bodies.write({&j.body, 1}, prefix);
           }));
       out.back().behaviour = std::move(*b);
+      out.back().body_uses = body_uses(bodies, j.body, params, constants);
       ++n;
     }
     return out;
+  }
+
+  // The productions and constants a body uses, by key (search/bank_grammar.h), sorted.
+  static std::vector<std::string> body_uses(const BankEnumerator& bodies, u32 body,
+                                            std::span<const Type> params,
+                                            std::span<const std::pair<std::string, vm::Value>> constants) {
+    std::vector<bool> productions, leaves;
+    bodies.uses(body, &productions, &leaves);
+    std::vector<std::string> keys;
+    for (u32 i = 0; i < productions.size(); ++i)
+      if (productions[i]) keys.push_back(production_key(bodies.production(i)));
+    const size_t first = params.size() + 2;  // x, i, the parameters, then the constants
+    for (size_t j = first; j < leaves.size() && j - first < constants.size(); ++j)
+      if (leaves[j]) keys.push_back(constant_key(constants[j - first].second));
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    return keys;
   }
 
   // The hash of the order in which a key body sorts each case's elements (stably), with its traps.
@@ -593,7 +625,7 @@ LambdaBodies::LambdaBodies(std::span<const Type> params, std::span<const std::st
     // The bodies first enumerated for the leaves: settings.budget over all the parameters.
     enumerate(*c, settings.budget / lists);
     evaluated_ += c->stats.evaluated;
-    for (Leaf& leaf : context.leaves_of(*c->bodies, cases, params, settings, &counter_))
+    for (Leaf& leaf : context.leaves_of(*c->bodies, cases, params, constants, settings, &counter_))
       leaves_.push_back(std::move(leaf));
     c->elements->scan(*c->bodies, c->stats.level);
     if (context.has_goals())

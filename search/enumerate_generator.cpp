@@ -182,6 +182,7 @@ class EnumerateGenerator final : public Generator {
         Proposal p;
         p.source = entry(type_name(results_[0]), met->leaf.text) + met->leaf.helper;
         if (sources_.insert(p.source).second) {
+          sought_forms_.emplace(p.source, met->leaf.form);
           spent_ = lambda_evaluated_ + sought_ + enumerated_ + stepped_;
           evaluated_ = spent_ - before;
           if (evaluated_ > 0) --evaluated_;
@@ -247,8 +248,10 @@ class EnumerateGenerator final : public Generator {
   }
   // A whole answer's, or an assembled one's: the union over the expressions it was assembled from
   // and what it is written with around them (keys_of()) that this problem's grammar holds (a
-  // production of the bank, a constant leaf).
+  // production of the bank, a constant leaf, a lambda leaf's form and its body's productions and
+  // constants); a goal's map or filter (met by its body sought against the outputs): its form.
   std::vector<std::string> uses(const Proposal& solution) const override {
+    if (auto it = sought_forms_.find(solution.source); it != sought_forms_.end()) return {it->second};
     std::vector<u32> ids;
     std::set<std::string> keys;
     if (answer_ && answer_->second == solution.source) {
@@ -259,6 +262,8 @@ class EnumerateGenerator final : public Generator {
       for (u32 i = 0; i < enumerator_->production_count(); ++i)
         grammar.insert(bank::production_key(enumerator_->production(i)));
       for (const vm::Value& c : constants_) grammar.insert(bank::constant_key(c));
+      for (u32 j = 0; j < enumerator_->leaf_count(); ++j)
+        if (!enumerator_->leaf(j).form.empty()) grammar.insert(enumerator_->leaf(j).form);
       for (const std::string& k : it->second.keys)
         if (grammar.count(k)) keys.insert(k);
     }
@@ -269,6 +274,11 @@ class EnumerateGenerator final : public Generator {
         if (productions[i]) keys.insert(bank::production_key(enumerator_->production(i)));
       for (u32 j = 0; j < constants_.size(); ++j)  // the constants' leaves follow the parameters'
         if (leaves[params_.size() + j]) keys.insert(bank::constant_key(constants_[j]));
+      for (u32 j = 0; j < leaves.size(); ++j)
+        if (const bank::Leaf& leaf = enumerator_->leaf(j); leaves[j] && !leaf.form.empty()) {
+          keys.insert(leaf.form);
+          keys.insert(leaf.body_uses.begin(), leaf.body_uses.end());
+        }
     }
     return {keys.begin(), keys.end()};
   }
@@ -337,28 +347,12 @@ class EnumerateGenerator final : public Generator {
         }
     }
     if (settings_.lambdas && settings_.lambda_budget > 0) {
-      // The bodies' constants: small numbers and the base of decimal digits, and the problem's
-      // (its strs and tables too).
-      std::vector<std::pair<std::string, vm::Value>> body_constants;
-      for (i64 c : {0, 1, 2, 3, 10})
-        body_constants.push_back({literal(vm::Value::of_int(c)), vm::Value::of_int(c)});
-      for (const vm::Value& c : constants_)
-        if ((c.type == I && (c.i < 0 || c.i > 3) && c.i != 10) || (c.type != I && c.type != B))
-          body_constants.push_back({literal(c), c});
-      // The bodies' productions (bank::body_production): those that make an int, a bool or a
-      // str, the loops over an element among them (count_where_eq(xs, x): how often the element
-      // occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x], push,
-      // range_to(1, x)). The loops (those with a helper) cost 2, so that they do not crowd out
-      // the smaller bodies within the bodies' budget.
-      auto body_productions = [&] {
-        std::vector<Production> all = bank::grammar(types_, true, settings_.choose), body;
-        for (Production& p : all)
-          if (bank::body_production(p)) {
-            if (!p.helper.empty() && !p.choose) p.cost = kBodyLoopCost;
-            body.push_back(std::move(p));
-          }
-        return body;
-      };
+      // The bodies' constants and productions (search/bank_grammar.h): those that make an int, a
+      // bool or a str, the loops over an element among them (count_where_eq(xs, x): how often the
+      // element occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x], push,
+      // range_to(1, x)).
+      const auto body_constants = bank::body_constants(constants_);
+      auto body_productions = [&] { return bank::body_grammar(types_, settings_.choose); };
       // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
       // (a problem of one result).
       std::vector<std::vector<vm::Value>> outputs;
@@ -403,18 +397,24 @@ class EnumerateGenerator final : public Generator {
                                std::max(kShortestBound, kBoundFactor * longest[1]));
   }
 
-  // The policy's costs (search/policy.h) for the productions and the constants, from the
-  // probability it gives each of being in the answer. The parameters cost 1, the lambda leaves
-  // their size.
+  // The policy's costs (search/policy.h) for the productions, the constants and the lambda
+  // leaves' forms, from the probability it gives each of being in the answer. The parameters cost
+  // 1; a lambda leaf its size, less 1, plus its form's cost (its body is enumerated unguided; a
+  // form the policy never learnt gets the median probability, as any key it lacks).
   void guide(std::vector<bank::Leaf>& leaves, std::vector<Production>& productions) const {
     std::vector<std::string> keys;
     for (const Production& p : productions) keys.push_back(bank::production_key(p));
     for (const vm::Value& c : constants_) keys.push_back(bank::constant_key(c));
+    std::map<std::string, size_t> forms;  // key → index in keys
+    for (const bank::Leaf& leaf : leaves)
+      if (!leaf.form.empty() && forms.emplace(leaf.form, keys.size()).second) keys.push_back(leaf.form);
     const std::vector<double> p = settings_.policy->probabilities(*problem_, keys);
     const double t = settings_.policy_temperature;
     for (size_t i = 0; i < productions.size(); ++i) productions[i].cost = policy_cost(p[i], t);
     for (size_t j = 0; j < constants_.size(); ++j)  // the constants' leaves follow the parameters'
       leaves[params_.size() + j].cost = policy_cost(p[productions.size() + j], t);
+    for (bank::Leaf& leaf : leaves)
+      if (!leaf.form.empty()) leaf.cost = leaf.size - 1 + policy_cost(p[forms.at(leaf.form)], t);
   }
 
   // Whether b's output on case k is goal g's, as the pipeline judges it: no trap, and floats
@@ -734,10 +734,10 @@ class EnumerateGenerator final : public Generator {
   std::vector<u64> xs_;                                // step_forward()'s list on case 0
   Sketch sketch_;                                      // … and its sketch of a step
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
-  static constexpr u64 kAlikeBudget = 20000;           // expressions alike() may evaluate
+  std::unordered_map<std::string, std::string> sought_forms_;  // bodies_->seek()'s answers' forms, by source
+  static constexpr u64 kAlikeBudget = 20000;                   // expressions alike() may evaluate
   static constexpr u32 kBoundFactor = 4, kShortestBound = 256;
   static constexpr u32 kOffsetCases = 10;  // offset_of()  // of a banked list's or str's length
-  static constexpr u32 kBodyLoopCost = 2;  // a loop's (a helper's) in a lambda body
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;

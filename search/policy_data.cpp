@@ -10,6 +10,7 @@
 #include "base/rng.h"
 #include "pipeline/case_set.h"
 #include "search/bank_grammar.h"
+#include "search/bank_lambdas.h"
 #include "trees/syntax.h"
 
 namespace gs::search {
@@ -123,6 +124,15 @@ class PolicyBank {
     const std::vector<vm::Value> constants = bank::small_constants(types);
     for (const vm::Value& c : constants)
       leaves.push_back({trees::to_source(*trees::literal_of(c)), bank::constant(c, cases)});
+    if (config_.lambda_budget > 0) {  // as the search's (search/enumerate_generator.cpp), smaller
+      const bank::LambdaSettings settings{
+          .budget = config_.lambda_budget, .max_body_size = kMaxBodySize, .max_leaves = kMaxLeavesPerForm};
+      for (Leaf& leaf : bank::lambda_leaves(
+                            params_, names_, inputs_, cases, bank::body_constants({}),
+                            [&] { return bank::body_grammar(types, true); }, settings)
+                            .leaves)
+        leaves.push_back(std::move(leaf));
+    }
     BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true), parameters);
     bank::EnumerationStats stats;
     bank.search([](const bank::Behaviour&) { return false; }, config_.max_size, config_.budget, &stats);
@@ -147,8 +157,14 @@ class PolicyBank {
       for (u32 i = 0; i < productions.size(); ++i)
         if (productions[i]) e.uses.push_back(bank::production_key(bank.production(i)));
       for (u32 j = first_constant; j < leaves_used.size(); ++j)
-        if (leaves_used[j]) e.uses.push_back(bank::constant_key(constants[j - first_constant]));
+        if (leaves_used[j] && j - first_constant < constants.size())
+          e.uses.push_back(bank::constant_key(constants[j - first_constant]));
+        else if (leaves_used[j] && !bank.leaf(j).form.empty()) {
+          e.uses.push_back(bank.leaf(j).form);
+          e.uses.insert(e.uses.end(), bank.leaf(j).body_uses.begin(), bank.leaf(j).body_uses.end());
+        }
       std::sort(e.uses.begin(), e.uses.end());
+      e.uses.erase(std::unique(e.uses.begin(), e.uses.end()), e.uses.end());
       if (!emit(std::move(e))) return;
     }
   }
@@ -161,6 +177,9 @@ class PolicyBank {
     const std::vector<u64> outputs = bank::output_hashes(b, cases);
     return std::any_of(outputs.begin(), outputs.end(), [&](u64 h) { return h != outputs[0]; });
   }
+
+  // The lambda bodies' nodes at most, and each form's leaves: the smaller of the search's bodies.
+  static constexpr u32 kMaxBodySize = 5, kMaxLeavesPerForm = 1000;
 
   const PolicyDataConfig& config_;
   u64 index_;

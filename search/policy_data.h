@@ -5,7 +5,8 @@
 // signature over the bank's types (1 to 3 parameters of int, [int], str or [str]; a result of
 // int, bool, [int] or str), random inputs for a few cases (small ints, short lists and strings,
 // as the bundled suites hold), and enumerates the grammar over them (search/bank_grammar.h: the
-// operators, builtins, loops and choose) for a budget. Among its banked expressions of the
+// operators, builtins, loops and choose, and over a sequence parameter the lambda leaves of
+// search/bank_lambdas.h, their bodies enumerated first) for a budget. Among its banked expressions of the
 // result type of 2 nodes or more that trap on no case and do not give one output for every
 // case, some are drawn at random: each is a problem whose outputs are the expression's, and its
 // labels are the productions and constants the expression uses. The bank keeps one expression
@@ -28,14 +29,19 @@ struct PolicyDataConfig {
   u64 budget = 20000;    // expressions each bank enumerates
   u32 per_bank = 16;     // problems drawn from each bank at most
   u32 max_size = 8;      // nodes of an answer at most
+  // Lambda bodies each bank enumerates over its sequence parameters together, for the leaves map,
+  // filter, count, find, flat map and sort by of search/bank_lambdas.h (0: none). Off by default:
+  // policies trained with them (2000) solved 1 to 3 fewer listfunctions problems at 300,000 and 1
+  // to 2 fewer deepcoder-neo100 ones (docs/results.md "Lambda forms in the policy's data").
+  u64 lambda_budget = 0;
 };
 
 struct PolicyExample {
   suites::Problem problem;        // its train cases; named policy-BANK-K
   std::string program;            // the answer, as a Syn program
   u32 size = 0;                   // its expression's nodes
-  std::vector<std::string> uses;  // production keys (search/bank_grammar.h), and each constant as
-                                  // "LITERAL () -> TYPE"; sorted
+  std::vector<std::string> uses;  // production keys (search/bank_grammar.h), each constant as
+                                  // "LITERAL () -> TYPE", each lambda leaf's form; sorted
 };
 
 // Makes config.examples problems, handing each to `emit` in order. `progress`, when given, is

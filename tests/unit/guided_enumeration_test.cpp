@@ -103,6 +103,51 @@ TEST(GuidedEnumeration, ASolutionNamesTheProductionsItIsMadeOf) {
   for (const std::string& key : r.uses) EXPECT_NE(key.find(") -> int"), std::string::npos) << key;
 }
 
+// count(xs, x -> x % 3 == 1) + len(xs): a lambda leaf of 6 nodes, an operand (a leaf that meets
+// the goal alone is an answer whatever its cost).
+suites::Problem count_of_one_mod_three_and_length() {
+  nlohmann::json j{{"name", "guided-count"},
+                   {"signature", "fn solve(xs: [int]) -> int"},
+                   {"train", nlohmann::json::array()}};
+  const std::vector<std::vector<int>> lists = {
+      {1, 4, 7, 2},          {3, 6},      {10, 11, 13, 5, 8},     {},
+      {0, 1, 2, 3, 4, 5, 6}, {22, 9, 31}, {16, 17, 19, 40, 1, 2}, {5}};
+  for (const std::vector<int>& xs : lists) {
+    int count = 0;
+    for (int x : xs) count += x % 3 == 1;
+    j["train"].push_back({{"inputs", {xs}}, {"outputs", {count + int(xs.size())}}});
+  }
+  std::string error;
+  auto p = suites::parse_problem(j.dump(), "guided-count.json", &error);
+  EXPECT_TRUE(p) << error;
+  return *p;
+}
+
+// A lambda leaf costs its size less 1 plus what the policy says of its form: a policy right about
+// the form reaches the answer sooner than one that expects other forms; and an answer that uses
+// a lambda leaf names its form among its uses (what policy data and learning label it with).
+TEST(GuidedEnumeration, APolicyPricesALambdaLeafByItsForm) {
+  const suites::Problem p = count_of_one_mod_three_and_length();
+  const std::string form = "count($0, x -> bool) ([int]) -> int";
+  EnumerateSettings knowing, blind;
+  const std::vector<std::string> productions = {"$0 + $1 (int, int) -> int", "len($0) ([int]) -> int"};
+  std::vector<std::string> all = productions;
+  all.push_back(form);
+  std::vector<std::string> wrong = productions;  // the other forms over [int] to an int
+  wrong.push_back("find($0, x -> bool) ([int]) -> int");
+  wrong.push_back("map($0, x -> int) ([int]) -> [int]");
+  knowing.policy = std::make_shared<KnowingPolicy>(all);
+  blind.policy = std::make_shared<KnowingPolicy>(wrong);
+  knowing.policy_temperature = blind.policy_temperature = 1;
+  const SearchOutcome guided = search(p, knowing), misled = search(p, blind);
+  ASSERT_TRUE(guided.solved);
+  ASSERT_TRUE(misled.solved);
+  EXPECT_LT(guided.candidates * 2, misled.candidates) << guided.solution << "\n" << misled.solution;
+  for (const std::string& key : all)
+    EXPECT_NE(std::find(guided.uses.begin(), guided.uses.end(), key), guided.uses.end()) << key << "\n"
+                                                                                         << guided.solution;
+}
+
 TEST(GuidedEnumeration, WithoutAModelLoaderAPolicyIsRefusedSayingWhy) {
   try {
     load_policy("some.policy");

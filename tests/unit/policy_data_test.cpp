@@ -1,11 +1,13 @@
 // Self-play data for the search policy (search/policy_data.h): every problem's program, compiled
-// and run, gives its outputs; its labels are names of the grammar's productions or constants;
+// and run, gives its outputs; its labels are names of the grammar's productions or constants (or
+// with a lambda budget, of its lambda forms);
 // no problem is made twice; the same seed makes the same data; each line reads back as the
 // problem it holds.
 #include "search/policy_data.h"
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -35,19 +37,31 @@ TEST(PolicyData, ProgramsGiveTheirOutputs) {
   for (const bank::Production& p :
        bank::grammar({Type::Int, Type::Bool, Type::Str, Type::IntArray, Type::StrArray}, true, true))
     names.insert(bank::production_key(p));
-  for (const char* constant : {"0 () -> int", "1 () -> int", "2 () -> int", "true () -> bool",
-                               "false () -> bool", "\"\" () -> str", "\" \" () -> str"})
+  for (const char* constant :
+       {"0 () -> int", "1 () -> int", "2 () -> int", "true () -> bool", "false () -> bool", "\"\" () -> str",
+        "\" \" () -> str", "3 () -> int", "10 () -> int"})  // (3 and 10: lambda bodies')
     names.insert(constant);
-  const std::vector<PolicyExample> data = make(small(7));
+  PolicyDataConfig config = small(7);
+  config.lambda_budget = 2000;
+  const std::vector<PolicyExample> data = make(config);
   ASSERT_EQ(data.size(), 300u);
   std::set<std::string> signatures;
+  std::map<std::string, u32> forms;  // the lambda forms the answers use, how often
   for (const PolicyExample& e : data) {
     signatures.insert(e.problem.signature.text);
     EXPECT_GE(e.size, 2u) << e.program;
     ASSERT_EQ(e.problem.train.size(), 8u);
     ASSERT_FALSE(e.uses.empty()) << e.program;
     EXPECT_TRUE(std::is_sorted(e.uses.begin(), e.uses.end()));
-    for (const std::string& u : e.uses) EXPECT_TRUE(names.count(u)) << u << "\n" << e.program;
+    for (const std::string& u : e.uses) {
+      if (u.find("($0, x -> ") != std::string::npos) {  // a lambda leaf's form: its helper is in the program
+        EXPECT_NE(e.program.find("fn " + u.substr(0, u.find('(')) + "_"), std::string::npos) << u << "\n"
+                                                                                             << e.program;
+        ++forms[u];
+        continue;
+      }
+      EXPECT_TRUE(names.count(u)) << u << "\n" << e.program;
+    }
     const std::optional<vm::Program> program = testing::compiled(e.program, e.problem.name.c_str());
     ASSERT_TRUE(program);
     vm::Runner runner;
@@ -61,6 +75,14 @@ TEST(PolicyData, ProgramsGiveTheirOutputs) {
     EXPECT_TRUE(differ) << "one output for every case:\n" << e.program;
   }
   EXPECT_GT(signatures.size(), 5u);
+  // Answers over sequences are often a map or a filter, as the suites' are.
+  EXPECT_GT(forms["map($0, x -> int) ([int]) -> [int]"], 5u);
+  EXPECT_GE(forms.size(), 4u);
+}
+
+TEST(PolicyData, WithoutALambdaBudgetNoAnswerIsALambdaLeaf) {
+  for (const PolicyExample& e : make(small(7)))
+    for (const std::string& u : e.uses) EXPECT_EQ(u.find("x -> "), std::string::npos) << u;
 }
 
 TEST(PolicyData, NoProblemTwiceAndTheSameSeedTheSameData) {
