@@ -96,7 +96,7 @@ struct BuiltinIndex {
 
 // Index of the first overload named s[0..n), or -1 when s is no builtin.
 GS_HD inline i32 find_builtin(const char* s, u32 n) {
-  static constexpr BuiltinIndex index;
+  static constexpr BuiltinIndex index{};  // (braces: nvcc leaves a device copy without them zero)
   for (u32 slot = BuiltinIndex::hash(s, n) & (BuiltinIndex::kSize - 1);;
        slot = (slot + 1) & (BuiltinIndex::kSize - 1)) {
     i32 i = index.first[slot];

@@ -37,7 +37,7 @@ struct CharClasses {
 };
 
 GS_HD inline CharClass char_class(u8 c) {
-  static constexpr CharClasses table;
+  static constexpr CharClasses table{};  // (braces: nvcc leaves a device copy without them zero)
   return CharClass(table.of[c]);
 }
 

@@ -1,24 +1,133 @@
 #!/usr/bin/env bash
-# What a session with a GPU runs (one call on the device machine; docs/pipeline.md): the sm_90
-# build, the GPU-labelled tests (backend equivalence, CUDA batch lexer) and the pipeline
-# benchmark on CPU, CUDA and CUDA with one warp per program, with their logs under
-# bench/results/ to commit. The device machine has no apt: HDF5 and Boost.Program_options come
-# from Debian .debs unpacked into a prefix (../shared/scripts/fetch-runtime-debs.sh DIR --dev on a
-# connected machine, carried over), given here as GPUSYNTH_PREFIX.
-set -euo pipefail
+# What a session with a GPU runs, in one call on the device machine (docs/pipeline.md "On a GPU"):
+#   scripts/gpu-check.sh OUT [KIT]
+# the GPU-labelled tests (the CUDA batch lexer, each stage against the CPU's, whole batches
+# against the CPU backend), the stage test under compute-sanitizer (memcheck, racecheck), the
+# pipeline benchmark on CPU, CUDA and CUDA with one warp per program, and a GP campaign on
+# problems/psb1 with -d cuda beside -d cpu. Every log and JSON goes to OUT, packed at the end
+# into OUT/gpu-check.tar.gz (the device tool returns at most 8 files); a table of what passed is
+# printed last.
+#
+# KIT: a tarball made on the CPU machine by `scripts/gpu-kit.sh` — the sm_90 binaries and the
+# shared libraries they need (the device machine has no apt and no internet). Without it the
+# script builds the `gpu` preset here with every core, which needs HDF5, Boost.Program_options,
+# nlohmann-json and GoogleTest installed.
+#
+# GPUSYNTH_CHECK_SECONDS (default 480) bounds the whole run: each step gets what is left of it,
+# so a slow step costs the later ones, never the call.
+set -uo pipefail
 cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/gpu-check.sh OUT [KIT]}
+kit=${2:-}
+mkdir -p "$out/logs"
+logs=$out/logs
+summary=$out/summary.txt
+deadline=$(($(date +%s) + ${GPUSYNTH_CHECK_SECONDS:-480}))
+: > "$summary"
+
+say() { echo "[gpu-check $(date +%T)] $*" | tee -a "$summary"; }
+
+# step NAME SECONDS COMMAND...: runs COMMAND with its output in logs/NAME.log, for at most
+# SECONDS or what is left before the deadline, and notes pass/fail/timeout and the time taken.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local left=$((deadline - $(date +%s)))
+  if [ "$left" -lt 10 ]; then
+    say "$name: SKIPPED (no time left)"
+    return 0
+  fi
+  [ "$limit" -gt "$left" ] && limit=$left
+  local t0 rc
+  t0=$(date +%s)
+  timeout -k 5 "$limit" "$@" > "$logs/$name.log" 2>&1
+  rc=$?
+  local took=$(($(date +%s) - t0))
+  case $rc in
+    0) say "$name: ok (${took} s)" ;;
+    124 | 137) say "$name: TIMEOUT after ${took} s (limit ${limit} s)" ;;
+    *) say "$name: FAILED rc=$rc (${took} s): $(tail -n 3 "$logs/$name.log" | tr '\n' ' ' | cut -c1-300)" ;;
+  esac
+  return 0
+}
+
 export PATH="$PATH:/usr/local/cuda/bin"
-prefix_args=()
-if [ -n "${GPUSYNTH_PREFIX:-}" ]; then
-  prefix_args=(-DCMAKE_PREFIX_PATH="$GPUSYNTH_PREFIX/usr" -DHDF5_ROOT="$GPUSYNTH_PREFIX/usr")
-  export LD_LIBRARY_PATH="$GPUSYNTH_PREFIX/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+if [ -n "$kit" ]; then
+  root=/tmp/gpusynth-kit
+  rm -rf "$root" && mkdir -p "$root" && tar -C "$root" -xJf "$kit" || { say "cannot unpack $kit"; exit 1; }
+  bin=$root/bin
+  export LD_LIBRARY_PATH="$root/lib:${LD_LIBRARY_PATH:-}"
+  # The tests find their data under the source folder they were built in.
+  src=$(cat "$root/source-dir")
+  if [ "$src" != "$PWD" ] && [ ! -e "$src" ]; then mkdir -p "$(dirname "$src")" && ln -s "$PWD" "$src"; fi
+else
+  bin=build/gpu/bin
+  step configure 300 cmake --preset gpu
+  step build 600 cmake --build --preset gpu -j "$(nproc)"
+  mkdir -p "$bin"
+  for f in jobs/gpusynth bench/pipeline_bench tests/unit/stage_equivalence_test \
+    tests/unit/backend_equivalence_test tests/unit/batch_lexer_cuda_test; do
+    ln -sf "$PWD/build/gpu/$f" "$bin/"
+  done
 fi
-out=bench/results
-mkdir -p "$out"
-cmake --preset gpu "${prefix_args[@]}" > "$out/gpu-configure.log"
-cmake --build --preset gpu -j "$(nproc)" > "$out/gpu-build.log"
-nvidia-smi > "$out/gpu-nvidia-smi.log" 2>&1 || true
-ctest --test-dir build/gpu -L gpu -V > "$out/gpu-tests.log" 2>&1 || echo "gpu-check: GPU tests FAILED (see $out/gpu-tests.log)"
-build/gpu/bench/pipeline_bench --sizes 1000,10000,100000,1000000 --devices cpu,cuda,cuda-warp \
-  --out "$out/pipeline-gpu.json" > "$out/pipeline-gpu.log" 2>&1 || echo "gpu-check: benchmark FAILED"
-tail -n 20 "$out/gpu-tests.log" "$out/pipeline-gpu.log"
+
+say "machine: $(nproc) CPUs, $(uname -r)"
+nvidia-smi > "$logs/nvidia-smi.log" 2>&1
+nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem,power.draw --format=csv \
+  >> "$summary" 2>&1
+
+# Correctness first: a later step's numbers mean nothing if these differ.
+step lexer-test 90 "$bin/batch_lexer_cuda_test"
+step stage-test 180 "$bin/stage_equivalence_test"
+step backend-test 240 "$bin/backend_equivalence_test"
+
+# The benchmark rows (a table on stdout, JSON beside it).
+step pipeline-bench 240 "$bin/pipeline_bench" --sizes 1000,10000,100000,1000000 --devices cpu,cuda,cuda-warp \
+  --repeats 3 --out "$out/pipeline-gpu.json"
+
+# The same GP campaign on each backend: the search is deterministic per seed, so the solutions
+# must be the same; the records give each one's candidates/s.
+for d in cuda cpu; do
+  rm -rf "/tmp/campaign-$d"
+  step "campaign-$d" 120 "$bin/gpusynth" campaign --suite problems/psb1 --out "/tmp/campaign-$d" -g gp \
+    --budget 20000 -s 1 -d "$d"
+  cp "/tmp/campaign-$d/campaign.jsonl" "$out/campaign-psb1-$d.jsonl" 2> /dev/null
+done
+
+# Under compute-sanitizer last: the slowest steps, and what they find is about correctness only.
+if command -v compute-sanitizer > /dev/null; then
+  step stage-memcheck 120 env GPUSYNTH_STAGE_PROGRAMS=300 compute-sanitizer --tool memcheck \
+    --error-exitcode 1 "$bin/stage_equivalence_test"
+  step stage-racecheck 90 env GPUSYNTH_STAGE_PROGRAMS=100 compute-sanitizer --tool racecheck \
+    --error-exitcode 1 "$bin/stage_equivalence_test"
+else
+  say "compute-sanitizer: not on this machine"
+fi
+
+{
+  echo
+  grep -h -E "^\[(stage equivalence|backend equivalence|batch lexer cuda)\]|^\[  (PASSED|FAILED) " "$logs"/*-test.log
+  grep -h -A4 "Failure" "$logs"/*-test.log | head -n 40
+  grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$logs"/stage-*check.log
+  echo
+  grep -E "^(dev|cpu|cuda)" "$logs/pipeline-bench.log"
+  python3 - "$out" << 'PY'
+import json, sys, os
+solved = {}
+for d in ("cuda", "cpu"):
+    path = os.path.join(sys.argv[1], f"campaign-psb1-{d}.jsonl")
+    if not os.path.exists(path):
+        continue
+    rows = [json.loads(l) for l in open(path) if l.strip()]
+    solved[d] = sorted(r["problem"] for r in rows if r["solved"])
+    cands, secs = sum(r["candidates"] for r in rows), sum(r["seconds"] for r in rows)
+    print(f"campaign -d {d}: {len(solved[d])} of {len(rows)} solved, {cands} candidates in {secs:.1f} s "
+          f"({cands / max(secs, 1e-9):.0f} candidates/s)")
+if len(solved) == 2:
+    print("campaign: same problems solved on both" if solved["cuda"] == solved["cpu"]
+          else f"campaign: DIFFERENT solved sets: cuda {solved['cuda']} cpu {solved['cpu']}")
+PY
+} >> "$summary" 2>&1
+tar -C "$out" -czf "$out/gpu-check.tar.gz" logs && rm -rf "$logs"
+echo
+cat "$summary"
