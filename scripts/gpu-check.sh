@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # What a session with a GPU runs, in one call on the device machine (docs/pipeline.md "On a GPU"):
-#   scripts/gpu-check.sh OUT [KIT]
+#   scripts/gpu-check.sh OUT [KIT [SYSROOT]]
 # the GPU-labelled tests (the CUDA batch lexer, each stage against the CPU's, whole batches
 # against the CPU backend), the stage test under compute-sanitizer (memcheck, racecheck), the
 # pipeline benchmark on CPU, CUDA and CUDA with one warp per program, and a GP campaign on
 # problems/psb1 with -d cuda beside -d cpu. Every log and JSON goes to OUT, packed at the end
 # into OUT/gpu-check.tar.gz (the device tool returns at most 8 files); a table of what passed is
 # printed last.
+#
+# SYSROOT (scripts/gpu-kit.sh's gpu-sysroot.tar.xz): also builds, in the background from the
+# start at nice 19, the libtorch, MPI and NCCL parts against the machine's PyTorch
+# (scripts/gpu-neural-build.sh), and once built runs the neural compiler on CUDA (train-compiler,
+# eval-compiler on CUDA and the GPU-trained checkpoint on the CPU) and the collectives (NCCL
+# with one rank, MPI with two ranks sharing the GPU, selfplay over NCCL).
 #
 # KIT: a tarball made on the CPU machine by `scripts/gpu-kit.sh` — the sm_90 binaries and the
 # shared libraries they need (the device machine has no apt and no internet). Without it the
@@ -17,8 +23,9 @@
 # so a slow step costs the later ones, never the call.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: scripts/gpu-check.sh OUT [KIT]}
+out=${1:?usage: scripts/gpu-check.sh OUT [KIT [SYSROOT]]}
 kit=${2:-}
+sysroot=${3:-}
 mkdir -p "$out/logs"
 logs=$out/logs
 summary=$out/summary.txt
@@ -71,6 +78,13 @@ else
   done
 fi
 
+neural=/tmp/gpusynth-neural
+if [ -n "$sysroot" ]; then
+  say "neural build: started in the background (logs/neural-build.log)"
+  (nice -n 19 bash scripts/gpu-neural-build.sh "$sysroot" "$neural" > "$logs/neural-build.log" 2>&1
+    echo $? > "$neural.rc") &
+fi
+
 say "machine: $(nproc) CPUs, $(uname -r)"
 nvidia-smi > "$logs/nvidia-smi.log" 2>&1
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem,power.draw --format=csv \
@@ -94,7 +108,7 @@ for d in cuda cpu; do
   cp "/tmp/campaign-$d/campaign.jsonl" "$out/campaign-psb1-$d.jsonl" 2> /dev/null
 done
 
-# Under compute-sanitizer last: the slowest steps, and what they find is about correctness only.
+# Under compute-sanitizer: slow, and what they find is about correctness only.
 if command -v compute-sanitizer > /dev/null; then
   step stage-memcheck 120 env GPUSYNTH_STAGE_PROGRAMS=300 compute-sanitizer --tool memcheck \
     --error-exitcode 1 "$bin/stage_equivalence_test"
@@ -104,11 +118,39 @@ else
   say "compute-sanitizer: not on this machine"
 fi
 
+# The neural compiler on CUDA and the collectives, once the background build is done.
+if [ -n "$sysroot" ]; then
+  while [ ! -f "$neural.rc" ] && [ $((deadline - $(date +%s))) -gt 60 ]; do sleep 2; done
+  if [ "$(cat "$neural.rc" 2> /dev/null)" = 0 ]; then
+    say "neural build: ok"
+    source "$neural/env.sh"
+    nb=$neural/build
+    step train-compiler-cuda 100 "$nb/jobs/gpusynth-neural" train-compiler -o /tmp/tc -d cuda --steps 3000 \
+      --batch 64 --checkpoint-every 250 --eval-every 500 --log-every 100
+    if [ -f /tmp/tc/checkpoint.pt ]; then
+      step eval-compiler-cuda 60 "$nb/jobs/gpusynth-neural" eval-compiler -c /tmp/tc/checkpoint.pt -d cuda \
+        -n 64 -k 16 --json "$out/eval-compiler-cuda.json"
+      step eval-compiler-cpu 45 "$nb/jobs/gpusynth-neural" eval-compiler -c /tmp/tc/checkpoint.pt -d cpu \
+        -n 16 -k 16 --repetitions 1 --json "$out/eval-compiler-cpu.json"
+      step selfplay-nccl 60 "$mpirun" -n 1 "$nb/jobs/gpusynth-neural" selfplay --from /tmp/tc/checkpoint.pt \
+        -o /tmp/sp -d cuda --collective nccl --steps 20
+    fi
+    step collective-nccl-1 45 "$mpirun" -n 1 "$nb/tests/cluster/collective_test" \
+      --gtest_filter=-CollectiveMpi.MismatchedCountsEndTheJobSayingSo
+    step collective-mpi-2 60 "$mpirun" -n 2 "$nb/tests/cluster/collective_test" \
+      --gtest_filter=-CollectiveMpi.MismatchedCountsEndTheJobSayingSo
+  else
+    say "neural build: FAILED or unfinished (rc $(cat "$neural.rc" 2> /dev/null || echo none)):" \
+      "$(tail -n 3 "$logs/neural-build.log" | tr '\n' ' ' | cut -c1-300)"
+  fi
+fi
+
 {
   echo
   grep -h -E "^\[(stage equivalence|backend equivalence|batch lexer cuda)\]|^\[  (PASSED|FAILED) " "$logs"/*-test.log
   grep -h -A4 "Failure" "$logs"/*-test.log | head -n 40
   grep -h -E "ERROR SUMMARY|RACECHECK SUMMARY" "$logs"/stage-*check.log
+  grep -h -E "pass@|p\(c\)|K99|\[  (PASSED|FAILED) " "$logs"/eval-compiler-*.log "$logs"/collective-*.log 2> /dev/null | head -n 30
   echo
   grep -E "^(dev|cpu|cuda)" "$logs/pipeline-bench.log"
   python3 - "$out" << 'PY'
