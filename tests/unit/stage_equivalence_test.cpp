@@ -174,6 +174,12 @@ struct Launch {
   cudaStream_t stream = nullptr;
 };
 
+// Waits for the stage just launched; a launch or kernel error ends the test with its message.
+void finish(const Launch& L) {
+  CUDA_REQUIRE(cudaGetLastError());
+  CUDA_REQUIRE(cudaStreamSynchronize(L.stream));
+}
+
 // Each stage on the GPU from the CPU's input to it.
 void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, const CaseSet& cases,
                     const PipelineConfig& c, const char* name) {
@@ -248,8 +254,7 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
         std::max<u32>(1, std::min<u32>({n, compile_resident_threads(L.multiprocessors), 8192}));
     DeviceArray<u8> workspace(u64(threads) * stride);
     launch_compile(s, lexed, b, r, c.compile, workspace.get(), stride, threads, stream);
-    CUDA_REQUIRE(cudaGetLastError());
-    CUDA_REQUIRE(cudaStreamSynchronize(L.stream));
+    finish(L);
     expect_same("compile", "status", cpu.compiled_status, status.download(), 1);
     expect_same("compile", "bytecode_bytes", cpu.sizes, sizes.download(), 1);
     expect_same("compile", "diagnostic_count", cpu.diagnostic_count, diag_count.download(), 1);
@@ -278,8 +283,7 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
         1, std::min<u32>({n, resident_threads(ExecutorKernel::Verify, L.multiprocessors), 8192}));
     DeviceArray<u8> scratch(u64(threads) * verifier_scratch_bytes());
     launch_verify(b, t.view, scratch.get(), threads, stream);
-    CUDA_REQUIRE(cudaGetLastError());
-    CUDA_REQUIRE(cudaStreamSynchronize(L.stream));
+    finish(L);
     expect_same("verify", "status", cpu.verified_status, status.download(), 1);
     std::vector<u32> g_entry = entry.download(), c_entry = cpu.entry;
     for (u32 i = 0; i < n; ++i)
@@ -325,8 +329,7 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
     const u32 threads =
         std::max<u32>(1, std::min<u32>(n, resident_threads(ExecutorKernel::Score, L.multiprocessors)));
     launch_score(b, t.view, in, c.reward, c.limits.fuel, out, threads, stream);
-    CUDA_REQUIRE(cudaGetLastError());
-    CUDA_REQUIRE(cudaStreamSynchronize(L.stream));
+    finish(L);
     expect_same("score", "cases_passed", cpu.cases_passed, passed.download(), 1);
     expect_same("score", "instructions", cpu.instructions, total.download(), 1);
     expect_same("score", "reward", cpu.reward, reward.download(), 1);
