@@ -16,11 +16,13 @@
 #include <string>
 
 #include "pipeline/pipeline.h"
+#include "tests/unit/equivalence.h"
 #include "tests/unit/random_batches.h"
 
 namespace gs {
 namespace {
 
+using testing::expect_same_bytes;
 using testing::RandomBatch;
 
 std::unique_ptr<pipeline::Pipeline> cuda_pipeline_or_skip_reason(const pipeline::PipelineConfig& config,
@@ -29,39 +31,30 @@ std::unique_ptr<pipeline::Pipeline> cuda_pipeline_or_skip_reason(const pipeline:
   return pipeline::make_pipeline(pipeline::Device::Cuda, config);
 }
 
-template <class T>
-void expect_same(const std::vector<T>& cpu, const std::vector<T>& gpu, const char* what, u32 per_program) {
-  ASSERT_EQ(cpu.size(), gpu.size()) << what;
-  for (size_t k = 0; k < cpu.size(); ++k)
-    ASSERT_TRUE(std::memcmp(&cpu[k], &gpu[k], sizeof(T)) == 0)
-        << what << " differs at program " << k / per_program << ", item " << k % per_program;
-}
-
 // Every result vector, compared as bytes (so rewards must match bit for bit).
 void expect_identical(const pipeline::BatchResults& cpu, const pipeline::BatchResults& gpu) {
   ASSERT_EQ(cpu.programs, gpu.programs);
   ASSERT_EQ(cpu.cases, gpu.cases);
   const u32 tests = cpu.cases == 0 ? 1 : cpu.cases;
-  expect_same(cpu.status, gpu.status, "status", 1);
-  expect_same(cpu.bytecode_bytes, gpu.bytecode_bytes, "bytecode_bytes", 1);
-  expect_same(cpu.diagnostic_count, gpu.diagnostic_count, "diagnostic_count", 1);
-  expect_same(cpu.syntax_nodes, gpu.syntax_nodes, "syntax_nodes", 1);
+  expect_same_bytes(cpu.status, gpu.status, "status", 1);
+  expect_same_bytes(cpu.bytecode_bytes, gpu.bytecode_bytes, "bytecode_bytes", 1);
+  expect_same_bytes(cpu.diagnostic_count, gpu.diagnostic_count, "diagnostic_count", 1);
+  expect_same_bytes(cpu.syntax_nodes, gpu.syntax_nodes, "syntax_nodes", 1);
   ASSERT_EQ(cpu.diagnostics.size(), gpu.diagnostics.size());
   for (size_t k = 0; k < cpu.diagnostics.size(); ++k) {
     const compiler::Diagnostic &c = cpu.diagnostics[k], &g = gpu.diagnostics[k];
-    ASSERT_TRUE(c.code == g.code && c.pos == g.pos && c.len == g.len && c.a == g.a && c.b == g.b)
-        << "diagnostic " << k % pipeline::kBatchDiagnostics << " of program "
-        << k / pipeline::kBatchDiagnostics;
+    ASSERT_TRUE(testing::same_diagnostic(c, g)) << "diagnostic " << k % pipeline::kBatchDiagnostics
+                                                << " of program " << k / pipeline::kBatchDiagnostics;
   }
-  expect_same(cpu.cases_passed, gpu.cases_passed, "cases_passed", 1);
-  expect_same(cpu.instructions, gpu.instructions, "instructions", 1);
-  expect_same(cpu.reward, gpu.reward, "reward", 1);
-  expect_same(cpu.bytecode_hash, gpu.bytecode_hash, "bytecode_hash", 1);
-  expect_same(cpu.trap, gpu.trap, "trap", tests);
-  expect_same(cpu.pass, gpu.pass, "pass", tests);
-  expect_same(cpu.pair_instructions, gpu.pair_instructions, "pair_instructions", tests);
-  expect_same(cpu.output_hash, gpu.output_hash, "output_hash", tests);
-  expect_same(cpu.error, gpu.error, "error", tests);
+  expect_same_bytes(cpu.cases_passed, gpu.cases_passed, "cases_passed", 1);
+  expect_same_bytes(cpu.instructions, gpu.instructions, "instructions", 1);
+  expect_same_bytes(cpu.reward, gpu.reward, "reward", 1);
+  expect_same_bytes(cpu.bytecode_hash, gpu.bytecode_hash, "bytecode_hash", 1);
+  expect_same_bytes(cpu.trap, gpu.trap, "trap", tests);
+  expect_same_bytes(cpu.pass, gpu.pass, "pass", tests);
+  expect_same_bytes(cpu.pair_instructions, gpu.pair_instructions, "pair_instructions", tests);
+  expect_same_bytes(cpu.output_hash, gpu.output_hash, "output_hash", tests);
+  expect_same_bytes(cpu.error, gpu.error, "error", tests);
 }
 
 void run_both(pipeline::Pipeline& cpu, pipeline::Pipeline& gpu, const pipeline::Sources& sources,

@@ -25,6 +25,7 @@
 #include "pipeline/cuda_compiler.h"
 #include "pipeline/cuda_executor.h"
 #include "pipeline/cuda_lexer.h"
+#include "tests/unit/equivalence.h"
 #include "tests/unit/random_batches.h"
 
 namespace gs {
@@ -89,27 +90,20 @@ struct DeviceCases {
   CaseSetView view;
 };
 
-// What the CPU backend holds after each stage.
+// What the CPU backend holds after each stage: the lexer's output, the bytecode slots, the
+// status after compiling (before verify changes it) and the entries, and every result array as a
+// pipeline returns them (results.status is the status after verify).
 struct CpuStages {
   HostLexedBatch lexed;
   std::vector<u64> slots, code;  // code: the bytecode slots, as words
-  std::vector<u32> sizes, diagnostic_count, syntax_nodes;
-  std::vector<compiler::Diagnostic> diagnostics;
-  std::vector<u8> compiled_status, verified_status;
+  std::vector<u8> compiled_status;
   std::vector<u32> entry;
-  std::vector<u8> trap, pass;
-  std::vector<u32> pair_instructions;
-  std::vector<u64> output_hash;
-  std::vector<float> error;
-  std::vector<u32> cases_passed;
-  std::vector<u64> instructions, bytecode_hash;
-  std::vector<float> reward;
+  BatchResults results;
 };
 
 CpuStages run_cpu(ThreadPool& pool, const Sources& sources, const CaseSetView& t, const PipelineConfig& c) {
   const SourceBatch s = sources.view();
   const u32 n = s.count;
-  const u64 pairs = u64(n) * t.case_count;
   CpuStages r;
   r.lexed.resize(s);
   const LexedBatch lexed = r.lexed.view();
@@ -117,56 +111,33 @@ CpuStages run_cpu(ThreadPool& pool, const Sources& sources, const CaseSetView& t
   r.slots.resize(n + 1);
   fill_slot_offsets(sources.offsets.data(), n, r.slots.data());
   r.code.assign(r.slots[n] / 8, 0);
-  r.sizes.assign(n, 0);
-  r.compiled_status.assign(n, 0);
   r.entry.assign(n, 0);
-  r.diagnostics.assign(u64(n) * kBatchDiagnostics, {});
-  r.diagnostic_count.assign(n, 0);
-  r.syntax_nodes.assign(n, 0);
+  BatchResults& out = r.results;
+  out.reset({n, t.case_count, true});
   BytecodeBatch b{n,
                   reinterpret_cast<u8*>(r.code.data()),
                   r.slots.data(),
-                  r.sizes.data(),
-                  r.compiled_status.data(),
+                  out.bytecode_bytes.data(),
+                  out.status.data(),
                   r.entry.data()};
-  CompileResults cr{r.diagnostics.data(), r.diagnostic_count.data(), r.syntax_nodes.data()};
+  CompileResults cr{out.diagnostics.data(), out.diagnostic_count.data(), out.syntax_nodes.data()};
   CpuBatchCompiler(pool, c.compile).compile(s, b, cr, &lexed);
+  r.compiled_status = out.status;
 
-  r.verified_status = r.compiled_status;
-  b.status = r.verified_status.data();
   CpuExecutor executor(pool, c.limits);
   executor.verify(b, t);
-  r.trap.assign(pairs, 0);
-  r.pass.assign(pairs, 0);
-  r.pair_instructions.assign(pairs, 0);
-  r.output_hash.assign(pairs, 0);
-  r.error.assign(pairs, 0);
-  PairResults pr{r.trap.data(), r.pass.data(), r.pair_instructions.data(), r.output_hash.data(),
-                 r.error.data()};
-  executor.execute(b, t, pr);
-  r.cases_passed.assign(n, 0);
-  r.instructions.assign(n, 0);
-  r.reward.assign(n, 0);
-  r.bytecode_hash.assign(n, 0);
-  ProgramResults programs{r.cases_passed.data(), r.instructions.data(), r.reward.data(),
-                          r.bytecode_hash.data()};
-  executor.score(b, t, pr, c.reward, programs);
+  PairResults pairs = out.pair_views();
+  ProgramResults programs = out.program_views();
+  executor.execute(b, t, pairs);
+  executor.score(b, t, pairs, c.reward, programs);
   return r;
 }
 
-// Compares as bytes, so floats must match bit for bit.
+// A stage's array against the CPU's (tests/unit/equivalence.h).
 template <class T>
 void expect_same(const char* stage, const char* what, const std::vector<T>& cpu, const std::vector<T>& gpu,
                  u32 per_program) {
-  ASSERT_EQ(cpu.size(), gpu.size()) << stage << ": " << what;
-  for (size_t k = 0; k < cpu.size(); ++k)
-    ASSERT_TRUE(std::memcmp(&cpu[k], &gpu[k], sizeof(T)) == 0)
-        << stage << " stage: " << what << " differs at program " << k / per_program << ", item "
-        << k % per_program;
-}
-
-bool same_diagnostic(const compiler::Diagnostic& a, const compiler::Diagnostic& b) {
-  return a.code == b.code && a.pos == b.pos && a.len == b.len && a.a == b.a && a.b == b.b;
+  testing::expect_same_bytes(cpu, gpu, std::string(stage) + " stage: " + what, per_program);
 }
 
 struct Launch {
@@ -225,8 +196,8 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
             << "lex stage: token " << k << " of program " << i;
       }
       for (u32 k = 0; k < cpu.lexed.diagnostic_count[i] && k < kLexDiagnostics; ++k)
-        ASSERT_TRUE(same_diagnostic(diags[u64(i) * kLexDiagnostics + k],
-                                    cpu.lexed.diagnostics[u64(i) * kLexDiagnostics + k]))
+        ASSERT_TRUE(testing::same_diagnostic(diags[u64(i) * kLexDiagnostics + k],
+                                             cpu.lexed.diagnostics[u64(i) * kLexDiagnostics + k]))
             << "lex stage: diagnostic " << k << " of program " << i;
     }
   }();
@@ -256,24 +227,25 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
     launch_compile(s, lexed, b, r, c.compile, workspace.get(), stride, threads, stream);
     finish(L);
     expect_same("compile", "status", cpu.compiled_status, status.download(), 1);
-    expect_same("compile", "bytecode_bytes", cpu.sizes, sizes.download(), 1);
-    expect_same("compile", "diagnostic_count", cpu.diagnostic_count, diag_count.download(), 1);
-    expect_same("compile", "syntax_nodes", cpu.syntax_nodes, nodes.download(), 1);
+    expect_same("compile", "bytecode_bytes", cpu.results.bytecode_bytes, sizes.download(), 1);
+    expect_same("compile", "diagnostic_count", cpu.results.diagnostic_count, diag_count.download(), 1);
+    expect_same("compile", "syntax_nodes", cpu.results.syntax_nodes, nodes.download(), 1);
     const std::vector<compiler::Diagnostic> g_diags = diags.download();
     for (size_t k = 0; k < g_diags.size(); ++k)
-      ASSERT_TRUE(same_diagnostic(g_diags[k], cpu.diagnostics[k]))
+      ASSERT_TRUE(testing::same_diagnostic(g_diags[k], cpu.results.diagnostics[k]))
           << "compile stage: diagnostic " << k % kBatchDiagnostics << " of program " << k / kBatchDiagnostics;
     const std::vector<u64> g_code = code.download();
     for (u32 i = 0; i < n; ++i)
       ASSERT_EQ(std::memcmp(reinterpret_cast<const u8*>(g_code.data()) + cpu.slots[i],
-                            reinterpret_cast<const u8*>(cpu.code.data()) + cpu.slots[i], cpu.sizes[i]),
+                            reinterpret_cast<const u8*>(cpu.code.data()) + cpu.slots[i],
+                            cpu.results.bytecode_bytes[i]),
                 0)
           << "compile stage: the bytecode of program " << i << " differs";
   }();
 
   // Verify, execute and score, each from the CPU's output of the stage before.
   DeviceArray<u64> code(cpu.code);
-  DeviceArray<u32> sizes(cpu.sizes);
+  DeviceArray<u32> sizes(cpu.results.bytecode_bytes);
   [&] {
     DeviceArray<u8> status(cpu.compiled_status);
     DeviceArray<u32> entry(n);
@@ -284,13 +256,13 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
     DeviceArray<u8> scratch(u64(threads) * verifier_scratch_bytes());
     launch_verify(b, t.view, scratch.get(), threads, stream);
     finish(L);
-    expect_same("verify", "status", cpu.verified_status, status.download(), 1);
+    expect_same("verify", "status", cpu.results.status, status.download(), 1);
     std::vector<u32> g_entry = entry.download(), c_entry = cpu.entry;
     for (u32 i = 0; i < n; ++i)
-      if (cpu.verified_status[i] != u8(ProgramStatus::OK)) g_entry[i] = c_entry[i] = 0;  // unused
+      if (cpu.results.status[i] != u8(ProgramStatus::OK)) g_entry[i] = c_entry[i] = 0;  // unused
     expect_same("verify", "entry", c_entry, g_entry, 1);
   }();
-  DeviceArray<u8> status(cpu.verified_status);
+  DeviceArray<u8> status(cpu.results.status);
   DeviceArray<u32> entry(cpu.entry);
   const BytecodeBatch b{n,          reinterpret_cast<u8*>(code.get()), slots.get(), sizes.get(), status.get(),
                         entry.get()};
@@ -308,19 +280,18 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
       const u32 threads = u32(std::max<u64>(1, std::min<u64>({work, resident, 16384})));
       DeviceArray<u8> scratch(u64(threads) * vm::machine_bytes(c.limits));
       launch_execute(b, t.view, out, c.limits, scratch.get(), threads, warps, stream);
-      CUDA_REQUIRE(cudaGetLastError());
-      CUDA_REQUIRE(cudaStreamSynchronize(L.stream));
-      expect_same(stage, "trap", cpu.trap, trap.download(), case_count);
-      expect_same(stage, "pass", cpu.pass, pass.download(), case_count);
-      expect_same(stage, "instructions", cpu.pair_instructions, instructions.download(), case_count);
-      expect_same(stage, "output_hash", cpu.output_hash, hash.download(), case_count);
-      expect_same(stage, "error", cpu.error, error.download(), case_count);
+      finish(L);
+      expect_same(stage, "trap", cpu.results.trap, trap.download(), case_count);
+      expect_same(stage, "pass", cpu.results.pass, pass.download(), case_count);
+      expect_same(stage, "instructions", cpu.results.pair_instructions, instructions.download(), case_count);
+      expect_same(stage, "output_hash", cpu.results.output_hash, hash.download(), case_count);
+      expect_same(stage, "error", cpu.results.error, error.download(), case_count);
     }();
   [&] {
-    DeviceArray<u8> trap(cpu.trap), pass(cpu.pass);
-    DeviceArray<u32> instructions(cpu.pair_instructions);
-    DeviceArray<u64> hash(cpu.output_hash);
-    DeviceArray<float> error(cpu.error);
+    DeviceArray<u8> trap(cpu.results.trap), pass(cpu.results.pass);
+    DeviceArray<u32> instructions(cpu.results.pair_instructions);
+    DeviceArray<u64> hash(cpu.results.output_hash);
+    DeviceArray<float> error(cpu.results.error);
     const PairResults in{trap.get(), pass.get(), instructions.get(), hash.get(), error.get()};
     DeviceArray<u32> passed(n);
     DeviceArray<u64> total(n), bytecode_hash(n);
@@ -330,10 +301,10 @@ void compare_stages(const Launch& L, ThreadPool& pool, const Sources& sources, c
         std::max<u32>(1, std::min<u32>(n, resident_threads(ExecutorKernel::Score, L.multiprocessors)));
     launch_score(b, t.view, in, c.reward, c.limits.fuel, out, threads, stream);
     finish(L);
-    expect_same("score", "cases_passed", cpu.cases_passed, passed.download(), 1);
-    expect_same("score", "instructions", cpu.instructions, total.download(), 1);
-    expect_same("score", "reward", cpu.reward, reward.download(), 1);
-    expect_same("score", "bytecode_hash", cpu.bytecode_hash, bytecode_hash.download(), 1);
+    expect_same("score", "cases_passed", cpu.results.cases_passed, passed.download(), 1);
+    expect_same("score", "instructions", cpu.results.instructions, total.download(), 1);
+    expect_same("score", "reward", cpu.results.reward, reward.download(), 1);
+    expect_same("score", "bytecode_hash", cpu.results.bytecode_hash, bytecode_hash.download(), 1);
   }();
 }
 
