@@ -60,11 +60,15 @@ po::options_description search_options(SearchOptions* o) {
       "of them); 0: every train case")(
       "bank-memory", bounded(&o->bank_memory_mib, 16, 1u << 20),
       "enumerate: MiB the value bank may fill (its expressions' outputs and traps); the enumeration ends "
-      "there")("policy", po::value(&o->policy_path),
-               "enumerate, portfolio: order the enumeration by the costs of a trained search policy, a file "
-               "gpusynth train-policy wrote (needs libtorch)")(
+      "there")(
+      "policy", po::value(&o->policy_path),
+      "enumerate, gp, portfolio: order the enumeration by the costs of a trained search policy, a file "
+      "gpusynth train-policy wrote (needs libtorch), and draw GP's new code by its probabilities")(
       "policy-temperature", bounded(&o->settings.enumerate.policy_temperature, 0.1, 100),
       "--policy: a production of probability p costs 1 + round(-log2(p) / this); higher is flatter")(
+      "policy-draws", bounded(&o->settings.gp.policy_draws, 0, 64),
+      "gp, portfolio with --policy: fresh subtrees a guided mutation draws, keeping one by the policy's "
+      "weights (0: GP does not follow the policy)")(
       "enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
       "portfolio: expressions the enumeration may evaluate before GP takes over (its lambda bodies besides)")(
       "candidates,c", po::value(&o->candidates_path),
@@ -140,8 +144,8 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     return false;
   }
   if (!o.policy_path.empty() && *kind != search::GeneratorKind::Enumerate &&
-      *kind != search::GeneratorKind::Portfolio) {
-    *error = "--policy guides the enumeration: it goes with --generator enumerate or portfolio";
+      *kind != search::GeneratorKind::Gp && *kind != search::GeneratorKind::Portfolio) {
+    *error = "--policy guides the enumeration and GP: it goes with --generator enumerate, gp or portfolio";
     return false;
   }
   if (!body_goal_budget(o, error)) return false;

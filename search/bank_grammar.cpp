@@ -115,6 +115,35 @@ std::string form_key(const std::string& form, Type sequence, Type body, Type res
   return form + "($0, x -> " + type_name(body) + ") (" + type_name(sequence) + ") -> " + type_name(result);
 }
 
+std::optional<std::string> node_key(const trees::Expr& node) {
+  using K = trees::ExprKind;
+  switch (node.kind) {
+    case K::IntLit:
+    case K::FloatLit:
+    case K::BoolLit:
+    case K::StrLit: return trees::to_source(node) + " () -> " + type_name(node.type);
+    case K::Name: return std::nullopt;
+    case K::Call:
+      if (!trees::is_builtin_name(node.text)) return std::nullopt;
+      break;
+    case K::ArrayLit:
+      if (node.children.size() != 1) return std::nullopt;
+      break;
+    default: break;
+  }
+  trees::Expr shape;  // the node over operands $0, $1, …: the production's text
+  shape.kind = node.kind;
+  shape.type = node.type;
+  shape.op = node.op;
+  shape.text = node.text;
+  std::vector<Type> operands;
+  for (size_t i = 0; i < node.children.size(); ++i) {
+    operands.push_back(node.children[i].type);
+    shape.children.push_back(trees::Expr::name("$" + std::to_string(i), node.children[i].type));
+  }
+  return production_key(trees::to_source(shape), operands, node.type);
+}
+
 std::vector<std::pair<std::string, vm::Value>> body_constants(std::span<const vm::Value> constants) {
   const auto literal = [](const vm::Value& c) { return trees::to_source(*trees::literal_of(c)); };
   std::vector<std::pair<std::string, vm::Value>> out;

@@ -3,6 +3,7 @@
 // are counted, learnt or weighed (the search policy's vocabulary).
 #pragma once
 
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "search/bank_enumerator.h"
+#include "trees/syntax.h"
 #include "vm/value.h"
 
 namespace gs::search::bank {
@@ -43,6 +45,13 @@ std::string constant_key(const vm::Value& constant);
 // it goes over, its body's type and its result: "map($0, x -> int) ([int]) -> [int]",
 // "filter($0, x -> bool) (str) -> str".
 std::string form_key(const std::string& form, Type sequence, Type body, Type result);
+
+// The name of a syntax tree's node in the same form, what GP's guide weighs (search/gp_generator.cpp):
+// an operator's, an index's or a builtin call's by its text over its operands' types ("$0 + $1 (int,
+// int) -> int", "len($0) ([int]) -> int"), a literal's as constant_key's. None for a variable, a call
+// of the program's own function and an array literal other than [x]. A key no grammar holds
+// ("$0 > $1 (int, int) -> bool") is still a name; a policy gives it what it gives any key it lacks.
+std::optional<std::string> node_key(const trees::Expr& node);
 
 // The constants of lambda bodies: 0 1 2 3 and 10 (the base of decimal digits), and the problem's
 // others (its ints beyond those, its strs and tables), each with its literal.

@@ -113,7 +113,7 @@ std::unique_ptr<Generator> make_external_generator(std::vector<std::string> sour
 std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const suites::Problem& problem) {
   switch (choice.kind) {
     case GeneratorKind::Random: return make_random_generator(problem.signature, choice.settings);
-    case GeneratorKind::Gp: return make_gp_generator(problem.signature, choice.settings);
+    case GeneratorKind::Gp: return make_gp_generator(problem, choice.settings);
     case GeneratorKind::Enumerate: return make_enumerate_generator(problem, choice.settings.enumerate);
     case GeneratorKind::Portfolio: return make_portfolio_generator(problem, choice.settings);
     case GeneratorKind::External: return make_external_generator(choice.sources);

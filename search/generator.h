@@ -95,6 +95,9 @@ struct GpSettings {
   // cases nothing selected it for, so fewer solutions fit the few cases by chance (0: none).
   double holdout = 0.25;
   static constexpr u32 kHoldoutCases = 20;
+  // With a policy: fresh subtrees a mutation draws to keep one by the policy's weights
+  // (trees::VariationConfig::guided_draws; search/gp_guide.h); 0: GP does not follow the policy.
+  u32 policy_draws = 4;
 };
 
 // The random program generator's settings for search: smaller programs than its defaults (which
@@ -126,7 +129,8 @@ struct EnumerateSettings {
   // 300,000 in 28.5 s against 62.1 s (docs/results.md).
   u32 sample_cases = 50;
   // The productions' and constants' costs from a trained policy (search/policy.h: --policy);
-  // none: every one costs 1, so the enumeration goes by size.
+  // none: every one costs 1, so the enumeration goes by size. GP and the portfolio's GP take
+  // their guide from it too (search/gp_guide.h).
   std::shared_ptr<const Policy> policy;
   double policy_temperature = 6;  // its costs' temperature (search/policy.h policy_cost)
 };
@@ -162,7 +166,9 @@ std::unique_ptr<Generator> make_random_generator(const suites::Signature& signat
 // Genetic programming: iteration 0 is random programs; each later iteration breeds a new
 // population from the last one's results — parents by the settings' selection over the cases'
 // errors or pass bits (lexicase) or the rewards (tournament), children by crossover or mutation.
-std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature, GeneratorSettings settings);
+// With a policy (settings.enumerate.policy, which guides the enumeration too), the mutations draw
+// their new code from its probabilities for the problem (search/gp_guide.h).
+std::unique_ptr<Generator> make_gp_generator(const suites::Problem& problem, GeneratorSettings settings);
 
 // Bottom-up enumeration with observational equivalence over a value bank (search/value_bank.h,
 // search/bank_enumerator.h; docs/search.md "Enumeration"): every expression over the problem's

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "search/generator.h"
+#include "search/gp_guide.h"
 #include "search/selection.h"
 #include "trees/variation.h"
 
@@ -37,14 +38,18 @@ namespace {
 
 class GpGenerator final : public Generator {
  public:
-  GpGenerator(const suites::Signature& signature, GeneratorSettings s)
-      : signature_(signature), gp_(s.gp), rng_(s.seed) {
-    variation_.generator = generator_config_for(signature, std::move(s.programs));
+  GpGenerator(const suites::Problem& problem, GeneratorSettings s)
+      : signature_(problem.signature), gp_(s.gp), rng_(s.seed) {
+    variation_.generator = generator_config_for(signature_, std::move(s.programs));
     variation_.max_nodes = gp_.max_nodes;
     variation_.max_depth = gp_.max_depth;
+    if (s.enumerate.policy && gp_.policy_draws > 0) {
+      variation_.weight = gp_guide(s.enumerate.policy, problem, s.enumerate.policy_temperature);
+      variation_.guided_draws = gp_.policy_draws;
+    }
     GeneratorSettings random = s;
     random.programs = variation_.generator;
-    random_ = make_random_generator(signature, std::move(random));
+    random_ = make_random_generator(signature_, std::move(random));
   }
 
   GeneratorKind kind() const override { return GeneratorKind::Gp; }
@@ -118,8 +123,8 @@ class GpGenerator final : public Generator {
 
 }  // namespace
 
-std::unique_ptr<Generator> make_gp_generator(const suites::Signature& signature, GeneratorSettings settings) {
-  return std::make_unique<GpGenerator>(signature, std::move(settings));
+std::unique_ptr<Generator> make_gp_generator(const suites::Problem& problem, GeneratorSettings settings) {
+  return std::make_unique<GpGenerator>(problem, std::move(settings));
 }
 
 }  // namespace gs::search

@@ -19,7 +19,7 @@ class PortfolioGenerator final : public Generator {
       : portfolio_(settings.portfolio) {
     if (portfolio_.enumerate_candidates > 0)
       enumerate_ = make_enumerate_generator(problem, settings.enumerate);
-    gp_ = make_gp_generator(problem.signature, std::move(settings));
+    gp_ = make_gp_generator(problem, std::move(settings));
   }
 
   GeneratorKind kind() const override { return GeneratorKind::Portfolio; }

@@ -42,6 +42,49 @@ void visit_stmt_exprs(const Block& b, Visit& visit) {
   }
 }
 
+// ---- guidance (VariationConfig::weight) -----------------------------------------------------
+
+double weight_of(const Expr& e, const NodeWeight& weight) {
+  double w = 1;
+  auto visit = [&](const Expr& node) { w *= weight(node); };
+  visit_expr(e, visit);
+  return w;
+}
+
+double weight_of(const Block& b, const NodeWeight& weight) {
+  double w = 1;
+  auto visit = [&](const Expr& node) { w *= weight(node); };
+  visit_stmt_exprs(b, visit);
+  return w;
+}
+
+// An index drawn in proportion to `weights` (uniform when they are all 0 or not finite).
+u32 weighted_index(const std::vector<double>& weights, Rng& rng) {
+  double total = 0;
+  for (double w : weights) total += std::isfinite(w) && w > 0 ? w : 0;
+  if (!(total > 0) || !std::isfinite(total)) return rng.below(u32(weights.size()));
+  double r = rng.uniform01() * total;
+  for (u32 k = 0; k < weights.size(); ++k) {
+    const double w = std::isfinite(weights[k]) && weights[k] > 0 ? weights[k] : 0;
+    if (r < w) return k;
+    r -= w;
+  }
+  return u32(weights.size() - 1);
+}
+
+// `make()` once unguided; guided, config.guided_draws times, one kept by its weight.
+template <typename Make>
+auto guided_draw(const VariationConfig& config, Rng& rng, Make make) {
+  if (!config.weight || config.guided_draws <= 1) return make();
+  std::vector<decltype(make())> drawn;
+  std::vector<double> weights;
+  for (u32 k = 0; k < config.guided_draws; ++k) {
+    drawn.push_back(make());
+    weights.push_back(weight_of(drawn.back(), config.weight));
+  }
+  return std::move(drawn[weighted_index(weights, rng)]);
+}
+
 // Whether a statement (or anything inside it) mentions a variable `name`: reads or assigns it.
 bool mentions(const Stmt& s, const std::string& name) {
   if ((s.kind == StmtKind::Assign || s.kind == StmtKind::ElementAssign) && s.name == name) return true;
@@ -649,7 +692,22 @@ double changed_float(double v, Rng& rng) {
 }
 
 // Changes one node in place; false when it has nothing to change to.
-bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, const RandomProgramConfig& gen,
+// One of `options` for node e, each made by `set` on a copy of it: guided, drawn by the weight of
+// the node it makes; else uniformly.
+template <typename T, typename Set>
+const T& pick_change(const Expr& e, const std::vector<T>& options, const NodeWeight& weight, Rng& rng,
+                     Set set) {
+  if (!weight) return options[rng.below(u32(options.size()))];
+  std::vector<double> weights;
+  Expr node = e;
+  for (const T& o : options) {
+    set(node, o);
+    weights.push_back(weight(node));
+  }
+  return options[weighted_index(weights, rng)];
+}
+
+bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, const VariationConfig& config,
                   Rng& rng) {
   switch (e.kind) {
     case ExprKind::IntLit: {
@@ -686,13 +744,14 @@ bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, con
     case ExprKind::Binary: {
       std::vector<BinaryOp> ops = same_typing(e);
       if (ops.empty()) return false;
-      e.op = u8(ops[rng.below(u32(ops.size()))]);
+      e.op = u8(pick_change(e, ops, config.weight, rng, [](Expr& n, BinaryOp op) { n.op = u8(op); }));
       return true;
     }
     case ExprKind::Call: {
-      std::vector<std::string> names = compatible_callees(e, p, sites, sites.scope_function[scope], gen);
+      std::vector<std::string> names =
+          compatible_callees(e, p, sites, sites.scope_function[scope], config.generator);
       if (names.empty()) return false;
-      e.text = names[rng.below(u32(names.size()))];
+      e.text = pick_change(e, names, config.weight, rng, [](Expr& n, const std::string& f) { n.text = f; });
       return true;
     }
     default: return false;
@@ -733,16 +792,22 @@ T* pick(std::vector<T>& items, Rng& rng) {
   return items.empty() ? nullptr : &items[rng.below(u32(items.size()))];
 }
 
-bool replace_expr(EditSites& sites, const RandomProgramConfig& gen, Rng& rng) {
+bool replace_expr(EditSites& sites, const VariationConfig& config, Rng& rng) {
   ExprSite* site = pick(sites.exprs, rng);
   if (!site) return false;
-  Expr fresh = random_expr(site->expr->type, sites.at(site->scope), gen, rng);
+  const Surroundings at = sites.at(site->scope);
+  Expr fresh =
+      guided_draw(config, rng, [&] { return random_expr(site->expr->type, at, config.generator, rng); });
   if (to_source(fresh) == to_source(*site->expr)) return false;
   *site->expr = std::move(fresh);
   return true;
 }
 
-bool mutate_statements(EditSites& sites, const RandomProgramConfig& gen, Rng& rng) {
+bool mutate_statements(EditSites& sites, const VariationConfig& config, Rng& rng) {
+  const RandomProgramConfig& gen = config.generator;
+  const auto statements = [&](const Surroundings& at) {
+    return guided_draw(config, rng, [&] { return random_statements(at, gen, rng); });
+  };
   std::vector<StmtSite> removable, insertable;
   for (const StmtSite& s : sites.stmts) {
     if (s.removable) removable.push_back(s);
@@ -752,7 +817,7 @@ bool mutate_statements(EditSites& sites, const RandomProgramConfig& gen, Rng& rn
     case 0: {  // replace a statement
       StmtSite* s = pick(removable, rng);
       if (!s) return false;
-      Block fresh = random_statements(sites.at(s->scope), gen, rng);
+      Block fresh = statements(sites.at(s->scope));
       if (fresh.empty()) return false;
       Block& b = *s->block;
       b.erase(b.begin() + s->index);
@@ -763,7 +828,7 @@ bool mutate_statements(EditSites& sites, const RandomProgramConfig& gen, Rng& rn
     case 1: {  // insert statements
       StmtSite* s = pick(insertable, rng);
       if (!s) return false;
-      Block fresh = random_statements(sites.at(s->scope), gen, rng);
+      Block fresh = statements(sites.at(s->scope));
       if (fresh.empty()) return false;
       s->block->insert(s->block->begin() + s->index, std::make_move_iterator(fresh.begin()),
                        std::make_move_iterator(fresh.end()));
@@ -774,7 +839,7 @@ bool mutate_statements(EditSites& sites, const RandomProgramConfig& gen, Rng& rn
       if (!site) return false;
       Surroundings at = sites.at(site->scope);
       at.block_depth -= 1;  // random_block opens the block itself
-      Block fresh = random_block(at, gen, rng);
+      Block fresh = guided_draw(config, rng, [&] { return random_block(at, gen, rng); });
       Block& b = *site->block;
       b.erase(b.begin() + std::min<size_t>(site->keep, b.size()), b.end());
       b.insert(b.end(), std::make_move_iterator(fresh.begin()), std::make_move_iterator(fresh.end()));
@@ -882,8 +947,8 @@ Offspring subtree_mutation(const Tree& parent, const suites::Signature& signatur
   check_parent(parent, signature, "subtree_mutation");
   return vary(parent, config, [&](Tree& child) {
     EditSites sites = find_edit_sites(child, signature, config.generator);
-    if (rng.bernoulli(config.p_statement)) return mutate_statements(sites, config.generator, rng);
-    return replace_expr(sites, config.generator, rng);
+    if (rng.bernoulli(config.p_statement)) return mutate_statements(sites, config, rng);
+    return replace_expr(sites, config, rng);
   });
 }
 
@@ -895,7 +960,7 @@ Offspring point_mutation(const Tree& parent, const suites::Signature& signature,
     if (sites.exprs.empty()) return false;
     for (int tries = 0; tries < 16; ++tries) {  // a node with something to change to
       ExprSite& site = sites.exprs[rng.below(u32(sites.exprs.size()))];
-      if (point_change(*site.expr, child, sites, site.scope, config.generator, rng)) return true;
+      if (point_change(*site.expr, child, sites, site.scope, config, rng)) return true;
     }
     return false;
   });

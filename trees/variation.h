@@ -24,6 +24,7 @@
 // max_attempts times; then it returns a copy of the parent (Offspring::copied).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,25 @@
 
 namespace gs::trees {
 
+// How much a guide likes an expression node (its operator, callee or literal), a weight > 0, 1
+// for indifference: search/ makes one from the search policy (issue 22; docs/search.md "Guided
+// GP"), so that GP draws new code from the policy's probabilities.
+using NodeWeight = std::function<double(const Expr& node)>;
+
 struct VariationConfig {
   RandomProgramConfig generator;  // what new code may contain (builtins, loops, floats, ...)
-  u32 max_nodes = 1000;           // node_count() of an offspring
-  u32 max_depth = 40;             // syntax_depth() of an offspring
-  u32 max_attempts = 10;          // offspring tried before the parent is copied
-  double p_point = 0.5;           // mutation(): point mutation, else subtree mutation
-  double p_statement = 0.3;       // subtree mutation / crossover on statements, else on expressions
+  // Guided (a weight given): a subtree mutation draws `guided_draws` fresh expressions (or
+  // statements) for the site it picked and keeps one with probability proportional to the product
+  // of their nodes' weights — sampling-importance-resampling of the generator's distribution
+  // toward the guide's; a point mutation draws an operator's or callee's replacement in proportion
+  // to the weight of the node it makes. Unguided, every draw is the generator's, as before.
+  NodeWeight weight;
+  u32 guided_draws = 4;
+  u32 max_nodes = 1000;      // node_count() of an offspring
+  u32 max_depth = 40;        // syntax_depth() of an offspring
+  u32 max_attempts = 10;     // offspring tried before the parent is copied
+  double p_point = 0.5;      // mutation(): point mutation, else subtree mutation
+  double p_statement = 0.3;  // subtree mutation / crossover on statements, else on expressions
 };
 
 struct Offspring {

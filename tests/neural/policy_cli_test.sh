@@ -28,10 +28,15 @@ printf '# guided\n[campaign]\npolicy = %s\n[search]\npolicy = %s  # this one\nge
   { cat "$work/ini.log"; exit 1; }
 grep -q "listfunctions-c002: solved" "$work/ini.log" || { cat "$work/ini.log"; exit 1; }
 set +e
-"$gpusynth" search -p "$problem" -g gp --budget 1000 --policy "$work/policy.pt" -q > "$work/gp.log" 2>&1
+"$gpusynth" search -p "$problem" -g random --budget 1000 --policy "$work/policy.pt" -q > "$work/random.log" 2>&1
 status=$?
 set -e
-[ "$status" = 2 ] && grep -q "goes with --generator enumerate or portfolio" "$work/gp.log" || { cat "$work/gp.log"; exit 1; }
+[ "$status" = 2 ] && grep -q "goes with --generator enumerate, gp or portfolio" "$work/random.log" ||
+  { cat "$work/random.log"; exit 1; }
+# GP guided by the policy: its mutations draw from it (search/gp_guide.h); the search runs its budget.
+"$gpusynth" search -p "$problem" -g gp --budget 3000 --policy "$work/policy.pt" > "$work/gp.log" 2>&1 ||
+  { cat "$work/gp.log"; exit 1; }
+grep -q "listfunctions-c002: " "$work/gp.log" || { cat "$work/gp.log"; exit 1; }
 mkdir -p "$work/suite"
 # c009 and c015: answers whose uses name productions of the policy's vocabulary (fold_mul, ...)
 cp "$src/problems/listfunctions/listfunctions-c009.json" "$src/problems/listfunctions/listfunctions-c015.json" "$work/suite/"

@@ -184,18 +184,15 @@ TEST(Holdout, HoldsBackAFractionDrawnFromTheRng) {
 // held-back ones. With the hold-out lexicase never picks program 1 (its cases are not looked
 // at); without it, program 1 is a parent whenever one of its cases comes first.
 TEST(Holdout, GpSelectsOnTheCasesHeldIn) {
-  const std::optional<suites::Signature> signature = [] {
-    suites::Signature s;
-    std::string error;
-    return suites::parse_signature("fn solve(x: int) -> int", &s, &error) ? std::optional(s) : std::nullopt;
-  }();
-  ASSERT_TRUE(signature);
+  suites::Problem problem;
+  std::string error;
+  ASSERT_TRUE(suites::parse_signature("fn solve(x: int) -> int", &problem.signature, &error)) << error;
   const u32 cases = 8;
   for (double holdout : {0.25, 0.0}) {
     GeneratorSettings settings;
     settings.seed = 3;
     settings.gp.holdout = holdout;
-    std::unique_ptr<Generator> gp = make_gp_generator(*signature, settings);
+    std::unique_ptr<Generator> gp = make_gp_generator(problem, settings);
     const std::vector<Proposal> population = gp->propose(2, 0);
     ASSERT_EQ(population.size(), 2u);
     const std::vector<u32> kept = cases_held_in(cases, 0.25, Rng(3).derive(~u64(1)));

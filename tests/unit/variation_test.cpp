@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -293,6 +294,83 @@ TEST(Variation, IsDeterministicForASeed) {
     };
     EXPECT_EQ(run(k), run(k));
   }
+}
+
+// Guided (VariationConfig::weight), the new code leans toward what the guide weighs: a guide that
+// likes `%` puts it in several times as many offspring as the generator alone does, and a point
+// mutation of `a + b` turns it into `a % b` most of the time rather than one time in ten. Every
+// guided offspring still compiles, and the same seed breeds the same one.
+size_t count_mods(const trees::Tree& p) {
+  size_t n = 0;
+  std::function<void(const trees::Expr&)> visit = [&](const trees::Expr& e) {
+    n += e.kind == trees::ExprKind::Binary && e.binary_op() == trees::BinaryOp::Mod;
+    for (const trees::Expr& c : e.children) visit(c);
+  };
+  std::function<void(const trees::Block&)> block = [&](const trees::Block& b) {
+    for (const trees::Stmt& st : b) {
+      for (const trees::Expr& e : st.exprs) visit(e);
+      for (const trees::Block& inner : st.blocks) block(inner);
+    }
+  };
+  for (const trees::Function& f : p.functions) block(f.body);
+  return n;
+}
+
+TEST(Variation, AGuideDrawsTheNewCodeItWeighs) {
+  const trees::NodeWeight likes_mod = [](const trees::Expr& e) {
+    return e.kind == trees::ExprKind::Binary && e.binary_op() == trees::BinaryOp::Mod ? 20.0 : 1.0;
+  };
+  size_t gained[2] = {0, 0};  // offspring with more % than their parent: unguided, guided
+  for (u64 k = 0; k < 300; ++k) {
+    Parents p = parents(k);
+    for (int guided = 0; guided < 2; ++guided) {
+      trees::VariationConfig vc;
+      vc.generator = p.config;
+      if (guided) vc.weight = likes_mod;
+      Rng rng(11, k);
+      const trees::Offspring o = trees::subtree_mutation(p.a, p.signature, vc, rng);
+      EXPECT_TRUE(compiles(o.program)) << k;
+      gained[guided] += count_mods(o.program) > count_mods(p.a);
+      Rng again(11, k);
+      EXPECT_EQ(trees::to_source(trees::subtree_mutation(p.a, p.signature, vc, again).program),
+                trees::to_source(o.program));
+    }
+  }
+  EXPECT_GT(gained[0], 5u);
+  EXPECT_GT(gained[1], 2 * gained[0]) << gained[0] << " unguided, " << gained[1] << " guided";
+
+  // Point mutation of a + b: the ten other int operators, % weighed 20 times any of them.
+  const suites::Signature sig = signature("fn solve(a: int, b: int) -> int");
+  trees::Tree parent;
+  trees::Function f;
+  f.name = "solve";
+  f.params = {{"a", Type::Int}, {"b", Type::Int}};
+  f.results = {Type::Int};
+  trees::Stmt ret;
+  ret.kind = trees::StmtKind::Return;
+  ret.exprs.push_back(trees::Expr::binary(trees::BinaryOp::Add, trees::Expr::name("a", Type::Int),
+                                          trees::Expr::name("b", Type::Int)));
+  f.body.push_back(ret);
+  parent.functions.push_back(f);
+  ASSERT_TRUE(compiles(parent));
+  size_t mods[2] = {0, 0}, changed[2] = {0, 0};
+  for (int guided = 0; guided < 2; ++guided) {
+    trees::VariationConfig vc;
+    vc.generator = config_for(sig);
+    if (guided) vc.weight = likes_mod;
+    for (u64 k = 0; k < 400; ++k) {
+      Rng rng(12, k);
+      const trees::Offspring o = trees::point_mutation(parent, sig, vc, rng);
+      const trees::Expr& e = o.program.functions[0].body[0].exprs[0];
+      if (e.kind != trees::ExprKind::Binary || e.binary_op() == trees::BinaryOp::Add) continue;
+      ++changed[guided];
+      mods[guided] += e.binary_op() == trees::BinaryOp::Mod;
+    }
+  }
+  ASSERT_GT(changed[0], 100u);
+  ASSERT_GT(changed[1], 100u);
+  EXPECT_LT(mods[0] * 4, changed[0]);  // 1 in 10 expected
+  EXPECT_GT(mods[1] * 2, changed[1]);  // 20 in 29 expected
 }
 
 // An offspring over the limits is retried, then the parent is copied. With no room to grow,
