@@ -66,7 +66,7 @@ class RandomGenerator final : public Generator {
     const Rng for_iteration = rng_.derive(iteration);
     for (u32 k = 0; k < count; ++k) {
       Rng rng = for_iteration.derive(k);
-      out[k].tree = trees::random_program(config_, rng);
+      out[k].tree = std::make_shared<const trees::Tree>(trees::random_program(config_, rng));
       out[k].source = trees::to_source(*out[k].tree);
     }
     return out;

@@ -26,7 +26,9 @@ namespace gs::search {
 // bred from, -1 for none.
 struct Proposal {
   std::string source;
-  std::optional<trees::Tree> tree;  // when the generator built it as a syntax tree
+  // When the generator built it as a syntax tree: shared, never changed (GP keeps the judged batch
+  // as its population without copying it).
+  std::shared_ptr<const trees::Tree> tree;
   i64 parents[2] = {-1, -1};
 };
 

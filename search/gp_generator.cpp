@@ -64,12 +64,12 @@ class GpGenerator final : public Generator {
       Rng child = rng.derive(k);
       const u32 a = parents[2 * k], b = parents[2 * k + 1];
       const bool cross = child.bernoulli(gp_.p_crossover);
-      trees::Offspring o = cross ? crossover(population_[a], population_[b], signature_, variation_, child)
-                                 : mutation(population_[a], signature_, variation_, child);
+      trees::Offspring o = cross ? crossover(*population_[a], *population_[b], signature_, variation_, child)
+                                 : mutation(*population_[a], signature_, variation_, child);
       out[k].parents[0] = first_id_ + a;
       out[k].parents[1] = cross ? first_id_ + b : -1;
       out[k].source = trees::to_source(o.program);
-      out[k].tree = std::move(o.program);
+      out[k].tree = std::make_shared<const trees::Tree>(std::move(o.program));
     }
     return out;
   }
@@ -80,7 +80,7 @@ class GpGenerator final : public Generator {
     population_.clear();
     for (const Proposal& p : proposals) {
       if (!p.tree) throw std::logic_error("GP population member without a syntax tree");
-      population_.push_back(*p.tree);
+      population_.push_back(p.tree);
     }
     first_id_ = first_id;
     if (gp_.scores == CaseScores::Error && e.error.size() != e.pass.size())
@@ -114,7 +114,7 @@ class GpGenerator final : public Generator {
   trees::VariationConfig variation_;
   Rng rng_;
   std::unique_ptr<Generator> random_;
-  std::vector<trees::Tree> population_;
+  std::vector<std::shared_ptr<const trees::Tree>> population_;
   i64 first_id_ = 0;
   std::vector<float> scores_, reward_;
   u32 cases_ = 0;              // … of selected_

@@ -70,7 +70,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
     pipeline.set_deadline(
         start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(budget.seconds)));
   SearchOutcome out;
-  std::optional<trees::Tree> solution_tree;
+  std::shared_ptr<const trees::Tree> solution_tree;
   bool have_best = false;
   for (u64 iteration = 0;; ++iteration) {
     if (budget.iterations != 0 && iteration >= budget.iterations) break;
