@@ -14,13 +14,15 @@ namespace {
 
 class Guide {
  public:
-  Guide(const Policy& policy, const suites::Problem& problem, double temperature) : temperature_(temperature) {
+  Guide(const Policy& policy, const suites::Problem& problem, double temperature)
+      : temperature_(temperature) {
     std::vector<Type> used = problem.signature.params;
     used.insert(used.end(), problem.signature.results.begin(), problem.signature.results.end());
     for (const vm::Value& c : problem.constants) used.push_back(c.type);
     const std::set<Type> types = bank::grammar_types(used);
     std::vector<std::string> keys;
-    for (const bank::Production& p : bank::grammar(types, false, false)) keys.push_back(bank::production_key(p));
+    for (const bank::Production& p : bank::grammar(types, false, false))
+      keys.push_back(bank::production_key(p));
     for (const vm::Value& c : bank::small_constants(types)) keys.push_back(bank::constant_key(c));
     for (i64 k = -1; k <= 10; ++k) keys.push_back(bank::constant_key(vm::Value::of_int(k)));
     for (const vm::Value& c : problem.constants)
