@@ -21,6 +21,14 @@ std::set<Type> grammar_types(std::span<const Type> used) {
   return types;
 }
 
+std::set<Type> grammar_types(const suites::Problem& problem) {
+  std::vector<Type> used = problem.signature.results;
+  used.insert(used.end(), problem.signature.params.begin(), problem.signature.params.end());
+  for (const vm::Value& c : problem.constants)  // a table of the problem's, say
+    if (trees::literal_of(c)) used.push_back(c.type);
+  return grammar_types(used);
+}
+
 std::vector<vm::Value> small_constants(const std::set<Type>& types) {
   std::vector<vm::Value> constants = {vm::Value::of_int(0), vm::Value::of_int(1), vm::Value::of_int(2),
                                       vm::Value::of_bool(true), vm::Value::of_bool(false)};

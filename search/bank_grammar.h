@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "search/bank_enumerator.h"
+#include "suites/problem.h"
 #include "trees/syntax.h"
 #include "vm/value.h"
 
@@ -20,6 +21,8 @@ namespace gs::search::bank {
 // results, a problem's constants), the elements of the arrays among them, and [str] with str
 // (split and join).
 std::set<Type> grammar_types(std::span<const Type> used);
+// The grammar_types of a problem: its signature's and its constants' that a literal can write.
+std::set<Type> grammar_types(const suites::Problem& problem);
 
 // The constants every bank over `types` has as leaves: 0 1 2, true false, and "" " " with str.
 std::vector<vm::Value> small_constants(const std::set<Type>& types);
@@ -46,7 +49,7 @@ std::string constant_key(const vm::Value& constant);
 // "filter($0, x -> bool) (str) -> str".
 std::string form_key(const std::string& form, Type sequence, Type body, Type result);
 
-// The name of a syntax tree's node in the same form, what GP's guide weighs (search/gp_generator.cpp):
+// The name of a syntax tree's node in the same form, what GP's guide weighs (search/gp_guide.h):
 // an operator's, an index's or a builtin call's by its text over its operands' types ("$0 + $1 (int,
 // int) -> int", "len($0) ([int]) -> int"), a literal's as constant_key's. None for a variable, a call
 // of the program's own function and an array literal other than [x]. A key no grammar holds

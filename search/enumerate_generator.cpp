@@ -68,11 +68,7 @@ class EnumerateGenerator final : public Generator {
       : settings_(settings) {
     const suites::Problem& all = whole != nullptr ? *whole : problem;
     const suites::Signature& sig = problem.signature;
-    std::vector<Type> used = sig.results;
-    used.insert(used.end(), sig.params.begin(), sig.params.end());
-    for (const vm::Value& c : problem.constants)  // a table of the problem's, say
-      if (trees::literal_of(c)) used.push_back(c.type);
-    types_ = bank::grammar_types(used);
+    types_ = bank::grammar_types(problem);
     const bool lines = has_lines(problem);
     if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
     // A map over a str's characters or a [str]'s elements with an int body is an [int] (the

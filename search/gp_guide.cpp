@@ -16,10 +16,7 @@ class Guide {
  public:
   Guide(const Policy& policy, const suites::Problem& problem, double temperature)
       : temperature_(temperature) {
-    std::vector<Type> used = problem.signature.params;
-    used.insert(used.end(), problem.signature.results.begin(), problem.signature.results.end());
-    for (const vm::Value& c : problem.constants) used.push_back(c.type);
-    const std::set<Type> types = bank::grammar_types(used);
+    const std::set<Type> types = bank::grammar_types(problem);
     std::vector<std::string> keys;
     for (const bank::Production& p : bank::grammar(types, false, false))
       keys.push_back(bank::production_key(p));
