@@ -123,13 +123,15 @@ int search_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   try {
-    const std::optional<search::GeneratorChoice> choice = generator_choice(o, &error);
+    std::optional<search::GeneratorChoice> choice = generator_choice(o, &error);
     if (!choice) {
       std::cerr << "gpusynth search: " << error << "\n";
       return kExitUsage;
     }
+    const pipeline::Device device = *pipeline::parse_device(o.device);
+    auto pipeline = pipeline::make_pipeline(device, pipeline_config(o));
+    choice->settings.enumerate.device = pipeline::resolve_device(device);  // the bank beside the pipeline
     std::unique_ptr<search::Generator> generator = search::make_generator(*choice, *problem);
-    auto pipeline = pipeline::make_pipeline(*pipeline::parse_device(o.device), pipeline_config(o));
     std::cerr << "gpusynth search: " << problem->name << " (" << problem->train.size() << " train, "
               << problem->test.size() << " test cases), generator " << o.generator << ", batch "
               << o.search.batch << ", seed " << o.settings.seed << ", on the " << pipeline->name() << "\n";

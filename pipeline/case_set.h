@@ -53,23 +53,24 @@ GS_HD inline bool floats_match(u64 actual, u64 expected, double tolerance) {
 
 enum class Match : u8 { PASS, FAIL, BAD_REFERENCE };
 
+// The word a word-sized scalar of type t (Int, Float or Bool) is hashed as: every NaN alike, a
+// bool as 0 or 1.
+GS_HD inline u64 word_key(Type t, u64 word) {
+  return t == Type::Float ? float_key(word) : t == Type::Bool ? u64(word != 0) : word;
+}
+
 // Mixes one scalar of type t (Int, Float, Bool or Str) of the heap into *hash; false when a Str
 // word is not a string there.
 GS_HD inline bool mix_scalar(Type t, vm::Heap& heap, u64 word, u64* hash) {
-  switch (t) {
-    case Type::Float: *hash = mix_word(*hash, float_key(word)); return true;
-    case Type::Str: {
-      if (!heap.is_string(word)) return false;
-      u32 n = heap.header(u32(word))->length;
-      const u8* a = heap.bytes(u32(word));
-      *hash = mix_word(*hash, n);
-      for (u32 k = 0; k < n; ++k) *hash = mix_word(*hash, a[k]);
-      return true;
-    }
-    case Type::Bool: word = word != 0; break;
-    default: break;
+  if (t == Type::Str) {
+    if (!heap.is_string(word)) return false;
+    u32 n = heap.header(u32(word))->length;
+    const u8* a = heap.bytes(u32(word));
+    *hash = mix_word(*hash, n);
+    for (u32 k = 0; k < n; ++k) *hash = mix_word(*hash, a[k]);
+    return true;
   }
-  *hash = mix_word(*hash, word);
+  *hash = mix_word(*hash, word_key(t, word));
   return true;
 }
 

@@ -50,6 +50,12 @@ int cuda_device_count(std::string* why) {
 
 bool cuda_available(std::string* why) { return cuda_device_count(why) > 0; }
 
+Device resolve_device(Device d) {
+  if (d != Device::Auto) return d;
+  std::string why;
+  return cuda_available(&why) ? Device::Cuda : Device::Cpu;
+}
+
 namespace {
 NeuralPipelineFactory neural_factory = nullptr;
 }  // namespace
@@ -75,7 +81,7 @@ std::unique_ptr<Pipeline> make_pipeline(Device d, const PipelineConfig& config) 
           mode + " runs on the CPU backend in this version (the model itself may run on a GPU)");
     return neural_factory(config);
   }
-  if (d == Device::Cpu || (d == Device::Auto && !cuda_available(&why))) return make_cpu_pipeline(config);
+  if (resolve_device(d) == Device::Cpu) return make_cpu_pipeline(config);
   if (!cuda_available(&why)) throw std::runtime_error("the CUDA backend cannot be had: " + why);
 #if GPUSYNTH_HAVE_CUDA
   return make_cuda_pipeline(config);

@@ -30,6 +30,8 @@ const char* device_name(Device d);
 int cuda_device_count(std::string* why = nullptr);
 // True when this build has the CUDA backend and a CUDA device is present; else false and *why.
 bool cuda_available(std::string* why);
+// The device `d` means here: Auto is Cuda where cuda_available(), else Cpu.
+Device resolve_device(Device d);
 
 // A batch of sources on the host: program i is text[offsets[i] .. offsets[i+1]).
 struct Sources {

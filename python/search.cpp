@@ -101,8 +101,9 @@ py::dict search_problem(const suites::Problem& problem, const std::string& gener
   search::SearchOutcome outcome;
   {
     py::gil_scoped_release unlocked;
-    std::unique_ptr<search::Generator> g = search::make_generator(choice, problem);
     auto pipeline = pipeline::make_pipeline(d, pipeline_config);
+    choice.settings.enumerate.device = pipeline::resolve_device(d);  // the bank beside the pipeline
+    std::unique_ptr<search::Generator> g = search::make_generator(choice, problem);
     outcome = search::run_search(problem, *g, *pipeline, config, &observer);
   }
   observer.rethrow();

@@ -2,11 +2,11 @@
 # What a session with a GPU runs, in one call on the device machine (docs/pipeline.md "On a GPU"):
 #   scripts/gpu-check.sh OUT [KIT [SYSROOT]]
 # the GPU-labelled tests (the CUDA batch lexer, each stage against the CPU's, whole batches
-# against the CPU backend), the stage test under compute-sanitizer (memcheck, racecheck), the
-# pipeline benchmark on CPU, CUDA and CUDA with one warp per program, and a GP campaign on
-# problems/psb1 with -d cuda beside -d cpu. Every log and JSON goes to OUT, packed at the end
-# into OUT/gpu-check.tar.gz (the device tool returns at most 8 files); a table of what passed is
-# printed last.
+# against the CPU backend, the value bank's device against the host's), the stage test under
+# compute-sanitizer (memcheck, racecheck), the pipeline benchmark on CPU, CUDA and CUDA with one
+# warp per program, and a GP and an enumeration campaign on problems/psb1 with -d cuda beside
+# -d cpu. Every log and JSON goes to OUT, packed at the end into OUT/gpu-check.tar.gz (the device
+# tool returns at most 8 files); a table of what passed is printed last.
 #
 # SYSROOT (scripts/gpu-kit.sh's gpu-sysroot.tar.xz): also builds, in the background from the
 # start at nice 19, the libtorch, MPI and NCCL parts against the machine's PyTorch
@@ -73,7 +73,7 @@ else
   step build 600 cmake --build --preset gpu -j "$(nproc)"
   mkdir -p "$bin"
   for f in jobs/gpusynth bench/pipeline_bench tests/unit/stage_equivalence_test \
-    tests/unit/backend_equivalence_test tests/unit/batch_lexer_cuda_test; do
+    tests/unit/backend_equivalence_test tests/unit/batch_lexer_cuda_test tests/unit/bank_device_cuda_test; do
     ln -sf "$PWD/build/gpu/$f" "$bin/"
   done
 fi
@@ -94,6 +94,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.mem,pow
 step lexer-test 90 "$bin/batch_lexer_cuda_test"
 step stage-test 180 "$bin/stage_equivalence_test"
 step backend-test 240 "$bin/backend_equivalence_test"
+step bank-test 120 "$bin/bank_device_cuda_test"
 
 # The benchmark rows (a table on stdout, JSON beside it).
 step pipeline-bench 240 "$bin/pipeline_bench" --sizes 1000,10000,100000,1000000 --devices cpu,cuda,cuda-warp \
@@ -106,6 +107,13 @@ for d in cuda cpu; do
   step "campaign-$d" 120 "$bin/gpusynth" campaign --suite problems/psb1 --out "/tmp/campaign-$d" -g gp \
     --budget 20000 -s 1 -d "$d"
   cp "/tmp/campaign-$d/campaign.jsonl" "$out/campaign-psb1-$d.jsonl" 2> /dev/null
+done
+# … and the enumeration, whose value bank evaluates its heap-free productions on the GPU with -d cuda.
+for d in cuda cpu; do
+  rm -rf "/tmp/enumerate-$d"
+  step "enumerate-$d" 120 "$bin/gpusynth" campaign --suite problems/psb1 --out "/tmp/enumerate-$d" -g enumerate \
+    --budget 100000 -s 1 -d "$d"
+  cp "/tmp/enumerate-$d/campaign.jsonl" "$out/enumerate-psb1-$d.jsonl" 2> /dev/null
 done
 
 # Under compute-sanitizer: slow, and what they find is about correctness only.

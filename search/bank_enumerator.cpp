@@ -150,10 +150,48 @@ std::vector<u32> BankEnumerator::banked(Type t) const {
   return ids;
 }
 
+void BankEnumerator::apply_on_device(vm::Op op, Type result, u32 arity, u32 count) {
+  for (; kept_ < entries_.size(); ++kept_)
+    if (is_word(entries_[kept_].type)) device_->keep(kept_, entries_[kept_].behaviour);
+  chunk_hashes_.resize(count);
+  device_->apply(op, result, arity, {chunk_ids_.data(), u64(count) * arity}, chunk_hashes_);
+  // Only a behaviour whose hash is neither banked nor earlier in the chunk may be banked: its
+  // outputs are fetched, the others are the duplicates bank() turns away by their hash alone.
+  const std::unordered_set<u64>& seen = seen_[u8(result)];
+  fetched_.clear();
+  fresh_.clear();
+  fetched_at_.assign(count, kLeaf);
+  for (u32 c = 0; c < count; ++c)
+    if (!seen.contains(chunk_hashes_[c]) && fresh_.insert(chunk_hashes_[c]).second) {
+      fetched_at_[c] = u32(fetched_.size());
+      fetched_.push_back(c);
+    }
+  if (chunk_outs_.size() < fetched_.size()) chunk_outs_.resize(fetched_.size());
+  device_->outputs(fetched_, {chunk_outs_.data(), fetched_.size()});
+  duplicate_ = Behaviour{result, {}, {}};
+}
+
+const Behaviour& BankEnumerator::device_output(u32 c) {
+  if (fetched_at_[c] != kLeaf) return chunk_outs_[fetched_at_[c]];
+  // A duplicate, unless the earlier tuple of its hash was not banked after all (it found a heap
+  // full): then this one's outputs are fetched too.
+  if (seen_[u8(duplicate_.type)].contains(chunk_hashes_[c])) return duplicate_;
+  device_->outputs({&c, 1}, {&late_, 1});
+  return late_;
+}
+
+void BankEnumerator::evaluate_on(std::unique_ptr<BankDevice> device) {
+  if (device != nullptr && device->cases() != cases_.count())
+    throw std::invalid_argument("bank enumerator: a device for " + std::to_string(device->cases()) +
+                                " cases, the bank has " + std::to_string(cases_.count()));
+  device_ = std::move(device);
+  kept_ = 0;
+}
+
 bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production,
-                          std::span<const u32> operands, u64* hash) {
+                          std::span<const u32> operands, u64* hash, const u64* known) {
   if (too_long(b)) return false;
-  const u64 h = behaviour_hash(b, cases_);
+  const u64 h = known != nullptr ? *known : behaviour_hash(b, cases_);
   if (hash != nullptr) *hash = h;
   if (!seen_[u8(b.type)].insert(h).second) return false;
   std::vector<std::vector<u32>>& levels = by_type_level_[u8(b.type)];
@@ -321,18 +359,24 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         }
         // An application that may leave arrays or strings in the heaps (an array or string made by
         // the interpreter) is evaluated alone, and given back when it is not banked; the others
-        // go in chunks, evaluated at once (Operation::apply_all: the cases shared out among the
-        // threads) and then banked one by one in order, as if evaluated alone.
-        const bool alone = p.choose || !p.operation->makes_nothing();
+        // (choose among them: it picks words already banked) go in chunks, evaluated at once
+        // (Operation::apply_all: the cases shared out among the threads) and then banked one by
+        // one in order, as if evaluated alone.
+        const bool alone = !p.choose && !p.operation->makes_nothing();
+        // A heap-free instruction over words goes to the device, if there is one.
+        std::optional<vm::Op> on_device;
+        if (device_ && !p.choose && !alone &&
+            std::all_of(p.operands.begin(), p.operands.end(), [](Type t) { return is_word(t); }))
+          on_device = p.operation->scalar_instruction(cases_);
         // Once a case's heap is full of banked values, a production that makes an array or a
         // string is not applied any more: it would trap heap_exhausted there, which is the bank's
         // state, not the expression's.
-        if (alone && !p.choose && heaps_full_) continue;
+        if (alone && heaps_full_) continue;
         while (!empty) {
           // The next tuples in odometer order: a chunk, or the budget left if less.
           const u64 left =
               budget > stats_.evaluated - spent_before ? budget - (stats_.evaluated - spent_before) : 1;
-          const u32 want = alone ? 1 : u32(std::min<u64>(kChunk, left));
+          const u32 want = alone ? 1 : u32(std::min<u64>(on_device ? kDeviceChunk : kChunk, left));
           chunk_ids_.clear();
           chunk_operands_.clear();
           chunk_steps_.clear();
@@ -375,16 +419,20 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
           }
           if (chunk_outs_.size() < count) chunk_outs_.resize(count);
           if (p.choose) {
-            choose(*chunk_operands_[0], *chunk_operands_[1], *chunk_operands_[2], &chunk_outs_[0]);
+            for (u32 c = 0; c < count; ++c)
+              choose(*chunk_operands_[3 * c], *chunk_operands_[3 * c + 1], *chunk_operands_[3 * c + 2],
+                     &chunk_outs_[c]);
           } else if (alone) {
             cases_.mark(&mark_);
             p.operation->apply(chunk_operands_, cases_, &chunk_outs_[0]);
+          } else if (on_device) {
+            apply_on_device(*on_device, p.result, n, count);
           } else {
             p.operation->apply_all(chunk_operands_, cases_, {chunk_outs_.data(), count});
           }
           // Every pointer into entries_ is used by now: banking may move them.
           for (u32 c = 0; c < count; ++c) {
-            const Behaviour& b = chunk_outs_[c];
+            const Behaviour& b = on_device ? device_output(c) : chunk_outs_[c];
             ++stats_.evaluated;
             const std::span<const u32> operands(chunk_ids_.data() + u64(c) * n, n);
             u32 size = 1;
@@ -399,9 +447,10 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
               exhausted = true;
               if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;
             }
-            const bool banked = !exhausted && bank(b, size, level_, production_, operands, &hash);
+            const bool banked = !exhausted && bank(b, size, level_, production_, operands, &hash,
+                                                   on_device ? &chunk_hashes_[c] : nullptr);
             if (!banked) {
-              if (alone && !p.choose) cases_.rollback(mark_);
+              if (alone) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
             }
             const bool answer = banked && meets(b);

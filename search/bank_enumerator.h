@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "search/bank_device.h"
 #include "search/value_bank.h"
 
 namespace gs::search::bank {
@@ -102,6 +103,11 @@ class BankEnumerator {
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
   bool finished() const { return finished_; }
+  // From now on the chunks of a heap-free production over ints, bools or floats are evaluated on
+  // `device` (search/bank_device.h: the banked words kept in its memory), the rest on the CPU;
+  // what is banked, and in which order, is the same.
+  void evaluate_on(std::unique_ptr<BankDevice> device);
+  const BankDevice* device() const { return device_.get(); }
   // From now on no expression is banked that gives, on some case, a list of more than `list`
   // elements or a str of more than `str` bytes (none is too long by default). Lists far longer
   // than a problem's are rarely a step to its answer, and each takes heap on every case:
@@ -156,8 +162,9 @@ class BankEnumerator {
     Behaviour behaviour;
   };
   // Banks b (and returns true) unless a behaviour of its type is banked or it is too long.
+  // `known`: b's behaviour_hash where it is known (a device computed it).
   bool bank(const Behaviour& b, u32 size, u32 cost, u32 production, std::span<const u32> operands,
-            u64* hash = nullptr);
+            u64* hash = nullptr, const u64* known = nullptr);
   // search() through levels up to last_level.
   std::optional<u32> search_levels(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
                                    u32 last_level, u64 budget, EnumerationStats* stats);
@@ -203,6 +210,22 @@ class BankEnumerator {
   std::vector<u32> chunk_ids_, odometer_, chunk_steps_;
   std::vector<const Behaviour*> chunk_operands_;
   std::vector<Behaviour> chunk_outs_;
+  // evaluate_on()'s device, and the entries before `kept_` it was given (those of word types).
+  // A chunk on the device is larger (a GPU wants many threads; what is banked does not depend on
+  // the chunk's size): its hashes, the tuples whose outputs were fetched (fetched_at_ by tuple:
+  // where among them, or kLeaf), and what the others are banked as (nothing: a duplicate).
+  static constexpr u32 kDeviceChunk = 16384;
+  std::unique_ptr<BankDevice> device_;
+  u32 kept_ = 0;
+  std::vector<u64> chunk_hashes_;
+  std::vector<u32> fetched_, fetched_at_;
+  std::unordered_set<u64> fresh_;
+  Behaviour duplicate_, late_;
+  // The chunk's `count` tuples of `op` on the device: chunk_hashes_, and the outputs of the tuples
+  // that may be banked in chunk_outs_.
+  void apply_on_device(vm::Op op, Type result, u32 arity, u32 count);
+  // What tuple c of the chunk on the device is banked as.
+  const Behaviour& device_output(u32 c);
   Cases::Mark mark_;
   // alike(): the answer's type and behaviour hash while its twins are counted, and how many.
   std::optional<std::pair<Type, u64>> twin_of_;

@@ -377,6 +377,8 @@ class EnumerateGenerator final : public Generator {
     if (settings_.policy) guide(leaves, productions);
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
                                                          parameters_);
+    if (settings_.device == pipeline::Device::Cuda)
+      enumerator_->evaluate_on(bank::make_cuda_bank_device(cases_->count(), settings_.gpu));
     // Lists and strs at most 4 times as long as the longest of the problem's inputs, outputs and
     // goals, 256 at least (PSB1's for-loop-index was out of reach without a bound: its heaps
     // were full of long lists by size 5).

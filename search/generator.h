@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pipeline/batch_results.h"
+#include "pipeline/pipeline.h"
 #include "search/generator_kind.h"
 #include "search/policy.h"
 #include "suites/problem.h"
@@ -125,7 +126,11 @@ struct EnumerateSettings {
   bool forward_steps = true;      // … and those each banked [int] is taken on (search/forward_steps.h)
   u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
-  u64 memory = u64(2) << 30;      // bytes the bank may fill; the enumeration ends there
+  // Where the bank's heap-free productions over ints, bools and floats run (search/bank_device.h):
+  // Cuda, on CUDA device `gpu`; Cpu (and Auto, which the caller resolves) with the rest.
+  pipeline::Device device = pipeline::Device::Cpu;
+  u32 gpu = 0;
+  u64 memory = u64(2) << 30;  // bytes the bank may fill; the enumeration ends there
   // The bank holds this many of the train cases, grown by the cases a proposal fails
   // (search/case_sample.h); 0: every train case. At 50, PSB1 (200 cases) solves the same 19 at
   // 300,000 in 28.5 s against 62.1 s (docs/results.md).

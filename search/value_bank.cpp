@@ -6,10 +6,10 @@
 #include "base/hash.h"
 #include "compiler/compiler.h"
 #include "pipeline/case_set.h"
+#include "search/bank_words.h"
 #include "vm/interpreter.h"
 #include "vm/place.h"
 #include "vm/reading_ops.h"
-#include "vm/scalar_ops.h"
 
 namespace gs::search::bank {
 
@@ -87,6 +87,8 @@ std::vector<u64> output_hashes(const Behaviour& b, Cases& cases) {
 }
 
 u64 behaviour_hash(const Behaviour& b, Cases& cases) {
+  if (is_word(b.type) && b.words.size() == cases.count() && b.traps.size() == cases.count())
+    return word_behaviour_hash(b.type, b.traps.data(), b.words.data(), cases.count());  // no heap to read
   u64 h = kHashSeed;
   for (u32 k = 0; k < cases.count(); ++k) h = mix_word(h, case_hash(b, cases, k));
   return h;
@@ -156,6 +158,11 @@ void Operation::count_steps_by(u32 operand) {
 
 u64 Operation::fuel_for(const Cases& cases) const {
   return fuel_ != 0 ? std::min(fuel_, cases.limits().fuel) : cases.limits().fuel;
+}
+
+std::optional<vm::Op> Operation::scalar_instruction(const Cases& cases) const {
+  if (reads_ || !takes_direct_path(cases, fuel_for(cases))) return std::nullopt;
+  return instruction_;
 }
 
 bool Operation::takes_direct_path(const Cases& cases, u64 fuel) const {
@@ -232,14 +239,7 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
     const u8* tb = arity() == 2 ? operands[1]->traps.data() : ta;
     u64* words = out->words.data();
     u8* traps = out->traps.data();
-    for (u32 k = 0; k < n; ++k) {
-      u64 r = 0;
-      const u8 t = ta[k] != u8(vm::Trap::NONE)   ? ta[k]
-                   : tb[k] != u8(vm::Trap::NONE) ? tb[k]
-                                                 : u8(vm::scalar_op(instruction_, a[k], b[k], &r));
-      traps[k] = t;
-      words[k] = t == u8(vm::Trap::NONE) ? r : 0;
-    }
+    for (u32 k = 0; k < n; ++k) traps[k] = apply_word(instruction_, ta[k], a[k], tb[k], b[k], &words[k]);
     return;
   }
   for (u32 k = 0; k < n; ++k) out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k]);

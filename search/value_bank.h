@@ -111,6 +111,7 @@ class Operation {
 
   Type result() const { return result_; }
   u32 arity() const { return u32(operands_.size()); }
+  Type operand(u32 i) const { return operands_[i]; }
   const std::string& source() const { return source_; }
   // Declares that an application's fuel is affine in operand `operand`'s value v (an int; every
   // operand an int), base + step * max(v, 0) whatever the other operands are, and that it traps on
@@ -124,6 +125,9 @@ class Operation {
   // Whether apply() takes the direct path (a heap-free instruction over whole vectors): then it
   // makes nothing in the cases' heaps.
   bool direct() const { return direct_; }
+  // The heap-free instruction (vm/scalar_ops.h) apply() runs on these cases' words without the
+  // interpreter, where it does (search/bank_words.h apply_word: what a device runs too).
+  std::optional<vm::Op> scalar_instruction(const Cases& cases) const;
   // Whether an application leaves nothing in the cases' heaps, on either path: its result is a
   // word, or its program is one instruction that makes nothing (`a0[a1]` on a [str]: a reference
   // to an element already in the heap).

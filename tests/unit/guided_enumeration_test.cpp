@@ -172,7 +172,9 @@ TEST(GuidedGp, MutationsDrawWhatThePolicyExpects) {
     };
     for (const Proposal& child : gp->propose(1000, 1))  // children with more % than their parent
       with_mod[guided] += mods(child.source) > mods(population[size_t(child.parents[0])].source);
-    if (guided) EXPECT_GE(policy->asked, 1);
+    if (guided) {
+      EXPECT_GE(policy->asked, 1);
+    }
   }
   EXPECT_GT(with_mod[1], with_mod[0] * 3 / 2 + 5) << with_mod[0] << " unguided, " << with_mod[1] << " guided";
 }
