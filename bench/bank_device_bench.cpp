@@ -115,7 +115,8 @@ int run(int argc, char** argv) {
     std::mt19937_64 rng(n);
     std::vector<std::vector<vm::Value>> inputs;
     for (u32 k = 0; k < n; ++k)
-      inputs.push_back({vm::Value::of_int(i64(rng() % 2001) - 1000), vm::Value::of_int(i64(rng() % 41) - 20)});
+      inputs.push_back(
+          {vm::Value::of_int(i64(rng() % 2001) - 1000), vm::Value::of_int(i64(rng() % 41) - 20)});
     const std::vector<Type> params = {Type::Int, Type::Int};
     std::vector<std::vector<double>> rates(devices.size()), ratios(devices.size());
     std::vector<Run> last(devices.size());
@@ -147,8 +148,11 @@ int run(int argc, char** argv) {
                       {"same_bank_as_first_device", same}});
     }
   }
-  nlohmann::json doc = {{"benchmark", "bank_device"}, {"machine", machine_info()}, {"budget", budget},
-                        {"repeats", repeats}, {"rows", rows}};
+  nlohmann::json doc = {{"benchmark", "bank_device"},
+                        {"machine", machine_info()},
+                        {"budget", budget},
+                        {"repeats", repeats},
+                        {"rows", rows}};
   std::ofstream(out_path) << doc.dump(2) << "\n";
   std::printf("one CPU thread; %llu expressions an enumeration; medians of %u repeats. JSON: %s\n",
               (unsigned long long)budget, repeats, out_path.c_str());

@@ -73,7 +73,8 @@ else
   step build 600 cmake --build --preset gpu -j "$(nproc)"
   mkdir -p "$bin"
   for f in jobs/gpusynth bench/pipeline_bench tests/unit/stage_equivalence_test \
-    tests/unit/backend_equivalence_test tests/unit/batch_lexer_cuda_test tests/unit/bank_device_cuda_test; do
+    tests/unit/backend_equivalence_test tests/unit/batch_lexer_cuda_test tests/unit/bank_device_cuda_test \
+    bench/bank_device_bench; do
     ln -sf "$PWD/build/gpu/$f" "$bin/"
   done
 fi
@@ -99,6 +100,10 @@ step bank-test 120 "$bin/bank_device_cuda_test"
 # The benchmark rows (a table on stdout, JSON beside it).
 step pipeline-bench 240 "$bin/pipeline_bench" --sizes 1000,10000,100000,1000000 --devices cpu,cuda,cuda-warp \
   --repeats 3 --out "$out/pipeline-gpu.json"
+
+# The value bank's enumeration with its chunks on the CPU, the host twin and the GPU.
+step bank-bench 90 "$bin/bank_device_bench" --cases 50,200,1000 --budget 2000000 --repeats 3 \
+  --out "$out/bank-device-gpu.json"
 
 # The same GP campaign on each backend: the search is deterministic per seed, so the solutions
 # must be the same; the records give each one's candidates/s.

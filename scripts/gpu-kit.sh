@@ -19,7 +19,7 @@ dir=$(cd "$dir" && pwd)
 
 # 1. The binaries.
 targets="jobs/gpusynth bench/pipeline_bench tests/unit/stage_equivalence_test tests/unit/backend_equivalence_test
- tests/unit/batch_lexer_cuda_test tests/unit/bank_device_cuda_test"
+ tests/unit/batch_lexer_cuda_test tests/unit/bank_device_cuda_test bench/bank_device_bench"
 [ -f build/gpu/build.ninja ] || cmake --preset gpu
 ninja -C build/gpu $(for t in $targets; do basename "$t"; done)
 stage=$(mktemp -d)

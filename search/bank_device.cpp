@@ -12,7 +12,8 @@ void BankDevice::keep(u32 id, const Behaviour& b) {
   if (!is_word(b.type) || b.words.size() != cases_ || b.traps.size() != cases_)
     throw std::invalid_argument("bank device: entry " + std::to_string(id) + " is not a word behaviour of " +
                                 std::to_string(cases_) + " cases");
-  if (id < slot_of_.size()) throw std::invalid_argument("bank device: entry " + std::to_string(id) + " kept after a later one");
+  if (id < slot_of_.size())
+    throw std::invalid_argument("bank device: entry " + std::to_string(id) + " kept after a later one");
   slot_of_.resize(u64(id) + 1, kNotKept);
   slot_of_[id] = stored_ + u32(staged_words_.size() / (cases_ == 0 ? 1 : cases_));
   staged_words_.insert(staged_words_.end(), b.words.begin(), b.words.end());
@@ -49,8 +50,8 @@ void BankDevice::outputs(std::span<const u32> tuples, std::span<Behaviour> into)
                                 std::to_string(tuples.size()) + " tuples");
   for (u32 j : tuples)
     if (j >= applied_)
-      throw std::invalid_argument("bank device: tuple " + std::to_string(j) + " of " + std::to_string(applied_) +
-                                  " applied");
+      throw std::invalid_argument("bank device: tuple " + std::to_string(j) + " of " +
+                                  std::to_string(applied_) + " applied");
   const u64 n = cases_;
   out_words_.resize(tuples.size() * n);
   out_traps_.resize(tuples.size() * n);
@@ -83,7 +84,8 @@ class HostBankDevice final : public BankDevice {
     for (u64 j = 0; j < count; ++j) {
       const u64 a = u64(slots[j * arity]) * n, b = u64(slots[j * arity + arity - 1]) * n;
       for (u64 k = 0; k < n; ++k)
-        traps[j * n + k] = apply_word(op, traps_[a + k], words_[a + k], traps_[b + k], words_[b + k], &words[j * n + k]);
+        traps[j * n + k] =
+            apply_word(op, traps_[a + k], words_[a + k], traps_[b + k], words_[b + k], &words[j * n + k]);
       hashes[j] = word_behaviour_hash(result, traps + j * n, words + j * n, u32(n));
     }
   }
@@ -102,11 +104,14 @@ class HostBankDevice final : public BankDevice {
 
 }  // namespace
 
-std::unique_ptr<BankDevice> make_host_bank_device(u32 cases) { return std::make_unique<HostBankDevice>(cases); }
+std::unique_ptr<BankDevice> make_host_bank_device(u32 cases) {
+  return std::make_unique<HostBankDevice>(cases);
+}
 
 #if !GPUSYNTH_HAVE_CUDA
 std::unique_ptr<BankDevice> make_cuda_bank_device(u32, u32) {
-  throw std::runtime_error("the value bank's CUDA device: this build has no CUDA backend (configure with -DGPUSYNTH_CUDA=ON)");
+  throw std::runtime_error(
+      "the value bank's CUDA device: this build has no CUDA backend (configure with -DGPUSYNTH_CUDA=ON)");
 }
 #endif
 

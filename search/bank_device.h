@@ -52,14 +52,14 @@ class BankDevice {
  private:
   static constexpr u32 kNotKept = ~0u;
   u32 cases_;
-  std::vector<u32> slot_of_;           // by entry id: its slot, or kNotKept
-  u32 stored_ = 0;                     // slots on the device
-  std::vector<u64> staged_words_;      // slots kept since, not yet stored
+  std::vector<u32> slot_of_;       // by entry id: its slot, or kNotKept
+  u32 stored_ = 0;                 // slots on the device
+  std::vector<u64> staged_words_;  // slots kept since, not yet stored
   std::vector<u8> staged_traps_;
-  std::vector<u32> slots_;             // apply()'s tuples as slots
-  u64 applied_ = 0;                    // … how many, and their type
+  std::vector<u32> slots_;  // apply()'s tuples as slots
+  u64 applied_ = 0;         // … how many, and their type
   Type result_ = Type::Unit;
-  std::vector<u64> out_words_;         // outputs()' gathered outputs
+  std::vector<u64> out_words_;  // outputs()' gathered outputs
   std::vector<u8> out_traps_;
 };
 

@@ -157,12 +157,12 @@ void BankEnumerator::apply_on_device(vm::Op op, Type result, u32 arity, u32 coun
   device_->apply(op, result, arity, {chunk_ids_.data(), u64(count) * arity}, chunk_hashes_);
   // Only a behaviour whose hash is neither banked nor earlier in the chunk may be banked: its
   // outputs are fetched, the others are the duplicates bank() turns away by their hash alone.
-  const std::unordered_set<u64>& seen = seen_[u8(result)];
+  const HashSet64& seen = seen_[u8(result)];
   fetched_.clear();
   fresh_.clear();
   fetched_at_.assign(count, kLeaf);
   for (u32 c = 0; c < count; ++c)
-    if (!seen.contains(chunk_hashes_[c]) && fresh_.insert(chunk_hashes_[c]).second) {
+    if (!seen.contains(chunk_hashes_[c]) && fresh_.insert(chunk_hashes_[c])) {
       fetched_at_[c] = u32(fetched_.size());
       fetched_.push_back(c);
     }
@@ -193,13 +193,13 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production
   if (too_long(b)) return false;
   const u64 h = known != nullptr ? *known : behaviour_hash(b, cases_);
   if (hash != nullptr) *hash = h;
-  if (!seen_[u8(b.type)].insert(h).second) return false;
+  if (!seen_[u8(b.type)].insert(h)) return false;
   std::vector<std::vector<u32>>& levels = by_type_level_[u8(b.type)];
   if (levels.size() <= cost) levels.resize(cost + 1);
   levels[cost].push_back(u32(entries_.size()));
   entries_.push_back({b.type, size, cost, production, {operands.begin(), operands.end()}, b});
   stats_.bytes += sizeof(Entry) + b.words.size() * (sizeof(u64) + sizeof(u8)) +
-                  operands.size() * sizeof(u32) + 4 * sizeof(u64);  // the hash set's node
+                  operands.size() * sizeof(u32) + 4 * sizeof(u64);  // the hash set's slots, at most
   return true;
 }
 

@@ -15,10 +15,10 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "base/hash_set.h"
 #include "search/bank_device.h"
 #include "search/value_bank.h"
 
@@ -194,7 +194,7 @@ class BankEnumerator {
   u32 longest_list_ = ~0u, longest_str_ = ~0u;  // bound_lengths()
   std::vector<Entry> entries_;
   std::vector<std::vector<std::vector<u32>>> by_type_level_;  // type byte → cost → entry ids
-  std::vector<std::unordered_set<u64>> seen_;                 // type byte → behaviour hashes
+  std::vector<HashSet64> seen_;                               // type byte → behaviour hashes
   // Where the enumeration stands: the level being built, the production, the composition of the
   // level less its cost into its operands' levels, and the operand tuple (an odometer, the last
   // turning fastest); the last level that can hold an expression of max_size nodes.
@@ -219,7 +219,7 @@ class BankEnumerator {
   u32 kept_ = 0;
   std::vector<u64> chunk_hashes_;
   std::vector<u32> fetched_, fetched_at_;
-  std::unordered_set<u64> fresh_;
+  HashSet64 fresh_;
   Behaviour duplicate_, late_;
   // The chunk's `count` tuples of `op` on the device: chunk_hashes_, and the outputs of the tuples
   // that may be banked in chunk_outs_.

@@ -28,7 +28,8 @@ __global__ void apply_kernel(vm::Op op, u32 arity, const u32* slots, u64 count, 
   out_traps[i] = apply_word(op, traps[a], words[a], traps[b], words[b], &out_words[i]);
 }
 
-__global__ void hash_kernel(Type result, u64 count, u32 cases, const u64* words, const u8* traps, u64* hashes) {
+__global__ void hash_kernel(Type result, u64 count, u32 cases, const u64* words, const u8* traps,
+                            u64* hashes) {
   const u64 j = u64(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= count) return;
   hashes[j] = word_behaviour_hash(result, traps + j * cases, words + j * cases, cases);
@@ -55,7 +56,8 @@ struct Arena {
     const u64 grown = std::max(n, 2 * capacity);
     T* fresh = nullptr;
     CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&fresh), grown * sizeof(T)));
-    if (keep > 0) CUDA_CHECK(cudaMemcpyAsync(fresh, data, keep * sizeof(T), cudaMemcpyDeviceToDevice, stream));
+    if (keep > 0)
+      CUDA_CHECK(cudaMemcpyAsync(fresh, data, keep * sizeof(T), cudaMemcpyDeviceToDevice, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     if (data != nullptr) cudaFree(data);
     data = fresh;
@@ -92,8 +94,10 @@ class CudaBankDevice final : public BankDevice {
     const u64 at = stored_words_;
     words_.reserve(at + words.size(), at, stream_);
     traps_.reserve(at + traps.size(), at, stream_);
-    CUDA_CHECK(cudaMemcpyAsync(words_.data + at, words.data(), words.size_bytes(), cudaMemcpyHostToDevice, stream_));
-    CUDA_CHECK(cudaMemcpyAsync(traps_.data + at, traps.data(), traps.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    CUDA_CHECK(
+        cudaMemcpyAsync(words_.data + at, words.data(), words.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    CUDA_CHECK(
+        cudaMemcpyAsync(traps_.data + at, traps.data(), traps.size_bytes(), cudaMemcpyHostToDevice, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));  // the host's spans are the caller's
     stored_words_ += words.size();
   }
@@ -108,12 +112,13 @@ class CudaBankDevice final : public BankDevice {
     out_words_.reserve(outputs, 0, stream_);
     out_traps_.reserve(outputs, 0, stream_);
     hashes_.reserve(count, 0, stream_);
-    CUDA_CHECK(cudaMemcpyAsync(slots_.data, slots.data(), slots.size_bytes(), cudaMemcpyHostToDevice, stream_));
-    apply_kernel<<<blocks(outputs), kThreads, 0, stream_>>>(op, arity, slots_.data, count, u32(n), words_.data,
-                                                            traps_.data, out_words_.data, out_traps_.data);
+    CUDA_CHECK(
+        cudaMemcpyAsync(slots_.data, slots.data(), slots.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    apply_kernel<<<blocks(outputs), kThreads, 0, stream_>>>(
+        op, arity, slots_.data, count, u32(n), words_.data, traps_.data, out_words_.data, out_traps_.data);
     CUDA_CHECK(cudaGetLastError());
-    hash_kernel<<<blocks(count), kThreads, 0, stream_>>>(result, count, u32(n), out_words_.data, out_traps_.data,
-                                                         hashes_.data);
+    hash_kernel<<<blocks(count), kThreads, 0, stream_>>>(result, count, u32(n), out_words_.data,
+                                                         out_traps_.data, hashes_.data);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaMemcpyAsync(hashes, hashes_.data, count * sizeof(u64), cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
@@ -125,12 +130,14 @@ class CudaBankDevice final : public BankDevice {
     picked_.reserve(tuples.size(), 0, stream_);
     gathered_words_.reserve(outputs, 0, stream_);
     gathered_traps_.reserve(outputs, 0, stream_);
-    CUDA_CHECK(cudaMemcpyAsync(picked_.data, tuples.data(), tuples.size_bytes(), cudaMemcpyHostToDevice, stream_));
-    gather_kernel<<<blocks(outputs), kThreads, 0, stream_>>>(picked_.data, tuples.size(), u32(n), out_words_.data,
-                                                             out_traps_.data, gathered_words_.data,
-                                                             gathered_traps_.data);
+    CUDA_CHECK(
+        cudaMemcpyAsync(picked_.data, tuples.data(), tuples.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    gather_kernel<<<blocks(outputs), kThreads, 0, stream_>>>(picked_.data, tuples.size(), u32(n),
+                                                             out_words_.data, out_traps_.data,
+                                                             gathered_words_.data, gathered_traps_.data);
     CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpyAsync(words, gathered_words_.data, outputs * sizeof(u64), cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(
+        cudaMemcpyAsync(words, gathered_words_.data, outputs * sizeof(u64), cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaMemcpyAsync(traps, gathered_traps_.data, outputs, cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaStreamSynchronize(stream_));
   }

@@ -33,9 +33,16 @@ inline u64 float_word(double d) {
 // random or awkward words.
 inline Behaviour random_behaviour(Type t, u32 n, std::mt19937_64& rng) {
   Behaviour b{t, std::vector<u64>(n, 0), std::vector<u8>(n, u8(vm::Trap::NONE))};
-  const i64 ints[] = {0, 1, -1, 2, 7, -7, 63, 64, std::numeric_limits<i64>::min(), std::numeric_limits<i64>::max()};
-  const double floats[] = {0.0, -0.0, 1.5, -2.25, 1e300, std::numeric_limits<double>::quiet_NaN(),
-                           std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+  const i64 ints[] = {
+      0, 1, -1, 2, 7, -7, 63, 64, std::numeric_limits<i64>::min(), std::numeric_limits<i64>::max()};
+  const double floats[] = {0.0,
+                           -0.0,
+                           1.5,
+                           -2.25,
+                           1e300,
+                           std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity(),
+                           -std::numeric_limits<double>::infinity()};
   for (u32 k = 0; k < n; ++k) {
     if (rng() % 8 == 0) {
       b.traps[k] = u8(1 + rng() % (vm::kTrapCount - 1));
@@ -44,7 +51,8 @@ inline Behaviour random_behaviour(Type t, u32 n, std::mt19937_64& rng) {
     const bool awkward = rng() % 3 == 0;
     if (t == Type::Bool) b.words[k] = rng() % 2;
     if (t == Type::Int) b.words[k] = awkward ? u64(ints[rng() % 10]) : u64(i64(rng() % 41) - 20);
-    if (t == Type::Float) b.words[k] = float_word(awkward ? floats[rng() % 8] : double(i64(rng() % 2001) - 1000) / 8);
+    if (t == Type::Float)
+      b.words[k] = float_word(awkward ? floats[rng() % 8] : double(i64(rng() % 2001) - 1000) / 8);
   }
   return b;
 }
@@ -53,11 +61,13 @@ inline Behaviour random_behaviour(Type t, u32 n, std::mt19937_64& rng) {
 inline std::vector<Operation> scalar_operations() {
   const Type I = Type::Int, F = Type::Float, B = Type::Bool;
   std::vector<Operation> ops;
-  for (const char* body : {"a0 + a1", "a0 - a1", "a0 * a1", "a0 / a1", "a0 % a1", "min(a0, a1)", "max(a0, a1)",
-                           "a0 & a1", "a0 << a1"})
+  for (const char* body : {"a0 + a1", "a0 - a1", "a0 * a1", "a0 / a1", "a0 % a1", "min(a0, a1)",
+                           "max(a0, a1)", "a0 & a1", "a0 << a1"})
     ops.emplace_back(std::vector<Type>{I, I}, I, body);
-  for (const char* body : {"a0 < a1", "a0 == a1", "a0 >= a1"}) ops.emplace_back(std::vector<Type>{I, I}, B, body);
-  for (const char* body : {"a0 + a1", "a0 / a1", "a0 * a1"}) ops.emplace_back(std::vector<Type>{F, F}, F, body);
+  for (const char* body : {"a0 < a1", "a0 == a1", "a0 >= a1"})
+    ops.emplace_back(std::vector<Type>{I, I}, B, body);
+  for (const char* body : {"a0 + a1", "a0 / a1", "a0 * a1"})
+    ops.emplace_back(std::vector<Type>{F, F}, F, body);
   for (const char* body : {"a0 < a1", "a0 == a1"}) ops.emplace_back(std::vector<Type>{F, F}, B, body);
   ops.emplace_back(std::vector<Type>{I}, I, "abs(a0)");
   ops.emplace_back(std::vector<Type>{I}, I, "-a0");
@@ -70,7 +80,8 @@ inline std::vector<Operation> scalar_operations() {
 
 // Every scalar operation on `device` against Operation::apply on the host: `tuples` random
 // applications of each over `pool` random behaviours per type, outputs, traps and hashes.
-inline void expect_device_applies_as_the_host(BankDevice& device, Cases& cases, u32 pool, u32 tuples, u64 seed) {
+inline void expect_device_applies_as_the_host(BankDevice& device, Cases& cases, u32 pool, u32 tuples,
+                                              u64 seed) {
   std::mt19937_64 rng(seed);
   const u32 n = cases.count();
   std::vector<Behaviour> kept;
