@@ -105,20 +105,17 @@ step pipeline-bench 240 "$bin/pipeline_bench" --sizes 1000,10000,100000,1000000 
 step bank-bench 90 "$bin/bank_device_bench" --cases 50,200,1000 --budget 2000000 --repeats 3 \
   --out "$out/bank-device-gpu.json"
 
-# The same GP campaign on each backend: the search is deterministic per seed, so the solutions
-# must be the same; the records give each one's candidates/s.
-for d in cuda cpu; do
-  rm -rf "/tmp/campaign-$d"
-  step "campaign-$d" 120 "$bin/gpusynth" campaign --suite problems/psb1 --out "/tmp/campaign-$d" -g gp \
-    --budget 20000 -s 1 -d "$d"
-  cp "/tmp/campaign-$d/campaign.jsonl" "$out/campaign-psb1-$d.jsonl" 2> /dev/null
-done
-# … and the enumeration, whose value bank evaluates its heap-free productions on the GPU with -d cuda.
-for d in cuda cpu; do
-  rm -rf "/tmp/enumerate-$d"
-  step "enumerate-$d" 120 "$bin/gpusynth" campaign --suite problems/psb1 --out "/tmp/enumerate-$d" -g enumerate \
-    --budget 100000 -s 1 -d "$d"
-  cp "/tmp/enumerate-$d/campaign.jsonl" "$out/enumerate-psb1-$d.jsonl" 2> /dev/null
+# The same campaign on each backend, GP's and the enumeration's (whose value bank applies its
+# heap-free productions on the GPU with -d cuda): the search is deterministic per seed, so the
+# solutions must be the same; the records give each one's candidates/s.
+for run in "campaign gp 20000" "enumerate enumerate 100000"; do
+  read -r name generator budget <<< "$run"
+  for d in cuda cpu; do
+    rm -rf "/tmp/$name-$d"
+    step "$name-$d" 120 "$bin/gpusynth" campaign --suite problems/psb1 --out "/tmp/$name-$d" -g "$generator" \
+      --budget "$budget" -s 1 -d "$d"
+    cp "/tmp/$name-$d/campaign.jsonl" "$out/$name-psb1-$d.jsonl" 2> /dev/null
+  done
 done
 
 # Under compute-sanitizer: slow, and what they find is about correctness only.
