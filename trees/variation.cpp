@@ -691,7 +691,6 @@ double changed_float(double v, Rng& rng) {
   return float_literal_is_exact(w) ? w : random_literal(Type::Float, rng).float_value;
 }
 
-// Changes one node in place; false when it has nothing to change to.
 // One of `options` for node e, each made by `set` on a copy of it: guided, drawn by the weight of
 // the node it makes; else uniformly.
 template <typename T, typename Set>
@@ -707,6 +706,7 @@ const T& pick_change(const Expr& e, const std::vector<T>& options, const NodeWei
   return options[weighted_index(weights, rng)];
 }
 
+// Changes one node in place; false when it has nothing to change to.
 bool point_change(Expr& e, const Tree& p, const EditSites& sites, u32 scope, const VariationConfig& config,
                   Rng& rng) {
   switch (e.kind) {
