@@ -17,7 +17,7 @@ namespace gs::search::bank {
 // a's) over operand words a and b that trapped ta and tb there: the first operand's trap, the
 // second's, or the instruction's, as the interpreter would meet them. *word is the result, 0
 // where it traps.
-GS_HD inline u8 apply_word(vm::Op op, u8 ta, u64 a, u8 tb, u64 b, u64* word) {
+GS_HD GS_ALWAYS_INLINE u8 apply_word(vm::Op op, u8 ta, u64 a, u8 tb, u64 b, u64* word) {
   u64 r = 0;
   const u8 none = u8(vm::Trap::NONE);
   const u8 t = ta != none ? ta : tb != none ? tb : u8(vm::scalar_op(op, a, b, &r));

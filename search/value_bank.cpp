@@ -174,6 +174,27 @@ bool Operation::takes_direct_path(const Cases& cases, u64 fuel) const {
 
 namespace {
 
+// The direct path over n cases for an instruction known when compiling, so that scalar_op's
+// switch folds away inside the loop (as in the interpreter's case for it); a tenth of an
+// enumeration over ints went to calling apply_word with the opcode at run time.
+template <vm::Op kOp>
+void apply_words(u32 n, const u64* a, const u8* ta, const u64* b, const u8* tb, u64* words, u8* traps) {
+  for (u32 k = 0; k < n; ++k) traps[k] = apply_word(kOp, ta[k], a[k], tb[k], b[k], &words[k]);
+}
+
+// … for `op`: one loop per row of the instruction table (those that are not scalar trap
+// BAD_INSTRUCTION, as scalar_op does).
+void apply_words(vm::Op op, u32 n, const u64* a, const u8* ta, const u64* b, const u8* tb, u64* words,
+                 u8* traps) {
+  switch (op) {
+#define OPCODE(name, operand, pops, pushes, doc) \
+  case vm::Op::name: return apply_words<vm::Op::name>(n, a, ta, b, tb, words, traps);
+#include "vm/opcodes.def"
+#undef OPCODE
+  }
+  for (u32 k = 0; k < n; ++k) traps[k] = apply_word(op, ta[k], a[k], tb[k], b[k], &words[k]);
+}
+
 // Case k's trap of the first operand that trapped there, left to right, as the whole program
 // would meet them; NONE when none did.
 u8 first_trap(const Behaviour* const* operands, u32 arity, u32 k) {
@@ -239,7 +260,7 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
     const u8* tb = arity() == 2 ? operands[1]->traps.data() : ta;
     u64* words = out->words.data();
     u8* traps = out->traps.data();
-    for (u32 k = 0; k < n; ++k) traps[k] = apply_word(instruction_, ta[k], a[k], tb[k], b[k], &words[k]);
+    apply_words(instruction_, n, a, ta, b, tb, words, traps);
     return;
   }
   for (u32 k = 0; k < n; ++k) out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k]);
