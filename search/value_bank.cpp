@@ -188,7 +188,8 @@ void apply_words(vm::Op op, u32 n, const u64* a, const u8* ta, const u64* b, con
                  u8* traps) {
   switch (op) {
 #define OPCODE(name, operand, pops, pushes, doc) \
-  case vm::Op::name: return apply_words<vm::Op::name>(n, a, ta, b, tb, words, traps);
+  case vm::Op::name:                             \
+    return apply_words<vm::Op::name>(n, a, ta, b, tb, words, traps);
 #include "vm/opcodes.def"
 #undef OPCODE
   }

@@ -18,9 +18,9 @@ TEST(HashSet64, AgreesWithUnorderedSet) {
     for (int i = 0; i < 200'000; ++i) {
       u64 key = rng();
       switch (rng() % 5) {
-        case 0: key %= 1000; break;                  // small keys, 0 among them, repeated
-        case 1: key <<= 40; break;                   // low bits alike
-        case 2: key = (key % 64) << 58; break;       // high bits only
+        case 0: key %= 1000; break;             // small keys, 0 among them, repeated
+        case 1: key <<= 40; break;              // low bits alike
+        case 2: key = (key % 64) << 58; break;  // high bits only
         default: break;
       }
       if (rng() % 2 == 0) {
