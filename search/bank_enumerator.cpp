@@ -160,7 +160,7 @@ void BankEnumerator::apply_on_device(vm::Op op, Type result, u32 arity, u32 coun
   const HashSet64& seen = seen_[u8(result)];
   fetched_.clear();
   fresh_.clear();
-  fetched_at_.assign(count, kLeaf);
+  fetched_at_.assign(count, kNotFetched);
   for (u32 c = 0; c < count; ++c)
     if (!seen.contains(chunk_hashes_[c]) && fresh_.insert(chunk_hashes_[c])) {
       fetched_at_[c] = u32(fetched_.size());
@@ -172,7 +172,7 @@ void BankEnumerator::apply_on_device(vm::Op op, Type result, u32 arity, u32 coun
 }
 
 const Behaviour& BankEnumerator::device_output(u32 c) {
-  if (fetched_at_[c] != kLeaf) return chunk_outs_[fetched_at_[c]];
+  if (fetched_at_[c] != kNotFetched) return chunk_outs_[fetched_at_[c]];
   // A duplicate, unless the earlier tuple of its hash was not banked after all (it found a heap
   // full): then this one's outputs are fetched too.
   if (seen_[u8(duplicate_.type)].contains(chunk_hashes_[c])) return duplicate_;

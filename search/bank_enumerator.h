@@ -213,8 +213,8 @@ class BankEnumerator {
   // evaluate_on()'s device, and the entries before `kept_` it was given (those of word types).
   // A chunk on the device is larger (a GPU wants many threads; what is banked does not depend on
   // the chunk's size): its hashes, the tuples whose outputs were fetched (fetched_at_ by tuple:
-  // where among them, or kLeaf), and what the others are banked as (nothing: a duplicate).
-  static constexpr u32 kDeviceChunk = 16384;
+  // where among them, or kNotFetched), and what the others are banked as (nothing: a duplicate).
+  static constexpr u32 kDeviceChunk = 16384, kNotFetched = ~0u;
   std::unique_ptr<BankDevice> device_;
   u32 kept_ = 0;
   std::vector<u64> chunk_hashes_;
