@@ -132,8 +132,7 @@ void search_problems(const CampaignConfig& c, WorkQueue& queue, Prepared& p) {
     search::GeneratorChoice choice = c.generator;
     choice.settings.seed = problem_seed(c.generator.settings.seed, problem.name);
     if (p.policy) choice.settings.enumerate.policy = p.policy;
-    choice.settings.enumerate.device = pipeline::resolve_device(c.device);  // the bank beside the pipeline
-    choice.settings.enumerate.gpu = queue.node_rank();
+    search::place_bank_beside(&choice, c.device, queue.node_rank());
     const auto& policy = choice.settings.enumerate.policy;
     const std::string described = policy ? policy->describe() : std::string();
     std::unique_ptr<search::Generator> generator = search::make_generator(choice, problem);

@@ -130,7 +130,7 @@ int search_command(const std::vector<std::string>& args) {
     }
     const pipeline::Device device = *pipeline::parse_device(o.device);
     auto pipeline = pipeline::make_pipeline(device, pipeline_config(o));
-    choice->settings.enumerate.device = pipeline::resolve_device(device);  // the bank beside the pipeline
+    search::place_bank_beside(&*choice, device);
     std::unique_ptr<search::Generator> generator = search::make_generator(*choice, *problem);
     std::cerr << "gpusynth search: " << problem->name << " (" << problem->train.size() << " train, "
               << problem->test.size() << " test cases), generator " << o.generator << ", batch "

@@ -102,7 +102,7 @@ py::dict search_problem(const suites::Problem& problem, const std::string& gener
   {
     py::gil_scoped_release unlocked;
     auto pipeline = pipeline::make_pipeline(d, pipeline_config);
-    choice.settings.enumerate.device = pipeline::resolve_device(d);  // the bank beside the pipeline
+    search::place_bank_beside(&choice, d);
     std::unique_ptr<search::Generator> g = search::make_generator(choice, problem);
     outcome = search::run_search(problem, *g, *pipeline, config, &observer);
   }

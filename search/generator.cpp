@@ -110,6 +110,11 @@ std::unique_ptr<Generator> make_external_generator(std::vector<std::string> sour
   return std::make_unique<ExternalGenerator>(std::move(sources));
 }
 
+void place_bank_beside(GeneratorChoice* choice, pipeline::Device device, u32 gpu) {
+  choice->settings.enumerate.device = pipeline::resolve_device(device);
+  choice->settings.enumerate.gpu = gpu;
+}
+
 std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const suites::Problem& problem) {
   switch (choice.kind) {
     case GeneratorKind::Random: return make_random_generator(problem.signature, choice.settings);

@@ -207,6 +207,9 @@ struct GeneratorChoice {
 
 // The chosen generator for a problem.
 std::unique_ptr<Generator> make_generator(const GeneratorChoice& choice, const suites::Problem& problem);
+// Puts the enumeration's bank beside the pipeline that judges the proposals: on `device` as the
+// user gave it (Auto resolved as make_pipeline resolves it), CUDA device `gpu` there.
+void place_bank_beside(GeneratorChoice* choice, pipeline::Device device, u32 gpu = 0);
 
 // The random generator's settings for a problem: the entry's name and types fixed.
 trees::RandomProgramConfig generator_config_for(const suites::Signature& signature,

@@ -8,6 +8,7 @@
 #include "pipeline/case_set.h"
 #include "search/bank_words.h"
 #include "vm/interpreter.h"
+#include "vm/making_ops.h"
 #include "vm/place.h"
 #include "vm/reading_ops.h"
 
@@ -116,17 +117,20 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
   const u32 n = arity();
   code_words_ = f.code_words;
   frame_slots_ = u32(f.local_count) + f.max_stack;
-  if (view.function_count() == 1 && n >= 1 && n <= 2 && f.code_words == n + 2) {
-    bool in_order = true;
+  if (view.function_count() == 1 && n >= 1 && n <= 3 && f.code_words == n + 2) {
+    bool in_order = vm::opcode_of(code[n + 1]) == vm::Op::RETURN;
     for (u32 i = 0; i < n; ++i)
       in_order = in_order && vm::opcode_of(code[i]) == vm::Op::LOAD_VAR && vm::operand_of(code[i]) == i;
     const vm::Op op = vm::opcode_of(code[n]);
-    const bool scalar = vm::scalar_arity(op) == n, reading = vm::reading_arity(op) == n;
-    if (in_order && (scalar || reading) && vm::opcode_of(code[n + 1]) == vm::Op::RETURN) {
-      direct_ = true;
-      reads_ = reading;
+    const u32 operand = vm::operand_of(code[n]);
+    const Direct kind = vm::scalar_arity(op) == n            ? Direct::Scalar
+                        : vm::reading_arity(op) == n         ? Direct::Reading
+                        : vm::making_arity(op, operand) == n ? Direct::Making
+                                                             : Direct::None;
+    if (in_order && kind != Direct::None) {
+      direct_ = kind;
       instruction_ = op;
-      instruction_operand_ = vm::operand_of(code[n]);
+      instruction_operand_ = operand;
     }
   }
 }
@@ -161,15 +165,15 @@ u64 Operation::fuel_for(const Cases& cases) const {
 }
 
 std::optional<vm::Op> Operation::scalar_instruction(const Cases& cases) const {
-  if (reads_ || !takes_direct_path(cases, fuel_for(cases))) return std::nullopt;
+  if (direct_ != Direct::Scalar || !takes_direct_path(cases, fuel_for(cases))) return std::nullopt;
   return instruction_;
 }
 
 bool Operation::takes_direct_path(const Cases& cases, u64 fuel) const {
   // The interpreter would trap only on limits too small for its three or four instructions.
   const vm::Limits& l = cases.limits();
-  return direct_ && !cases.interpreter_only() && fuel >= code_words_ && l.stack_slots >= frame_slots_ &&
-         l.call_depth >= 1;
+  return direct_ != Direct::None && !cases.interpreter_only() && fuel >= code_words_ &&
+         l.stack_slots >= frame_slots_ && l.call_depth >= 1;
 }
 
 namespace {
@@ -193,7 +197,6 @@ void apply_words(vm::Op op, u32 n, const u64* a, const u8* ta, const u64* b, con
 #include "vm/opcodes.def"
 #undef OPCODE
   }
-  for (u32 k = 0; k < n; ++k) traps[k] = apply_word(op, ta[k], a[k], tb[k], b[k], &words[k]);
 }
 
 // Case k's trap of the first operand that trapped there, left to right, as the whole program
@@ -237,21 +240,8 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
   out->traps.resize(n);
   const u64 fuel = fuel_for(cases);
   const bool direct = takes_direct_path(cases, fuel);
-  if (direct && reads_) {
-    // As the interpreter: the operands' traps, the reference, the fuel for the elements walked
-    // (with the instructions' own, it must not pass the fuel), then the reading.
-    const bool walks = vm::reading_walks(instruction_);
-    for (u32 k = 0; k < n; ++k) {
-      u64 r = 0, walk = 0;
-      const u64 a = operands[0]->words[k], b = arity() == 2 ? operands[1]->words[k] : 0;
-      u8 t = first_trap(operands.data(), arity(), k);
-      vm::Heap& heap = cases.machine(k).heap;
-      if (t == u8(vm::Trap::NONE)) t = u8(vm::reading_check(instruction_, heap, a, &walk));
-      if (t == u8(vm::Trap::NONE) && walks && walk > fuel - code_words_) t = u8(vm::Trap::OUT_OF_FUEL);
-      if (t == u8(vm::Trap::NONE)) t = u8(vm::reading_op(instruction_, instruction_operand_, heap, a, b, &r));
-      out->traps[k] = t;
-      out->words[k] = t == u8(vm::Trap::NONE) ? r : 0;
-    }
+  if (direct && direct_ != Direct::Scalar) {
+    apply_in_heaps(operands, cases, fuel, out);
     return;
   }
   if (direct) {  // the first operand's trap, the second's, or the instruction's
@@ -265,6 +255,33 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
     return;
   }
   for (u32 k = 0; k < n; ++k) out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k]);
+}
+
+void Operation::apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
+                               Behaviour* out) const {
+  // As the interpreter: the operands' traps, the check, the fuel of the work (the loads' and
+  // the instruction's own charged first: with them it must not pass the fuel), the instruction,
+  // then the return's unit of fuel.
+  const bool reads = direct_ == Direct::Reading;
+  const bool charges = reads ? vm::reading_walks(instruction_) : vm::making_charges(instruction_);
+  const u32 n = cases.count();
+  constexpr u8 kNone = u8(vm::Trap::NONE);
+  for (u32 k = 0; k < n; ++k) {
+    u64 x[3] = {0, 0, 0}, r = 0, work = 0;
+    for (u32 i = 0; i < arity(); ++i) x[i] = operands[i]->words[k];
+    u8 t = first_trap(operands.data(), arity(), k);
+    vm::Heap& heap = cases.machine(k).heap;
+    if (t == kNone)
+      t = u8(reads ? vm::reading_check(instruction_, heap, x[0], &work)
+                   : vm::making_check(instruction_, instruction_operand_, heap, x, &work));
+    if (t == kNone && charges && work > fuel - (code_words_ - 1)) t = u8(vm::Trap::OUT_OF_FUEL);
+    if (t == kNone)
+      t = u8(reads ? vm::reading_op(instruction_, instruction_operand_, heap, x[0], x[1], &r)
+                   : vm::making_op(instruction_, instruction_operand_, heap, x, &r));
+    if (t == kNone && charges && work > fuel - code_words_) t = u8(vm::Trap::OUT_OF_FUEL);
+    out->traps[k] = t;
+    out->words[k] = t == kNone ? r : 0;
+  }
 }
 
 void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cases,

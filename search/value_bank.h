@@ -122,16 +122,19 @@ class Operation {
   static constexpr u64 kMaxCountedSteps = u64(1) << 62;
   void count_steps_by(u32 operand);
 
-  // Whether apply() takes the direct path (a heap-free instruction over whole vectors): then it
-  // makes nothing in the cases' heaps.
-  bool direct() const { return direct_; }
+  // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
+  // (vm/scalar_ops.h), reading the heap (vm/reading_ops.h) or making arrays and strings
+  // (vm/making_ops.h), applied by the functions the interpreter's cases call, without it.
+  bool direct() const { return direct_ != Direct::None; }
   // The heap-free instruction (vm/scalar_ops.h) apply() runs on these cases' words without the
   // interpreter, where it does (search/bank_words.h apply_word: what a device runs too).
   std::optional<vm::Op> scalar_instruction(const Cases& cases) const;
   // Whether an application leaves nothing in the cases' heaps, on either path: its result is a
   // word, or its program is one instruction that makes nothing (`a0[a1]` on a [str]: a reference
   // to an element already in the heap).
-  bool makes_nothing() const { return is_word(result_) || direct_; }
+  bool makes_nothing() const {
+    return is_word(result_) || direct_ == Direct::Scalar || direct_ == Direct::Reading;
+  }
 
   // The behaviour of this operation over the operands' behaviours (their types must be the
   // operation's): per case, the first operand's trap if one trapped, else what the interpreter
@@ -162,8 +165,13 @@ class Operation {
   bool takes_direct_path(const Cases& cases, u64 fuel) const;
   u64 fuel_for(const Cases& cases) const;
 
-  bool direct_ = false;  // the program is LOAD_VAR 0, [LOAD_VAR 1,] instruction_, RETURN
-  bool reads_ = false;   // … and instruction_ reads the heap (vm/reading_ops.h), else it is scalar
+  // The program is LOAD_VAR 0, [LOAD_VAR 1, [LOAD_VAR 2,]] instruction_, RETURN, and
+  // instruction_ is one of vm/scalar_ops.h's, reading_ops.h's or making_ops.h's; else None.
+  enum class Direct : u8 { None, Scalar, Reading, Making };
+  Direct direct_ = Direct::None;
+  // The direct path through the heap (Reading, Making) over n cases.
+  void apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
+                      Behaviour* out) const;
   vm::Op instruction_ = vm::Op::RETURN;
   u32 instruction_operand_ = 0;
   u32 code_words_ = 0;                // the fuel the interpreter would charge

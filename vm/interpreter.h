@@ -18,6 +18,7 @@
 #include "vm/builtins.h"
 #include "vm/bytecode.h"
 #include "vm/heap.h"
+#include "vm/making_ops.h"
 #include "vm/opcodes.h"
 #include "vm/reading_ops.h"
 #include "vm/scalar_ops.h"
@@ -150,6 +151,27 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
     sp[-(arity)] = r_;                                                                 \
     sp -= (arity) - 1;                                                                 \
     NEXT();                                                                            \
+  }
+// The instructions that make arrays and strings or compare and search strings: vm/making_ops.h,
+// shared with the value bank too.
+#define MAKING(name)                                                      \
+  {                                                                       \
+    u64 work_ = 0, r_ = 0;                                                \
+    const u32 n_ = making_arity(Op::name, ARG);                           \
+    Trap t_ = making_check(Op::name, ARG, heap, sp - n_, &work_);         \
+    if (t_ != Trap::NONE) {                                               \
+      trap = t_;                                                          \
+      goto trapped;                                                       \
+    }                                                                     \
+    if (making_charges(Op::name)) WORK(work_);                            \
+    t_ = making_op(Op::name, ARG, heap, sp - n_, &r_);                    \
+    if (t_ != Trap::NONE) {                                               \
+      trap = t_;                                                          \
+      goto trapped;                                                       \
+    }                                                                     \
+    sp -= n_;                                                             \
+    *sp++ = r_;                                                           \
+    NEXT();                                                               \
   }
 #define READING_UNARY(name) READING(name, 1)
 #define READING_BINARY(name) READING(name, 2)
@@ -303,26 +325,8 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       }
 
       // ---- arrays and strings ----------------------------------------------------------------
-      CASE(NEW_ARRAY) {
-        WORK(ARG);
-        u32 ref;
-        if (!heap.new_array(ARG, ARG, &ref)) RAISE(HEAP_EXHAUSTED);
-        sp -= ARG;
-        copy_bytes(heap.slots(ref), sp, u64(ARG) * 8);
-        *sp++ = ref;
-        NEXT();
-      }
-      CASE(NEW_FILLED) {
-        i64 n = i64(sp[-2]);
-        if (n < 0) RAISE(INVALID_ARGUMENT);
-        if (u64(n) >= u64(heap.capacity - heap.used) / 8) RAISE(HEAP_EXHAUSTED);  // before fuel
-        WORK(u64(n));
-        u32 ref;
-        RESULT_OF(fill_array(heap, n, sp[-1], &ref));
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
+      CASE(NEW_ARRAY) MAKING(NEW_ARRAY)
+      CASE(NEW_FILLED) MAKING(NEW_FILLED)
       CASE(LEN) READING_UNARY(LEN)
       CASE(ARRAY_GET) READING_BINARY(ARRAY_GET)
       CASE(STR_GET) READING_BINARY(STR_GET)
@@ -344,54 +348,11 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         heap.header(a)->capacity |= kSharedBit;
         NEXT();
       }
-      CASE(CONCAT_ARRAY) {
-        AS_ARRAY(sp[-2], a);
-        AS_ARRAY(sp[-1], b);
-        WORK(u64(LEN_OF(a)) + LEN_OF(b));
-        u32 ref;
-        RESULT_OF(concat_arrays(heap, a, b, &ref));
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
-      CASE(CONCAT_STR) {
-        AS_STRING(sp[-2], a);
-        AS_STRING(sp[-1], b);
-        WORK(u64(LEN_OF(a)) + LEN_OF(b));
-        u32 ref;
-        RESULT_OF(concat_strings(heap, a, b, &ref));
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
-      CASE(STR_COMPARE) {
-        AS_STRING(sp[-2], a);
-        AS_STRING(sp[-1], b);
-        WORK(LEN_OF(a) < LEN_OF(b) ? LEN_OF(a) : LEN_OF(b));
-        sp[-2] = u64(i64(compare_strings(heap, a, b)));
-        --sp;
-        NEXT();
-      }
-      CASE(ARRAY_EQ) {
-        AS_ARRAY(sp[-2], a);
-        AS_ARRAY(sp[-1], b);
-        WORK(LEN_OF(a));
-        bool eq;
-        RESULT_OF(arrays_equal(heap, Type(ARG), a, b, &eq));
-        sp[-2] = eq ? 1 : 0;
-        --sp;
-        NEXT();
-      }
-      CASE(PUSH) {
-        AS_ARRAY(sp[-2], a);
-        WORK(u64(LEN_OF(a)) + 1);
-        u32 ref;
-        RESULT_OF(copy_array(heap, a, 1, &ref));
-        heap.slots(ref)[LEN_OF(ref)++] = sp[-1];
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
+      CASE(CONCAT_ARRAY) MAKING(CONCAT_ARRAY)
+      CASE(CONCAT_STR) MAKING(CONCAT_STR)
+      CASE(STR_COMPARE) MAKING(STR_COMPARE)
+      CASE(ARRAY_EQ) MAKING(ARRAY_EQ)
+      CASE(PUSH) MAKING(PUSH)
       CASE(PUSH_VAR) {
         AS_ARRAY(base[ARG], a);
         u32 raw = heap.header(a)->capacity;
@@ -415,15 +376,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         --sp;
         NEXT();
       }
-      CASE(POP_ARRAY) {
-        AS_ARRAY(sp[-1], a);
-        if (LEN_OF(a) == 0) RAISE(INVALID_ARGUMENT);
-        WORK(LEN_OF(a));
-        u32 ref;
-        RESULT_OF(slice_array(heap, a, 0, i64(LEN_OF(a)) - 1, &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
+      CASE(POP_ARRAY) MAKING(POP_ARRAY)
       CASE(POP_VAR) {
         AS_ARRAY(base[ARG], a);
         if (LEN_OF(a) == 0) RAISE(INVALID_ARGUMENT);
@@ -436,70 +389,17 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         }
         NEXT();
       }
-      CASE(SLICE_ARRAY) {
-        AS_ARRAY(sp[-3], a);
-        WORK(LEN_OF(a));
-        u32 ref;
-        RESULT_OF(slice_array(heap, a, i64(sp[-2]), i64(sp[-1]), &ref));
-        sp[-3] = ref;
-        sp -= 2;
-        NEXT();
-      }
-      CASE(SLICE_STR) {
-        AS_STRING(sp[-3], s);
-        WORK(LEN_OF(s));
-        u32 ref;
-        RESULT_OF(slice_string(heap, s, i64(sp[-2]), i64(sp[-1]), &ref));
-        sp[-3] = ref;
-        sp -= 2;
-        NEXT();
-      }
+      CASE(SLICE_ARRAY) MAKING(SLICE_ARRAY)
+      CASE(SLICE_STR) MAKING(SLICE_STR)
       CASE(SUM_INT) READING_UNARY(SUM_INT)
       CASE(SUM_FLOAT) READING_UNARY(SUM_FLOAT)
-      CASE(SORT) {
-        AS_ARRAY(sp[-1], a);
-        u64 n = LEN_OF(a), log = 0;
-        while ((u64(1) << log) < n) ++log;
-        WORK(n * (log + 1));
-        u32 ref;
-        RESULT_OF(sort_array(heap, Type(ARG), a, &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
-      CASE(REVERSE_ARRAY) {
-        AS_ARRAY(sp[-1], a);
-        WORK(LEN_OF(a));
-        u32 ref;
-        RESULT_OF(reverse_array(heap, a, &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
-      CASE(REVERSE_STR) {
-        AS_STRING(sp[-1], s);
-        WORK(LEN_OF(s));
-        u32 ref;
-        RESULT_OF(reverse_string(heap, s, &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
+      CASE(SORT) MAKING(SORT)
+      CASE(REVERSE_ARRAY) MAKING(REVERSE_ARRAY)
+      CASE(REVERSE_STR) MAKING(REVERSE_STR)
       CASE(CONTAINS) READING_BINARY(CONTAINS)
       CASE(INDEX_OF) READING_BINARY(INDEX_OF)
-      CASE(STR_CONTAINS) {
-        AS_STRING(sp[-2], s);
-        AS_STRING(sp[-1], t);
-        WORK(search_work(LEN_OF(s), LEN_OF(t)));
-        sp[-2] = find_substring(heap, s, t, 0) >= 0 ? 1 : 0;
-        --sp;
-        NEXT();
-      }
-      CASE(STR_INDEX_OF) {
-        AS_STRING(sp[-2], s);
-        AS_STRING(sp[-1], t);
-        WORK(search_work(LEN_OF(s), LEN_OF(t)));
-        sp[-2] = u64(find_substring(heap, s, t, 0));
-        --sp;
-        NEXT();
-      }
+      CASE(STR_CONTAINS) MAKING(STR_CONTAINS)
+      CASE(STR_INDEX_OF) MAKING(STR_INDEX_OF)
       CASE(MIN_ARRAY) READING_UNARY(MIN_ARRAY)
       CASE(MAX_ARRAY) READING_UNARY(MAX_ARRAY)
 
@@ -512,68 +412,17 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
       CASE(ABS_FLOAT) SCALAR_UNARY(ABS_FLOAT)
       CASE(INT_OF_FLOAT) SCALAR_UNARY(INT_OF_FLOAT)
       CASE(FLOAT_OF_INT) SCALAR_UNARY(FLOAT_OF_INT)
-      CASE(STR_OF_INT) {
-        char text[kNumberTextMax];
-        u32 ref;
-        RESULT_OF(string_from_text(heap, text, format_int(i64(sp[-1]), text), &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
-      CASE(STR_OF_FLOAT) {
-        char text[kNumberTextMax];
-        u32 ref;
-        RESULT_OF(string_from_text(heap, text, format_float(double_of(sp[-1]), text), &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
-      CASE(STR_OF_BOOL) {
-        u32 ref;
-        RESULT_OF(sp[-1] ? string_from_text(heap, "true", 4, &ref)
-                         : string_from_text(heap, "false", 5, &ref));
-        sp[-1] = ref;
-        NEXT();
-      }
+      CASE(STR_OF_INT) MAKING(STR_OF_INT)
+      CASE(STR_OF_FLOAT) MAKING(STR_OF_FLOAT)
+      CASE(STR_OF_BOOL) MAKING(STR_OF_BOOL)
       CASE(SQRT) SCALAR_UNARY(SQRT)
       CASE(FLOOR) SCALAR_UNARY(FLOOR)
       CASE(CEIL) SCALAR_UNARY(CEIL)
       CASE(ROUND) SCALAR_UNARY(ROUND)
-      CASE(CHR) {
-        i64 c = i64(sp[-1]);
-        if (c < 0 || c > 255) RAISE(INVALID_ARGUMENT);
-        u8 byte = u8(c);
-        u32 ref;
-        if (!heap.new_string_from(&byte, 1, &ref)) RAISE(HEAP_EXHAUSTED);
-        sp[-1] = ref;
-        NEXT();
-      }
-      CASE(SPLIT) {
-        AS_STRING(sp[-2], s);
-        AS_STRING(sp[-1], sep);
-        WORK(u64(LEN_OF(s)) + search_work(LEN_OF(s), LEN_OF(sep)));
-        u32 ref;
-        RESULT_OF(split_string(heap, s, sep, &ref));
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
-      CASE(JOIN) {
-        AS_ARRAY(sp[-2], a);
-        AS_STRING(sp[-1], sep);
-        WORK(u64(LEN_OF(a)) * (u64(LEN_OF(sep)) + 1));
-        u32 ref;
-        RESULT_OF(join_strings(heap, a, sep, &ref));
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
-      CASE(PARSE_INT) {
-        AS_STRING(sp[-1], s);
-        WORK(LEN_OF(s));
-        i64 v;
-        if (!parse_int(heap.bytes(s), LEN_OF(s), &v)) RAISE(INVALID_ARGUMENT);
-        sp[-1] = u64(v);
-        NEXT();
-      }
+      CASE(CHR) MAKING(CHR)
+      CASE(SPLIT) MAKING(SPLIT)
+      CASE(JOIN) MAKING(JOIN)
+      CASE(PARSE_INT) MAKING(PARSE_INT)
 
       // ---- Python semantics ------------------------------------------------------------------
       CASE(FLOOR_DIV) SCALAR_BINARY(FLOOR_DIV)
@@ -596,35 +445,10 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         sp[-1] = wrap_index(sp[-1], n);
         NEXT();
       }
-      CASE(STR_CHAR) {
-        AS_STRING(sp[-2], s);
-        u64 i = sp[-1];
-        if (i >= LEN_OF(s)) RAISE(INDEX_OUT_OF_RANGE);
-        u8 byte = heap.bytes(s)[i];
-        u32 ref;
-        if (!heap.new_string_from(&byte, 1, &ref)) RAISE(HEAP_EXHAUSTED);
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
+      CASE(STR_CHAR) MAKING(STR_CHAR)
       CASE(TRUNC_FLOAT) SCALAR_UNARY(TRUNC_FLOAT)
-      CASE(SPLIT_SEP) {
-        AS_STRING(sp[-2], s);
-        AS_STRING(sp[-1], sep);
-        if (LEN_OF(sep) == 0) RAISE(INVALID_ARGUMENT);
-        WORK(u64(LEN_OF(s)) + search_work(LEN_OF(s), LEN_OF(sep)));
-        u32 ref;
-        RESULT_OF(split_string(heap, s, sep, &ref));
-        sp[-2] = ref;
-        --sp;
-        NEXT();
-      }
-      CASE(ORD) {
-        AS_STRING(sp[-1], s);
-        if (LEN_OF(s) != 1) RAISE(INVALID_ARGUMENT);
-        sp[-1] = heap.bytes(s)[0];
-        NEXT();
-      }
+      CASE(SPLIT_SEP) MAKING(SPLIT_SEP)
+      CASE(ORD) MAKING(ORD)
 
 #if GS_ON_DEVICE
       default: RAISE(BAD_INSTRUCTION);
@@ -664,6 +488,7 @@ done:
 #undef READING
 #undef READING_UNARY
 #undef READING_BINARY
+#undef MAKING
 #undef JUMP_TO
 #undef CASE
 #undef NEXT

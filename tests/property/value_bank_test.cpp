@@ -535,6 +535,118 @@ TEST(ValueBank, TheDirectReadingPathAgreesWithTheInterpreter) {
   EXPECT_GT(out_of_fuel, compared / 50);  // the fuel bound was reached, not only values
 }
 
+// The direct path of the instructions that make arrays and strings, or compare and search strings
+// (vm/making_ops.h), against the interpreter: random arrays and strings, counts, slice bounds and
+// characters in and out of range, operands that trapped, fuel limits from 3 to 12 (the work runs
+// out of fuel on some cases) and heaps of 512 bytes to 2 KiB (each case's heap fills as the rounds go on,
+// so that making traps heap_exhausted on some). Outputs are compared through the pipeline's hash,
+// and each case's heap must have grown by the same bytes on both paths.
+TEST(ValueBank, TheDirectMakingPathAgreesWithTheInterpreter) {
+  struct Row {
+    std::vector<Type> args;
+    Type result;
+    const char* body;
+  };
+  const Type SA = Type::StrArray, FA = Type::FloatArray;
+  const Row rows[] = {
+      {{A, A}, A, "a0 + a1"},
+      {{S, S}, S, "a0 + a1"},
+      {{A, A}, B, "a0 == a1"},
+      {{SA, SA}, B, "a0 == a1"},
+      {{A, I}, A, "push(a0, a1)"},
+      {{SA, S}, SA, "push(a0, a1)"},
+      {{A}, A, "pop(a0)"},
+      {{A, I, I}, A, "slice(a0, a1, a2)"},
+      {{S, I, I}, S, "slice(a0, a1, a2)"},
+      {{A}, A, "sort(a0)"},
+      {{SA}, SA, "sort(a0)"},
+      {{FA}, FA, "sort(a0)"},
+      {{A}, A, "reverse(a0)"},
+      {{S}, S, "reverse(a0)"},
+      {{S, S}, B, "contains(a0, a1)"},
+      {{S, S}, I, "index_of(a0, a1)"},
+      {{I}, S, "str(a0)"},
+      {{F}, S, "str(a0)"},
+      {{B}, S, "str(a0)"},
+      {{I}, S, "chr(a0)"},
+      {{S, S}, SA, "split(a0, a1)"},
+      {{SA, S}, S, "join(a0, a1)"},
+      {{S}, I, "parse_int(a0)"},
+      {{I}, A, "[a0]"},
+      {{I, I, I}, A, "[a0, a1, a2]"},
+      {{I, I}, A, "array(a0, a1)"},
+      {{I, S}, SA, "array(a0, a1)"},
+  };
+  Rng rng(env_u64("GPUSYNTH_PROPERTY_SEED", 0x3a4e));
+  const u32 n = 40;
+  std::function<vm::Value(Type)> value_of = [&](Type t) -> vm::Value {
+    switch (t) {
+      case Type::Int: {
+        const u32 r = u32(rng.below(12));
+        return vm::Value::of_int(r == 0 ? INT64_MIN : r == 1 ? 300 : r == 2 ? 97 : i64(rng.below(11)) - 3);
+      }
+      case Type::Bool: return vm::Value::of_bool(rng.below(2) == 1);
+      case Type::Float:
+        return vm::Value::of_float(rng.below(9) == 0 ? std::nan("") : double(rng.below(7)) - 3.5);
+      case Type::Str: {
+        static const char* kTexts[] = {"", " ", "a", "ab", "a b", "-12", "+7", "9x", "ba ab", "aaa", ","};
+        return vm::Value::of_str(kTexts[rng.below(11)]);
+      }
+      default: {
+        std::vector<vm::Value> items(rng.below(9));
+        for (vm::Value& v : items) v = value_of(element_of(t));
+        return vm::Value::of_array(element_of(t), std::move(items));
+      }
+    }
+  };
+  u64 compared = 0, out_of_fuel = 0, exhausted = 0;
+  for (const Row& row : rows) {
+    const Operation op(row.args, row.result, row.body);
+    ASSERT_TRUE(op.direct()) << row.body;
+    for (int round = 0; round < 20; ++round) {
+      std::vector<std::vector<vm::Value>> inputs(n);
+      for (auto& in : inputs)
+        for (Type t : row.args) in.push_back(value_of(t));
+      vm::Limits limits;
+      limits.fuel = 3 + rng.below(10);
+      limits.heap_bytes = 512u << rng.below(3);
+      Cases direct(row.args, inputs, limits);
+      Cases reference(row.args, inputs, limits, {.threads = 1, .interpreter_only = true});
+      std::vector<Behaviour> fast_operands, slow_operands;
+      for (u32 i = 0; i < row.args.size(); ++i) {
+        fast_operands.push_back(direct.parameter(i));
+        slow_operands.push_back(reference.parameter(i));
+        for (u32 k = 0; k < n; ++k)
+          if (rng.below(8) == 0)
+            fast_operands[i].traps[k] = slow_operands[i].traps[k] = u8(vm::Trap::INDEX_OUT_OF_RANGE);
+      }
+      std::vector<const Behaviour*> fast_pointers, slow_pointers;
+      for (u32 i = 0; i < row.args.size(); ++i) {
+        fast_pointers.push_back(&fast_operands[i]);
+        slow_pointers.push_back(&slow_operands[i]);
+      }
+      // Applied again and again, so that the heaps fill.
+      for (int again = 0; again < 6; ++again) {
+        const Behaviour fast = op.apply(fast_pointers, direct), slow = op.apply(slow_pointers, reference);
+        const std::vector<u64> fast_hashes = output_hashes(fast, direct),
+                               slow_hashes = output_hashes(slow, reference);
+        for (u32 k = 0; k < n; ++k) {
+          ASSERT_EQ(fast.traps[k], slow.traps[k]) << row.body << ", fuel " << limits.fuel << ", case " << k;
+          ASSERT_EQ(fast_hashes[k], slow_hashes[k]) << row.body << ", case " << k;
+          ASSERT_EQ(direct.machine(k).heap.used, reference.machine(k).heap.used)
+              << row.body << ", case " << k;
+          out_of_fuel += fast.traps[k] == u8(vm::Trap::OUT_OF_FUEL);
+          exhausted += fast.traps[k] == u8(vm::Trap::HEAP_EXHAUSTED);
+        }
+        compared += n;
+      }
+    }
+  }
+  EXPECT_GT(compared, 100000u);
+  EXPECT_GT(out_of_fuel, compared / 50);  // the fuel bound was reached, not only values
+  EXPECT_GT(exhausted, compared / 200);   // and the heaps' bound
+}
+
 // Applications in chunks on two threads (Operation::apply_all) against one by one through the
 // interpreter alone: loops with an int result (the fold over 1..n with its fuel bound measured,
 // count_steps_by), builtins over arrays, each on random operands, large counts included.
