@@ -463,12 +463,18 @@ class ElementContext {
                                     std::unordered_set<u64>* seen, bool* heap_full) {
     const u32 n = outer.count();
     Behaviour out{result, std::vector<u64>(n, 0), std::vector<u8>(n, u8(vm::Trap::NONE))};
-    std::vector<vm::Value> values(n);
+    // Per case, the result: an int, or an [int]'s elements and a str's bytes as they are, or a
+    // [str] as a Value (its elements are strings in the element cases' heaps).
+    std::vector<i64> ints(n, 0);
+    std::vector<std::vector<u64>> lists(result == Type::IntArray ? n : 0);
+    std::vector<std::string> texts(result == Type::Str ? n : 0);
+    std::vector<vm::Value> values(result == Type::StrArray ? n : 0);
     std::vector<u64> hashes(2 * n + 1, u64(result));
+    const Behaviour& x = cases_->parameter(0);  // the elements (a str's as their codes)
     for (u32 k = 0; k < n; ++k) {
-      std::vector<vm::Value> items;
-      std::vector<std::pair<i64, vm::Value>> keyed;  // a sort's elements by key
-      std::string chars;
+      std::vector<vm::Value> items;            // a [str]'s
+      std::vector<std::pair<i64, u64>> keyed;  // a sort's elements by key
+      std::vector<u64>* list = lists.empty() ? nullptr : &lists[k];
       i64 count = 0, found = -1;
       for (u32 e = first_[k]; e < first_[k + 1]; ++e) {
         if (body.traps[e] != u8(vm::Trap::NONE)) {
@@ -476,26 +482,31 @@ class ElementContext {
           break;
         }
         if (form == Form::Map) {
-          items.push_back(cases_->value(body, e));
+          if (list != nullptr)
+            list->push_back(body.words[e]);
+          else
+            items.push_back(cases_->value(body, e));
           continue;
         }
-        if (form == Form::FlatMap) {
-          vm::Value part = cases_->value(body, e);
-          items.insert(items.end(), std::make_move_iterator(part.items.begin()),
-                       std::make_move_iterator(part.items.end()));
+        if (form == Form::FlatMap) {  // an [int] body: its list in element case e's heap
+          vm::Heap& heap = cases_->machine(e).heap;
+          const u32 ref = u32(body.words[e]);
+          const u64* slots = heap.slots(ref);
+          list->insert(list->end(), slots, slots + heap.header(ref)->length);
           continue;
         }
         if (form == Form::SortBy) {
-          keyed.emplace_back(i64(body.words[e]), cases_->value(cases_->parameter(0), e));
+          keyed.emplace_back(i64(body.words[e]), x.words[e]);
           continue;
         }
         if (body.words[e] == 0) continue;
         if (form == Form::Filter) {
-          const vm::Value x = cases_->value(cases_->parameter(0), e);
           if (result == Type::Str)
-            chars += char(x.i);
+            texts[k] += char(x.words[e]);
+          else if (list != nullptr)
+            list->push_back(x.words[e]);
           else
-            items.push_back(x);
+            items.push_back(cases_->value(x, e));
         }
         ++count;
         if (form == Form::Find) {
@@ -507,34 +518,69 @@ class ElementContext {
       if (out.traps[k] != u8(vm::Trap::NONE)) continue;
       std::stable_sort(keyed.begin(), keyed.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (auto& [key, x] : keyed) items.push_back(std::move(x));
-      if (result == Type::Int)
-        values[k] = vm::Value::of_int(form == Form::Count ? count : found);
-      else if (result == Type::Str)
-        values[k] = vm::Value::of_str(std::move(chars));
-      else
-        values[k] = vm::Value::of_array(element_of(result), std::move(items));
-      hashes[2 * k + 2] = pipeline::output_hash({&values[k], 1});
+      for (const auto& [key, element] : keyed) list->push_back(element);
+      switch (result) {
+        case Type::Int:
+          ints[k] = form == Form::Count ? count : found;
+          hashes[2 * k + 2] = u64(ints[k]);
+          break;
+        case Type::IntArray: {
+          u64 h = mix_word(kHashSeed, lists[k].size());
+          for (u64 w : lists[k]) h = mix_word(h, w);
+          hashes[2 * k + 2] = h;
+          break;
+        }
+        case Type::Str:
+          hashes[2 * k + 2] = fnv1a64(reinterpret_cast<const u8*>(texts[k].data()), texts[k].size());
+          break;
+        default:
+          values[k] = vm::Value::of_array(element_of(result), std::move(items));
+          hashes[2 * k + 2] = pipeline::output_hash({&values[k], 1});
+      }
     }
     if (!seen->insert(fnv1a64(reinterpret_cast<const u8*>(hashes.data()), hashes.size() * sizeof(u64)))
              .second)
       return std::nullopt;
     // Lists and strings go in the cases' heaps, up to half of each: the rest is the enumeration's.
+    // (What place_value would take and do.)
+    auto bytes_of = [&](u32 k) -> u64 {
+      switch (result) {
+        case Type::IntArray: return 8 + u64(lists[k].size()) * 8;
+        case Type::Str: return 8 + ((u64(texts[k].size()) + 7) & ~u64(7));
+        default: return vm::heap_bytes_of(values[k]);
+      }
+    };
     if (result != Type::Int)
       for (u32 k = 0; k < n; ++k) {
         const vm::Heap& heap = outer.machine(k).heap;
-        if (out.traps[k] == u8(vm::Trap::NONE) &&
-            heap.used + vm::heap_bytes_of(values[k]) > heap.capacity / 2) {
+        if (out.traps[k] == u8(vm::Trap::NONE) && heap.used + bytes_of(k) > heap.capacity / 2) {
           *heap_full = true;
           return std::nullopt;
         }
       }
     for (u32 k = 0; k < n; ++k) {
       if (out.traps[k] != u8(vm::Trap::NONE)) continue;
-      if (result == Type::Int)
-        out.words[k] = u64(values[k].i);
-      else if (!vm::place_value(outer.machine(k).heap, values[k], &out.words[k]))
-        throw std::logic_error("a lambda leaf does not fit the heap measured for it");
+      vm::Heap& heap = outer.machine(k).heap;
+      bool placed = true;
+      u32 ref = 0;
+      switch (result) {
+        case Type::Int: out.words[k] = u64(ints[k]); break;
+        case Type::IntArray: {
+          const u32 length = u32(lists[k].size());
+          placed = lists[k].size() <= vm::kMaxObjectLength / 8 && heap.new_array(length, length, &ref);
+          if (placed) std::copy(lists[k].begin(), lists[k].end(), heap.slots(ref));
+          out.words[k] = ref;
+          break;
+        }
+        case Type::Str:
+          placed =
+              texts[k].size() <= vm::kMaxObjectLength &&
+              heap.new_string_from(reinterpret_cast<const u8*>(texts[k].data()), u32(texts[k].size()), &ref);
+          out.words[k] = ref;
+          break;
+        default: placed = vm::place_value(heap, values[k], &out.words[k]);
+      }
+      if (!placed) throw std::logic_error("a lambda leaf does not fit the heap measured for it");
     }
     return out;
   }
