@@ -371,14 +371,16 @@ Behaviour random_words(Type t, u32 n, Rng& rng, Word word) {
   return b;
 }
 
+// A production for the direct-path tests: its operand types, result type and body.
+struct Row {
+  std::vector<Type> args;
+  Type result;
+  const char* body;
+};
+
 // The direct path (vm/scalar_ops.h over whole vectors) against the interpreter, production by
 // production, on random words: extremes, zeros, NaNs, and operands that trapped.
 TEST(ValueBank, TheDirectPathAgreesWithTheInterpreter) {
-  struct Row {
-    std::vector<Type> args;
-    Type result;
-    const char* body;
-  };
   const Row rows[] = {
       {{I, I}, I, "a0 + a1"},
       {{I, I}, I, "a0 - a1"},
@@ -448,15 +450,29 @@ TEST(ValueBank, TheDirectPathAgreesWithTheInterpreter) {
   EXPECT_GT(compared, 300000u);
 }
 
+// The parameters of two Cases alike — the direct path's and the interpreter's — as operands,
+// each trapping (index_out_of_range) on about one case in eight, the same cases on both.
+struct TwoPaths {
+  std::vector<Behaviour> fast, slow;
+  std::vector<const Behaviour*> fast_pointers, slow_pointers;
+  TwoPaths(Cases& direct, Cases& reference, u32 arity, Rng& rng) {
+    for (u32 i = 0; i < arity; ++i) {
+      fast.push_back(direct.parameter(i));
+      slow.push_back(reference.parameter(i));
+      for (u32 k = 0; k < direct.count(); ++k)
+        if (rng.below(8) == 0) fast[i].traps[k] = slow[i].traps[k] = u8(vm::Trap::INDEX_OUT_OF_RANGE);
+    }
+    for (u32 i = 0; i < arity; ++i) {
+      fast_pointers.push_back(&fast[i]);
+      slow_pointers.push_back(&slow[i]);
+    }
+  }
+};
+
 // The direct path of the instructions that read the heap (vm/reading_ops.h) against the
 // interpreter: random arrays and strings, indices in and out of range, operands that trapped, and
 // fuel limits from 3 to 12, so that walking an array runs out of fuel on some cases.
 TEST(ValueBank, TheDirectReadingPathAgreesWithTheInterpreter) {
-  struct Row {
-    std::vector<Type> args;
-    Type result;
-    const char* body;
-  };
   const Type FA = Type::FloatArray, SA = Type::StrArray;
   const Row rows[] = {
       {{A}, I, "len(a0)"},
@@ -506,21 +522,9 @@ TEST(ValueBank, TheDirectReadingPathAgreesWithTheInterpreter) {
       Cases reference(row.args, inputs, limits, {.threads = 1, .interpreter_only = true});
       const Operation op(row.args, row.result, row.body);
       ASSERT_TRUE(op.direct()) << row.body;
-      // The parameters, each trapping on about one case in eight.
-      std::vector<Behaviour> fast_operands, slow_operands;
-      for (u32 i = 0; i < row.args.size(); ++i) {
-        fast_operands.push_back(direct.parameter(i));
-        slow_operands.push_back(reference.parameter(i));
-        for (u32 k = 0; k < n; ++k)
-          if (rng.below(8) == 0)
-            fast_operands[i].traps[k] = slow_operands[i].traps[k] = u8(vm::Trap::INDEX_OUT_OF_RANGE);
-      }
-      std::vector<const Behaviour*> fast_pointers, slow_pointers;
-      for (u32 i = 0; i < row.args.size(); ++i) {
-        fast_pointers.push_back(&fast_operands[i]);
-        slow_pointers.push_back(&slow_operands[i]);
-      }
-      const Behaviour fast = op.apply(fast_pointers, direct), slow = op.apply(slow_pointers, reference);
+      const TwoPaths operands(direct, reference, u32(row.args.size()), rng);
+      const Behaviour fast = op.apply(operands.fast_pointers, direct),
+                      slow = op.apply(operands.slow_pointers, reference);
       const std::vector<u64> fast_hashes = output_hashes(fast, direct),
                              slow_hashes = output_hashes(slow, reference);
       for (u32 k = 0; k < n; ++k) {
@@ -538,15 +542,10 @@ TEST(ValueBank, TheDirectReadingPathAgreesWithTheInterpreter) {
 // The direct path of the instructions that make arrays and strings, or compare and search strings
 // (vm/making_ops.h), against the interpreter: random arrays and strings, counts, slice bounds and
 // characters in and out of range, operands that trapped, fuel limits from 3 to 12 (the work runs
-// out of fuel on some cases) and heaps of 512 bytes to 2 KiB (each case's heap fills as the rounds go on,
-// so that making traps heap_exhausted on some). Outputs are compared through the pipeline's hash,
-// and each case's heap must have grown by the same bytes on both paths.
+// out of fuel on some cases) and heaps of 512 bytes to 2 KiB (each case's heap fills as the
+// rounds go on, so that making traps heap_exhausted on some). Outputs are compared through the
+// pipeline's hash, and each case's heap must have grown by the same bytes on both paths.
 TEST(ValueBank, TheDirectMakingPathAgreesWithTheInterpreter) {
-  struct Row {
-    std::vector<Type> args;
-    Type result;
-    const char* body;
-  };
   const Type SA = Type::StrArray, FA = Type::FloatArray;
   const Row rows[] = {
       {{A, A}, A, "a0 + a1"},
@@ -612,22 +611,11 @@ TEST(ValueBank, TheDirectMakingPathAgreesWithTheInterpreter) {
       limits.heap_bytes = 512u << rng.below(3);
       Cases direct(row.args, inputs, limits);
       Cases reference(row.args, inputs, limits, {.threads = 1, .interpreter_only = true});
-      std::vector<Behaviour> fast_operands, slow_operands;
-      for (u32 i = 0; i < row.args.size(); ++i) {
-        fast_operands.push_back(direct.parameter(i));
-        slow_operands.push_back(reference.parameter(i));
-        for (u32 k = 0; k < n; ++k)
-          if (rng.below(8) == 0)
-            fast_operands[i].traps[k] = slow_operands[i].traps[k] = u8(vm::Trap::INDEX_OUT_OF_RANGE);
-      }
-      std::vector<const Behaviour*> fast_pointers, slow_pointers;
-      for (u32 i = 0; i < row.args.size(); ++i) {
-        fast_pointers.push_back(&fast_operands[i]);
-        slow_pointers.push_back(&slow_operands[i]);
-      }
+      const TwoPaths operands(direct, reference, u32(row.args.size()), rng);
       // Applied again and again, so that the heaps fill.
       for (int again = 0; again < 6; ++again) {
-        const Behaviour fast = op.apply(fast_pointers, direct), slow = op.apply(slow_pointers, reference);
+        const Behaviour fast = op.apply(operands.fast_pointers, direct),
+                        slow = op.apply(operands.slow_pointers, reference);
         const std::vector<u64> fast_hashes = output_hashes(fast, direct),
                                slow_hashes = output_hashes(slow, reference);
         for (u32 k = 0; k < n; ++k) {
