@@ -59,15 +59,28 @@ GS_HD inline u64 word_key(Type t, u64 word) {
   return t == Type::Float ? float_key(word) : t == Type::Bool ? u64(word != 0) : word;
 }
 
+// Mixes a str's length and bytes into hash.
+GS_HD inline u64 mix_bytes(u64 hash, const u8* bytes, u32 n) {
+  hash = mix_word(hash, n);
+  for (u32 k = 0; k < n; ++k) hash = mix_word(hash, bytes[k]);
+  return hash;
+}
+
+// The output hash of a str with these bytes, and of an [int] with these elements: what
+// result_hash gives them (for a caller that holds them outside a heap).
+GS_HD inline u64 str_hash(const u8* bytes, u32 n) { return mix_bytes(kHashSeed, bytes, n); }
+GS_HD inline u64 ints_hash(const u64* words, u32 n) {
+  u64 h = mix_word(kHashSeed, n);
+  for (u32 k = 0; k < n; ++k) h = mix_word(h, words[k]);
+  return h;
+}
+
 // Mixes one scalar of type t (Int, Float, Bool or Str) of the heap into *hash; false when a Str
 // word is not a string there.
 GS_HD inline bool mix_scalar(Type t, vm::Heap& heap, u64 word, u64* hash) {
   if (t == Type::Str) {
     if (!heap.is_string(word)) return false;
-    u32 n = heap.header(u32(word))->length;
-    const u8* a = heap.bytes(u32(word));
-    *hash = mix_word(*hash, n);
-    for (u32 k = 0; k < n; ++k) *hash = mix_word(*hash, a[k]);
+    *hash = mix_bytes(*hash, heap.bytes(u32(word)), heap.header(u32(word))->length);
     return true;
   }
   *hash = mix_word(*hash, word_key(t, word));
@@ -82,6 +95,10 @@ GS_HD inline bool result_hash(Type t, vm::Heap& heap, u64 word, u64* hash) {
     if (!heap.is_array(word)) return false;
     u32 n = heap.header(u32(word))->length;
     const u64* slots = heap.slots(u32(word));
+    if (t == Type::IntArray) {
+      *hash = ints_hash(slots, n);
+      return true;
+    }
     h = mix_word(h, n);
     for (u32 k = 0; k < n; ++k)
       if (!mix_scalar(element_of(t), heap, slots[k], &h)) return false;

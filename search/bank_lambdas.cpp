@@ -524,14 +524,12 @@ class ElementContext {
           ints[k] = form == Form::Count ? count : found;
           hashes[2 * k + 2] = u64(ints[k]);
           break;
-        case Type::IntArray: {
-          u64 h = mix_word(kHashSeed, lists[k].size());
-          for (u64 w : lists[k]) h = mix_word(h, w);
-          hashes[2 * k + 2] = h;
+        case Type::IntArray:
+          hashes[2 * k + 2] = pipeline::ints_hash(lists[k].data(), u32(lists[k].size()));
           break;
-        }
         case Type::Str:
-          hashes[2 * k + 2] = fnv1a64(reinterpret_cast<const u8*>(texts[k].data()), texts[k].size());
+          hashes[2 * k + 2] =
+              pipeline::str_hash(reinterpret_cast<const u8*>(texts[k].data()), u32(texts[k].size()));
           break;
         default:
           values[k] = vm::Value::of_array(element_of(result), std::move(items));
@@ -542,11 +540,10 @@ class ElementContext {
              .second)
       return std::nullopt;
     // Lists and strings go in the cases' heaps, up to half of each: the rest is the enumeration's.
-    // (What place_value would take and do.)
     auto bytes_of = [&](u32 k) -> u64 {
       switch (result) {
-        case Type::IntArray: return 8 + u64(lists[k].size()) * 8;
-        case Type::Str: return 8 + ((u64(texts[k].size()) + 7) & ~u64(7));
+        case Type::IntArray: return vm::Heap::object_bytes(u64(lists[k].size()) * 8);
+        case Type::Str: return vm::Heap::object_bytes(texts[k].size());
         default: return vm::heap_bytes_of(values[k]);
       }
     };
@@ -562,21 +559,12 @@ class ElementContext {
       if (out.traps[k] != u8(vm::Trap::NONE)) continue;
       vm::Heap& heap = outer.machine(k).heap;
       bool placed = true;
-      u32 ref = 0;
       switch (result) {
         case Type::Int: out.words[k] = u64(ints[k]); break;
-        case Type::IntArray: {
-          const u32 length = u32(lists[k].size());
-          placed = lists[k].size() <= vm::kMaxObjectLength / 8 && heap.new_array(length, length, &ref);
-          if (placed) std::copy(lists[k].begin(), lists[k].end(), heap.slots(ref));
-          out.words[k] = ref;
-          break;
-        }
+        case Type::IntArray: placed = vm::place_words(heap, lists[k], &out.words[k]); break;
         case Type::Str:
-          placed =
-              texts[k].size() <= vm::kMaxObjectLength &&
-              heap.new_string_from(reinterpret_cast<const u8*>(texts[k].data()), u32(texts[k].size()), &ref);
-          out.words[k] = ref;
+          placed = vm::place_bytes(heap, {reinterpret_cast<const u8*>(texts[k].data()), texts[k].size()},
+                                   &out.words[k]);
           break;
         default: placed = vm::place_value(heap, values[k], &out.words[k]);
       }

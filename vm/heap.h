@@ -39,9 +39,12 @@ struct Heap {
   GS_HD bool is_array(u64 ref) { return holds(ref, 0) && holds(ref, u64(header(u32(ref))->length) * 8); }
   GS_HD bool is_string(u64 ref) { return holds(ref, 0) && holds(ref, header(u32(ref))->length); }
 
+  // The heap bytes an object with this payload takes: its header and the payload padded to 8.
+  GS_HD static u64 object_bytes(u64 payload_bytes) { return 8 + ((payload_bytes + 7) & ~u64(7)); }
+
   // Reserves an object; false when it does not fit (heap_exhausted).
   GS_HD bool allocate(u64 payload_bytes, u32 length, u32* ref) {
-    u64 size = 8 + ((payload_bytes + 7) & ~u64(7));
+    u64 size = object_bytes(payload_bytes);
     if (size > u64(capacity) - used) return false;
     *ref = used;
     used += u32(size);

@@ -1,13 +1,32 @@
 #include "vm/place.h"
 
+#include <algorithm>
+
 namespace gs::vm {
 
 u64 heap_bytes_of(const Value& v) {
-  if (v.type == Type::Str) return 8 + ((u64(v.s.size()) + 7) & ~u64(7));
+  if (v.type == Type::Str) return Heap::object_bytes(v.s.size());
   if (!is_array(v.type)) return 0;
-  u64 n = 8 + u64(v.items.size()) * 8;
+  u64 n = Heap::object_bytes(u64(v.items.size()) * 8);
   for (const Value& item : v.items) n += heap_bytes_of(item);
   return n;
+}
+
+bool place_words(Heap& h, std::span<const u64> words, u64* slot) {
+  const u32 n = u32(words.size());
+  u32 ref;
+  if (words.size() > kMaxObjectLength / 8 || !h.new_array(n, n, &ref)) return false;
+  std::copy(words.begin(), words.end(), h.slots(ref));
+  *slot = ref;
+  return true;
+}
+
+bool place_bytes(Heap& h, std::span<const u8> bytes, u64* slot) {
+  u32 ref;
+  if (bytes.size() > kMaxObjectLength || !h.new_string_from(bytes.data(), u32(bytes.size()), &ref))
+    return false;
+  *slot = ref;
+  return true;
 }
 
 bool place_value(Heap& h, const Value& v, u64* slot) {
@@ -15,14 +34,7 @@ bool place_value(Heap& h, const Value& v, u64* slot) {
     case Type::Int:
     case Type::Bool: *slot = u64(v.i); return true;
     case Type::Float: *slot = bits_of(v.f); return true;
-    case Type::Str: {
-      u32 ref;
-      if (v.s.size() > kMaxObjectLength ||
-          !h.new_string_from(reinterpret_cast<const u8*>(v.s.data()), u32(v.s.size()), &ref))
-        return false;
-      *slot = ref;
-      return true;
-    }
+    case Type::Str: return place_bytes(h, {reinterpret_cast<const u8*>(v.s.data()), v.s.size()}, slot);
     default: break;
   }
   u32 n = u32(v.items.size()), ref;
