@@ -1,8 +1,10 @@
-// value_bank: what the enumeration engine's reference evaluator (search/value_bank.h) costs — one
-// production applied to banked operands on every train case, through the interpreter on each
-// case's machine — against what a candidate costs today, compiled and run whole on every case
-// (compiler + VM on one thread, as the CPU pipeline does per program). One thread; a table on
-// stdout, JSON beside it (bench/README.md). Each row's result is checked against the VM's.
+// value_bank: what one production applied to banked operands on every train case costs in the
+// enumeration engine (search/value_bank.h) — on its direct path (straight-line bodies without the
+// interpreter, one heap-free instruction over whole vectors) and through the interpreter on each
+// case's machine (the reference evaluator, --bank-interpreter 1) — against a candidate compiled
+// and run whole on every case (compiler + VM on one thread, as the CPU pipeline does per
+// program). One thread; a table on stdout, JSON beside it (bench/README.md). Each row's result is
+// checked against the VM's.
 //
 //   value_bank_bench [--cases N] [--out FILE]
 #include <algorithm>
@@ -29,14 +31,19 @@ struct Row {
   const char* body;  // over a0, a1
 };
 
-const Type I = Type::Int, A = Type::IntArray;
+const Type I = Type::Int, A = Type::IntArray, S = Type::Str;
 const Row kRows[] = {
     {"a0 + a1", {I, I}, I, "a0 + a1"},
     {"a0 / a1 (traps on 0)", {I, I}, I, "a0 / a1"},
     {"max(a0) (traps on [])", {A}, I, "max(a0)"},
     {"a0[a1] (traps out of range)", {A, I}, I, "a0[a1]"},
     {"sum(a0)", {A}, I, "sum(a0)"},
+    {"len(a0) (a str)", {S}, I, "len(a0)"},
     {"sort(a0)", {A}, A, "sort(a0)"},
+    {"a0 + a1 (strs)", {S, S}, S, "a0 + a1"},
+    {"a0 < a1 (strs: 3 instructions)", {S, S}, Type::Bool, "a0 < a1"},
+    {"a0[len(a0) - 1] (5 instructions)", {A}, I, "a0[len(a0) - 1]"},
+    {"slice(a0, 0, len(a0) - a1) (8)", {A, I}, A, "slice(a0, 0, len(a0) - a1)"},
 };
 
 double median(std::vector<double> v) {
@@ -70,13 +77,18 @@ int run(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--out"))
       out_path = argv[i + 1];
   }
-  // Case k: a0 = k - 3, a1 = k % 4 - 1 for ints; arrays of k % 6 elements.
+  // Case k: a0 = k - 3, a1 = k % 4 - 1 for ints; arrays of k % 6 elements, strings of k % 6
+  // characters (a1's (k + 1) % 6, the first ones the same as a0's).
   auto inputs_for = [&](const Row& r) {
     std::vector<std::vector<vm::Value>> inputs(cases);
     for (u32 k = 0; k < cases; ++k)
       for (u32 a = 0; a < r.args.size(); ++a) {
         if (r.args[a] == I) {
           inputs[k].push_back(vm::Value::of_int(a == 0 ? i64(k) - 3 : i64(k % 4) - 1));
+          continue;
+        }
+        if (r.args[a] == S) {
+          inputs[k].push_back(vm::Value::of_str(std::string("abcabz").substr(0, (k + a) % 6)));
           continue;
         }
         std::vector<vm::Value> items;
@@ -88,26 +100,32 @@ int run(int argc, char** argv) {
   vm::Limits limits;
   limits.heap_bytes = 1u << 24;
   nlohmann::json rows = nlohmann::json::array();
-  std::printf("%-30s %18s %18s %10s %6s\n", "production", "bank apply/s", "whole program/s", "ratio", "same");
+  std::printf("%-34s %7s %14s %14s %16s %8s %8s %5s\n", "production", "direct", "bank apply/s",
+              "interpreter/s", "whole program/s", "/interp", "/whole", "same");
   for (const Row& r : kRows) {
     const auto inputs = inputs_for(r);
-    search::bank::Cases bank_cases(r.args, inputs, limits);
     search::bank::Operation op(r.args, r.result, r.body);
-    std::vector<const search::bank::Behaviour*> operands;
-    for (u32 a = 0; a < r.args.size(); ++a) operands.push_back(&bank_cases.parameter(a));
     // The bank: the production over the banked parameters, every case; the heap is rolled back
     // after each application, as a rejected candidate's would be.
-    const search::bank::Cases::Mark mark = bank_cases.mark();
-    search::bank::Behaviour b;
-    const double bank_rate = per_second(
-        [&] {
-          for (int n = 0; n < 100; ++n) {
-            b = op.apply(operands, bank_cases);
-            bank_cases.rollback(mark);
-          }
-        },
-        100);
-    b = op.apply(operands, bank_cases);  // kept, to be compared below
+    auto bank_rate_of = [&](search::bank::Cases& bank_cases) {
+      std::vector<const search::bank::Behaviour*> operands;
+      for (u32 a = 0; a < r.args.size(); ++a) operands.push_back(&bank_cases.parameter(a));
+      const search::bank::Cases::Mark mark = bank_cases.mark();
+      return per_second(
+          [&] {
+            for (int n = 0; n < 100; ++n) {
+              search::bank::Behaviour b = op.apply(operands, bank_cases);
+              bank_cases.rollback(mark);
+            }
+          },
+          100);
+    };
+    search::bank::Cases bank_cases(r.args, inputs, limits);
+    search::bank::Cases interpreted(r.args, inputs, limits, {.threads = 1, .interpreter_only = true});
+    const double bank_rate = bank_rate_of(bank_cases), interpreter_rate = bank_rate_of(interpreted);
+    std::vector<const search::bank::Behaviour*> operands;
+    for (u32 a = 0; a < r.args.size(); ++a) operands.push_back(&bank_cases.parameter(a));
+    const search::bank::Behaviour b = op.apply(operands, bank_cases);  // kept, to be compared below
     // Today: the candidate as a program, compiled and run on every case.
     std::string source = "fn solve(";
     for (u32 a = 0; a < r.args.size(); ++a)
@@ -129,11 +147,14 @@ int run(int argc, char** argv) {
           }
         },
         1);
-    std::printf("%-30s %18.0f %18.0f %9.0fx %6s\n", r.name, bank_rate, whole_rate, bank_rate / whole_rate,
+    std::printf("%-34s %7s %14.0f %14.0f %16.0f %7.1fx %7.0fx %5s\n", r.name, op.direct() ? "yes" : "no",
+                bank_rate, interpreter_rate, whole_rate, bank_rate / interpreter_rate, bank_rate / whole_rate,
                 same ? "yes" : "NO");
     rows.push_back({{"production", r.body},
                     {"cases", cases},
+                    {"direct", op.direct()},
                     {"bank_applications_per_second_median", bank_rate},
+                    {"interpreter_applications_per_second_median", interpreter_rate},
                     {"whole_programs_per_second_median", whole_rate},
                     {"same_outputs_and_traps", same}});
   }

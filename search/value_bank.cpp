@@ -257,30 +257,50 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
   for (u32 k = 0; k < n; ++k) out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k]);
 }
 
-void Operation::apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
-                               Behaviour* out) const {
-  // As the interpreter: the operands' traps, the check, the fuel of the work (the loads' and
-  // the instruction's own charged first: with them it must not pass the fuel), the instruction,
-  // then the return's unit of fuel.
-  const bool reads = direct_ == Direct::Reading;
-  const bool charges = reads ? vm::reading_walks(instruction_) : vm::making_charges(instruction_);
+namespace {
+
+// The direct path through the heap over the cases for an instruction known when compiling, so
+// that the switches of reading_ops.h and making_ops.h fold away inside the loop (as in the
+// interpreter's case for it): as the interpreter, the operands' traps, the check, the fuel of
+// the work (the loads' and the instruction's own charged first: with them it must not pass the
+// fuel), the instruction, then the return's unit of fuel.
+template <vm::Op kOp>
+void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand, u64 fuel, u32 code_words,
+                       Cases& cases, Behaviour* out) {
+  const bool reads = vm::reading_arity(kOp) != 0;
+  if (!reads && vm::making_arity(kOp, operand) == 0) return;  // not a heap instruction: never chosen
+  const bool charges = reads ? vm::reading_walks(kOp) : vm::making_charges(kOp);
   const u32 n = cases.count();
   constexpr u8 kNone = u8(vm::Trap::NONE);
   for (u32 k = 0; k < n; ++k) {
     u64 x[3] = {0, 0, 0}, r = 0, work = 0;
-    for (u32 i = 0; i < arity(); ++i) x[i] = operands[i]->words[k];
-    u8 t = first_trap(operands.data(), arity(), k);
+    for (u32 i = 0; i < arity; ++i) x[i] = operands[i]->words[k];
+    u8 t = first_trap(operands, arity, k);
     vm::Heap& heap = cases.machine(k).heap;
     if (t == kNone)
-      t = u8(reads ? vm::reading_check(instruction_, heap, x[0], &work)
-                   : vm::making_check(instruction_, instruction_operand_, heap, x, &work));
-    if (t == kNone && charges && work > fuel - (code_words_ - 1)) t = u8(vm::Trap::OUT_OF_FUEL);
+      t = u8(reads ? vm::reading_check(kOp, heap, x[0], &work)
+                   : vm::making_check(kOp, operand, heap, x, &work));
+    if (t == kNone && charges && work > fuel - (code_words - 1)) t = u8(vm::Trap::OUT_OF_FUEL);
     if (t == kNone)
-      t = u8(reads ? vm::reading_op(instruction_, instruction_operand_, heap, x[0], x[1], &r)
-                   : vm::making_op(instruction_, instruction_operand_, heap, x, &r));
-    if (t == kNone && charges && work > fuel - code_words_) t = u8(vm::Trap::OUT_OF_FUEL);
+      t = u8(reads ? vm::reading_op(kOp, operand, heap, x[0], x[1], &r)
+                   : vm::making_op(kOp, operand, heap, x, &r));
+    if (t == kNone && charges && work > fuel - code_words) t = u8(vm::Trap::OUT_OF_FUEL);
     out->traps[k] = t;
     out->words[k] = t == kNone ? r : 0;
+  }
+}
+
+}  // namespace
+
+void Operation::apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
+                               Behaviour* out) const {
+  switch (instruction_) {
+#define OPCODE(name, operand, pops, pushes, doc)                                                 \
+  case vm::Op::name:                                                                             \
+    return apply_in_heaps_of<vm::Op::name>(operands.data(), arity(), instruction_operand_, fuel, \
+                                           code_words_, cases, out);
+#include "vm/opcodes.def"
+#undef OPCODE
   }
 }
 

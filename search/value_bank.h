@@ -169,7 +169,8 @@ class Operation {
   // instruction_ is one of vm/scalar_ops.h's, reading_ops.h's or making_ops.h's; else None.
   enum class Direct : u8 { None, Scalar, Reading, Making };
   Direct direct_ = Direct::None;
-  // The direct path through the heap (Reading, Making) over n cases.
+  // The direct path through the heap (Reading, Making) over n cases: a loop compiled for each
+  // instruction (its switches folded away), chosen by instruction_.
   void apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
                       Behaviour* out) const;
   vm::Op instruction_ = vm::Op::RETURN;
