@@ -1,7 +1,8 @@
 // value_bank: what one production applied to banked operands on every train case costs in the
-// enumeration engine (search/value_bank.h) — on its direct path (straight-line bodies without the
-// interpreter, one heap-free instruction over whole vectors) and through the interpreter on each
-// case's machine (the reference evaluator, --bank-interpreter 1) — against a candidate compiled
+// enumeration engine (search/value_bank.h) — on its direct path where it has one (a body of one
+// instruction: heap-free over whole vectors, or reading or making arrays and strings case by case,
+// without the interpreter) and through the interpreter on each case's machine (the reference
+// evaluator, --bank-interpreter 1) — against a candidate compiled
 // and run whole on every case (compiler + VM on one thread, as the CPU pipeline does per
 // program). One thread; a table on stdout, JSON beside it (bench/README.md). Each row's result is
 // checked against the VM's.
@@ -107,9 +108,13 @@ int run(int argc, char** argv) {
     search::bank::Operation op(r.args, r.result, r.body);
     // The bank: the production over the banked parameters, every case; the heap is rolled back
     // after each application, as a rejected candidate's would be.
-    auto bank_rate_of = [&](search::bank::Cases& bank_cases) {
+    auto operands_of = [&](search::bank::Cases& bank_cases) {
       std::vector<const search::bank::Behaviour*> operands;
       for (u32 a = 0; a < r.args.size(); ++a) operands.push_back(&bank_cases.parameter(a));
+      return operands;
+    };
+    auto bank_rate_of = [&](search::bank::Cases& bank_cases) {
+      const std::vector<const search::bank::Behaviour*> operands = operands_of(bank_cases);
       const search::bank::Cases::Mark mark = bank_cases.mark();
       return per_second(
           [&] {
@@ -123,9 +128,7 @@ int run(int argc, char** argv) {
     search::bank::Cases bank_cases(r.args, inputs, limits);
     search::bank::Cases interpreted(r.args, inputs, limits, {.threads = 1, .interpreter_only = true});
     const double bank_rate = bank_rate_of(bank_cases), interpreter_rate = bank_rate_of(interpreted);
-    std::vector<const search::bank::Behaviour*> operands;
-    for (u32 a = 0; a < r.args.size(); ++a) operands.push_back(&bank_cases.parameter(a));
-    const search::bank::Behaviour b = op.apply(operands, bank_cases);  // kept, to be compared below
+    const search::bank::Behaviour b = op.apply(operands_of(bank_cases), bank_cases);  // kept, compared below
     // Today: the candidate as a program, compiled and run on every case.
     std::string source = "fn solve(";
     for (u32 a = 0; a < r.args.size(); ++a)
