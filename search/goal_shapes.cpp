@@ -115,6 +115,33 @@ void take_apart(u32 r, Type type, const std::vector<vm::Value>& outputs, std::ve
   }
 }
 
+// The lines goals of str result r whose texts between `prefix` and `suffix` are `texts`, where
+// some of them has lines: their [str], and where every line is a number their [int], then those
+// numbers taken apart as a list result is (digits' lines, whose last alone has a sign), each part
+// with the whole's affixes, map_str and lines, written around the layout.
+void add_lines_goals(u32 r, const vm::Value& prefix, const vm::Value& suffix,
+                     const std::vector<vm::Value>& texts, std::vector<GoalShape>* out) {
+  if (std::none_of(texts.begin(), texts.end(),
+                   [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
+    return;
+  out->push_back({r, Type::StrArray, prefix, suffix, nullptr, true, texts, {}, {}, 0});
+  std::vector<vm::Value> numbers;
+  for (const vm::Value& v : texts) {
+    std::optional<vm::Value> list = lines_of_numbers(v.s);
+    if (!list) return;
+    numbers.push_back(std::move(*list));
+  }
+  out->push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
+  const size_t first = out->size();
+  take_apart(r, Type::IntArray, numbers, out);
+  for (size_t i = first; i < out->size(); ++i) {
+    (*out)[i].prefix = prefix;
+    (*out)[i].suffix = suffix;
+    (*out)[i].convert = "map_str";
+    (*out)[i].lines = true;
+  }
+}
+
 }  // namespace
 
 std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r) {
@@ -169,28 +196,11 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
       out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars, {}, {}, 0});
     if (ints.size() == outputs.size())
       out.push_back({r, Type::Int, prefix, suffix, "str", false, ints, {}, {}, 0});
-    if (std::none_of(rest.begin(), rest.end(),
-                     [](const vm::Value& v) { return v.s.find('\n') != std::string::npos; }))
-      continue;
-    out.push_back({r, Type::StrArray, prefix, suffix, nullptr, true, rest, {}, {}, 0});
-    std::vector<vm::Value> numbers;
-    for (const vm::Value& v : rest) {
-      std::optional<vm::Value> list = lines_of_numbers(v.s);
-      if (!list) break;
-      numbers.push_back(std::move(*list));
-    }
-    if (numbers.size() != rest.size()) continue;
-    out.push_back({r, Type::IntArray, prefix, suffix, "map_str", true, numbers, {}, {}, 0});
-    // … taken apart as a list result is (digits' lines, whose last alone has a sign), each part
-    // with the whole's affixes, map_str and lines, written around the layout.
-    const size_t first = out.size();
-    take_apart(r, Type::IntArray, numbers, &out);
-    for (size_t i = first; i < out.size(); ++i) {
-      out[i].prefix = prefix;
-      out[i].suffix = suffix;
-      out[i].convert = "map_str";
-      out[i].lines = true;
-    }
+    add_lines_goals(r, prefix, suffix, rest, &out);
+    // The lines of the outputs as they are, where the affixes are not whole lines: every output
+    // of "1 to n, one per line" begins "1\n2", and between that and the rest no line is whole.
+    if (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))
+      add_lines_goals(r, {}, {}, outputs, &out);
   }
   return out;
 }

@@ -67,7 +67,8 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
 // (a list result of three or more cases: its elements where every output is as long, 1 to 8;
 // else its first element and the rest, all but its last and the last, and the first, those
 // between and the last), then as ints under chr or str, then as lines (strs, then numbers, then
-// the numbers taken apart as a list result is), where they exist.
+// the numbers taken apart as a list result is), where they exist, and where the outputs have
+// affixes, those of the outputs as they are.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
 
 // The productions and constants an answer met through goal g is written with besides the
