@@ -96,6 +96,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
   add({SA, I}, S, "$0[$1]");
   add({SA, S}, B, "contains($0, $1)");
   for (const char* op : {"sort($0)", "reverse($0)"}) add({SA}, SA, op);
+  add({I, S}, SA, "array($0, $1)");  // n copies of s: join(array(n, s), "") repeats it
   if (loops)
     for (Production& loop : loop_productions(types)) p.push_back(std::move(loop));
   if (choose)

@@ -429,6 +429,23 @@ TEST(Enumerate, WritesLinesOfNumbersThatShareTheirFirstLines) {
   EXPECT_NE(r.solution.find("join(map_str(range_to(1, n)), \"\\n\")"), std::string::npos) << r.solution;
 }
 
+// A string n times over (Python's s * n) is join(array(n, s), ""): array of a str is a production.
+TEST(Enumerate, RepeatsAStringAsAnArrayOfItJoined) {
+  const auto expected = [](const nlohmann::json& in) {
+    std::string text;
+    for (int k = 0; k < in[1].get<int>(); ++k) text += in[0].get<std::string>();
+    return nlohmann::json(text);
+  };
+  std::vector<nlohmann::json> train, test;
+  for (const char* s : {"a", "xy", "abc"})
+    for (int n = 0; n < 6; ++n) (n % 2 == 0 ? train : test).push_back({s, n});
+  const search::SearchOutcome r =
+      solve(make_problem("fn solve(s: str, n: int) -> str", train, expected), test, expected, 300000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("join(array(n, s), \"\")"), std::string::npos) << r.solution;
+}
+
 // Lines of numbers are also a goal of [int], the numbers themselves (no line: []); lines that are
 // not all numbers are not.
 TEST(Enumerate, TakesLinesOfNumbersAsTheirInts) {
