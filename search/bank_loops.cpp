@@ -151,7 +151,8 @@ const ListBuilder kListBuilders[] = {
      "  }\n  return out;\n}\n"},
 };
 
-std::string list_builder(const std::string& name, const std::string& source) {
+// A whole helper's source with NAME for its function's name, named.
+std::string named(const std::string& name, const std::string& source) {
   std::string out = source;
   out.replace(out.find("NAME"), 4, name);
   return out;
@@ -163,6 +164,19 @@ std::string list_builder(const std::string& name, const std::string& source) {
 const char* const kDecimalDigits =
     "fn NAME(n: int) -> [int] {\n  let out: [int] = [n % 10];\n  n = n / 10;\n  while n != 0 {\n"
     "    out = push(out, n % 10);\n    n = n / 10;\n  }\n  return out;\n}\n";
+
+// Two ints carried through a loop: (x, y) = (y, STEP) n times from (a, b), then x — Fibonacci's
+// numbers from (0, 1) with x + y, Lucas's from (2, 1).
+std::string recur(const std::string& name, const std::string& step) {
+  return "fn " + name + "(n: int, a: int, b: int) -> int {\n  let x = a;\n  let y = b;\n  for k in 0..n {\n" +
+         "    let z = " + step + ";\n    x = y;\n    y = z;\n  }\n  return x;\n}\n";
+}
+
+// Euclid's loop: (a, b) = (b, a % b) until b is 0, then a (the greatest common divisor of two
+// positive ints).
+const char* const kEuclid =
+    "fn NAME(a: int, b: int) -> int {\n  while b != 0 {\n    let r = a % b;\n    a = b;\n    b = r;\n  }\n"
+    "  return a;\n}\n";
 
 // A loop: the production `name($0, $1, …)` over `operands` and its helper function, of that name.
 struct LoopForm {
@@ -199,6 +213,9 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     add({I, I, I}, I, "digits_" + op, digits, a.step);
   }
   add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");
+  add({I, I, I}, I, "recur_add", recur, "x + y");
+  p.back().counted = true;  // n steps, as a fold over 1..n
+  add({I, I}, I, "euclid", named, kEuclid);
   if (types.count(A))
     for (const Predicate& w : kPredicates) {
       const std::string test = w.name;
@@ -209,7 +226,7 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     }
   if (types.count(A)) {
     add({A, I}, A, "remove_all", filter, "x != v");
-    for (const ListBuilder& b : kListBuilders) add(b.operands, A, b.name, list_builder, b.source);
+    for (const ListBuilder& b : kListBuilders) add(b.operands, A, b.name, named, b.source);
     for (const Function& f : kMaps) add({A, I}, A, std::string("map_") + f.name, map, f.value);
     for (const Function& f : kUnaryMaps) add({A}, A, std::string("map_") + f.name, map_unary, f.value);
     for (const Function& f : kZips) add({A, A}, A, std::string("zip_") + f.name, zip, f.value);
@@ -217,7 +234,7 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
       add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
       p.back().production = false;
     }
-    add({I}, A, "decimal_digits", list_builder, kDecimalDigits);
+    add({I}, A, "decimal_digits", named, kDecimalDigits);
     p.back().production = false;
   }
   return p;

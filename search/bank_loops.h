@@ -8,6 +8,8 @@
 //   fold_range_OP(n, init)   the fold over 1, 2, …, n                              sum of squares, n!
 //   digits_OP(n, b, init)    the fold over n's base-b digits, last first (n % b, n = n / b; no
 //                            step unless n > 0 and b > 1)                          digit sums, reversal
+//   recur_add(n, a, b)       (x, y) = (y, x + y) n times from (a, b); x           Fibonacci's numbers
+//   euclid(a, b)             (a, b) = (b, a % b) until b is 0; a                   the gcd
 //   count_where_P(xs, v)     how many x in xs have P(x, v)                         x == v, x < v, x % v == 0
 //   first_where_P(xs, v)     the first index with P(xs[i], v), or -1
 //   last_where_P(xs, v)      the last such index, or -1

@@ -1,6 +1,7 @@
 // The value bank's loops (search/bank_loops.h): each helper computes what bank_loops.h says it
 // does, against a C++ reference on random inputs (traps included), and the enumeration reaches
-// the answers that need a loop with state — prefix sums, digit sums, the last index of a zero —
+// the answers that need a loop with state — prefix sums, digit sums, Fibonacci's numbers, the last
+// index of a zero —
 // whose programs, written out with their helpers, compile and pass cases they never saw.
 #include "search/bank_loops.h"
 
@@ -10,6 +11,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <utility>
 
 #include "pipeline/case_set.h"
 #include "tests/unit/compiled_program.h"
@@ -80,6 +82,16 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
     i64 n = args[0].i, b = args[1].i, acc = args[2].i;
     for (; n > 0 && b > 1; n /= b) acc = step(op, acc, n % b, b);
     return Value::of_int(acc);
+  }
+  if (name == "recur_add") {
+    i64 x = args[1].i, y = args[2].i;
+    for (i64 k = 0; k < args[0].i; ++k) x = std::exchange(y, wrap_add(x, y));
+    return Value::of_int(x);
+  }
+  if (name == "euclid") {  // C's %: with negative operands the signs follow a's
+    i64 a = args[0].i, b = args[1].i;
+    while (b != 0) a = std::exchange(b, a % b);  // small operands here: no INT64_MIN % -1
+    return Value::of_int(a);
   }
   if (name == "decimal_digits") {  // C's % and /: a negative n's digits are negative
     i64 n = args[0].i;
@@ -201,7 +213,8 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
     for (std::vector<Value>& in : inputs)
       for (Type t : p.operands) {
         const bool builds = name == "repeat" || name.rfind("range_", 0) == 0;
-        in.push_back(random_value(t, name.rfind("fold_range_", 0) == 0 ? 300 : builds ? 12 : 100000, rng));
+        const bool counted = name.rfind("fold_range_", 0) == 0 || name == "recur_add";  // n steps
+        in.push_back(random_value(t, counted ? 300 : builds ? 12 : 100000, rng));
       }
     Cases cases(p.operands, inputs, vm::Limits{});
     std::vector<const Behaviour*> operands;
@@ -307,6 +320,20 @@ TEST(BankLoops, DigitSumOfAnyInt) {
         return Value::of_int(s);
       },
       5, "digits_add(abs(n), 10, 0)");
+}
+
+// Two ints carried through a loop: the n-th Fibonacci number is recur_add(n, 0, 1).
+TEST(BankLoops, FibonacciNumbers) {
+  std::vector<Value> inputs;
+  for (i64 n : {0, 1, 5, 9, 2, 12, 3, 20, 30}) inputs.push_back(Value::of_int(n));
+  expect_answer(
+      "n", I, I, inputs,
+      [](const Value& n) {
+        i64 a = 0, b = 1;
+        for (i64 k = 0; k < n.i; ++k) a = std::exchange(b, a + b);
+        return Value::of_int(a);
+      },
+      6, "recur_add(n, 0, 1)");
 }
 
 TEST(BankLoops, LastIndexOfZero) {

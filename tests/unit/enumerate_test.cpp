@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "jobs/command.h"
 #include "search/generator.h"
@@ -444,6 +445,24 @@ TEST(Enumerate, RepeatsAStringAsAnArrayOfItJoined) {
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.solution.find("join(array(n, s), \"\")"), std::string::npos) << r.solution;
+}
+
+// The greatest common divisor of two positive ints is Euclid's loop, euclid(a, b), which carries
+// two ints through a while loop (search/bank_loops.h).
+TEST(Enumerate, FindsTheGcdByEuclidsLoop) {
+  const auto expected = [](const nlohmann::json& in) {
+    i64 a = in[0].get<i64>(), b = in[1].get<i64>();
+    while (b != 0) a = std::exchange(b, a % b);
+    return nlohmann::json(a);
+  };
+  std::vector<nlohmann::json> train, test;
+  for (int a : {12, 35, 81, 64, 9, 100})
+    for (int b : {18, 14, 27, 48, 7}) ((a + b) % 2 == 0 ? train : test).push_back({a, b});
+  const search::SearchOutcome r =
+      solve(make_problem("fn solve(a: int, b: int) -> int", train, expected), test, expected, 300000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("euclid("), std::string::npos) << r.solution;
 }
 
 // Lines of numbers are also a goal of [int], the numbers themselves (no line: []); lines that are
