@@ -38,7 +38,8 @@ nlohmann::json outcome_json(const suites::Problem& p, const SearchOptions& o,
                       {"train_cases", p.train.size()},
                       {"best_train_passed", r.best_passed},
                       {"best_reward", r.best_reward},
-                      {"best_source", r.best_source}};
+                      {"best_source", r.best_source},
+                      {"notes", r.notes}};
   if (r.solved) {
     j["solution"] = {{"id", r.solution_id},
                      {"iteration", r.solution_iteration},

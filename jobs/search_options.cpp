@@ -204,6 +204,7 @@ void print_outcome(std::ostream& out, const suites::Problem& p, const search::Se
   out << p.name << ": " << (r.solved ? "solved" : "not solved") << " after " << r.candidates
       << " candidates in " << r.iterations << " iterations, " << r.seconds << " s ("
       << (r.seconds > 0 ? double(r.candidates) / r.seconds : 0) << " candidates/s)\n";
+  for (const std::string& note : r.notes) out << "note: " << note << "\n";
   if (r.neural.samples > 0)
     out << "neural compiler: " << r.neural.routed << " candidates sent to the model, " << r.neural.accepted
         << " ran its bytecode; " << r.neural.samples << " samples, " << r.neural.valid << " valid\n";

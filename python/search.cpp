@@ -59,7 +59,8 @@ py::dict outcome_dict(const suites::Problem& p, const std::string& generator, u6
              py::arg("stopped") = r.stopped, py::arg("candidates") = r.candidates,
              py::arg("iterations") = r.iterations, py::arg("seconds") = r.seconds,
              py::arg("train_cases") = p.train.size(), py::arg("best_train_passed") = r.best_passed,
-             py::arg("best_reward") = r.best_reward, py::arg("best_source") = source_text(r.best_source));
+             py::arg("best_reward") = r.best_reward, py::arg("best_source") = source_text(r.best_source),
+             py::arg("notes") = py::cast(r.notes));
   if (r.solved)
     d["solution"] =
         py::dict(py::arg("id") = r.solution_id, py::arg("iteration") = r.solution_iteration,

@@ -59,6 +59,7 @@ class SampledGenerator final : public Generator {
   u64 evaluated_preparing() const override { return prepared_ + inner_->evaluated_preparing(); }
   std::optional<Alike> alike(const Proposal& solution) override { return inner_->alike(solution); }
   std::vector<std::string> uses(const Proposal& solution) const override { return inner_->uses(solution); }
+  std::vector<std::string> notes() const override { return inner_->notes(); }  // the enumeration's now
 
  private:
   void restart() {

@@ -225,6 +225,8 @@ class EnumerateGenerator final : public Generator {
       left -= std::min(left, enumerated_ - start);
     }
     spent_ = lambda_evaluated_ + sought_ + enumerated_ + stepped_;
+    if (stats.heaps_full && !heaps_filled_) heaps_filled_ = Filled{spent_, stats.level};
+    if (bytes_ > settings_.memory && !bank_filled_) bank_filled_ = Filled{spent_, stats.level};
     evaluated_ = spent_ - before;
     // An answer was evaluated in the bank and is judged by the pipeline: count it once.
     if (!out.empty() && evaluated_ > 0) --evaluated_;
@@ -233,6 +235,26 @@ class EnumerateGenerator final : public Generator {
 
   void observe(std::span<const Proposal>, const pipeline::BatchResults&, i64) override {}
   u64 evaluated_internally() const override { return evaluated_; }
+  // Where the bank filled: silently, the search would go on counting expressions that could no
+  // longer make what an answer needs (even-squares as a str, 18 cases: not solved in 20,000,000
+  // at the default --bank-memory, at 806,303 with three times as much).
+  std::vector<std::string> notes() const override {
+    std::vector<std::string> out;
+    const auto when = [](const Filled& f) {
+      return "after " + std::to_string(f.expressions) + " expressions, at level " + std::to_string(f.level);
+    };
+    const u64 memory_mib = settings_.memory >> 20;
+    if (heaps_filled_)
+      out.push_back(
+          "the value bank's case heaps filled " + when(*heaps_filled_) + " (" +
+          std::to_string(cases_->limits().heap_bytes >> 20) + " MiB a case: a quarter of --bank-memory " +
+          std::to_string(memory_mib) + " over " + std::to_string(cases_->count()) +
+          " cases); no list or string was banked after that: a larger --bank-memory gives them room");
+    if (bank_filled_)
+      out.push_back("the value bank filled --bank-memory (" + std::to_string(memory_mib) + " MiB) " +
+                    when(*bank_filled_) + "; the enumeration ended there");
+    return out;
+  }
   u64 evaluated_preparing() const override { return lambda_evaluated_; }
   std::optional<Alike> alike(const Proposal& solution) override {
     if (!answer_ || answer_->second != solution.source) return std::nullopt;
@@ -708,6 +730,12 @@ class EnumerateGenerator final : public Generator {
   std::vector<std::vector<vm::Value>> inputs_;  // by train case
   std::vector<vm::Value> constants_;
   double tolerance_ = 0;
+  // When the bank's case heaps, and the bank, first filled (notes()).
+  struct Filled {
+    u64 expressions = 0;
+    u32 level = 0;
+  };
+  std::optional<Filled> heaps_filled_, bank_filled_;
   std::vector<Goal> goals_;
   std::vector<std::optional<Met>> met_;        // by result
   std::vector<std::optional<Met>> parts_met_;  // by goal: the parts of a result taken apart

@@ -71,6 +71,10 @@ class Generator {
   // answers, whole or assembled: those of every expression it was assembled from): what the search
   // policy learns from a solved problem (search/policy.h). Empty otherwise.
   virtual std::vector<std::string> uses(const Proposal& /*solution*/) const { return {}; }
+  // Asked once when the search ends: what the user should know about how the generator's run
+  // went where it limited the search (the value bank's case heaps or memory filled), one
+  // sentence each. Empty otherwise.
+  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 enum class Selection : u8 { Lexicase, DownsampledLexicase, Tournament };

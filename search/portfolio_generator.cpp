@@ -26,6 +26,7 @@ class PortfolioGenerator final : public Generator {
   std::optional<Alike> alike(const Proposal& solution) override {
     return enumerate_ ? enumerate_->alike(solution) : std::nullopt;
   }
+  std::vector<std::string> notes() const override { return enumerate_ ? enumerate_->notes() : notes_; }
   std::vector<std::string> uses(const Proposal& solution) const override {
     return enumerate_ ? enumerate_->uses(solution) : std::vector<std::string>{};
   }
@@ -41,6 +42,7 @@ class PortfolioGenerator final : public Generator {
         spent_ += internal_ + out.size();
         if (!out.empty() || internal_ > 0) return out;
       }
+      notes_ = enumerate_->notes();
       enumerate_.reset();  // its share is spent, or it is finished
     }
     return gp_->propose(count, gp_iteration_++);
@@ -56,7 +58,8 @@ class PortfolioGenerator final : public Generator {
  private:
   PortfolioSettings portfolio_;
   std::unique_ptr<Generator> enumerate_, gp_;
-  u64 spent_ = 0, internal_ = 0;  // by the enumeration: in all, in the last propose()
+  std::vector<std::string> notes_;  // the enumeration's, once it is done
+  u64 spent_ = 0, internal_ = 0;    // by the enumeration: in all, in the last propose()
   u64 gp_iteration_ = 0;
 };
 

@@ -160,6 +160,7 @@ SearchOutcome run_search(const suites::Problem& problem, search::Generator& gene
       out.generalises = passes_all(r, 0);
     }
   }
+  out.notes = generator.notes();
   out.seconds = seconds_since(start);
   if (out.solved && observer) observer->on_solution(out);
   return out;

@@ -65,6 +65,8 @@ struct SearchOutcome {
   // When the generator names them (Generator::uses): the productions and constants the solution
   // is made of, by grammar key.
   std::vector<std::string> uses;
+  // Generator::notes() when the search ended: what limited it (the value bank filled).
+  std::vector<std::string> notes;
   // Neural and hybrid compilation: what the model did, over every batch (pipeline/pipeline.h).
   pipeline::NeuralCounts neural;
   // The observer asked to stop (SearchObserver::stop_requested) before the budget was spent or

@@ -198,7 +198,7 @@ TEST(Enumerate, EndsAfterTheLargestSizeAndIsDeterministic) {
 }
 
 // The bank holds every new behaviour: past its memory the enumeration ends (the search then
-// stops, well within its budget), whatever size it had reached.
+// stops, well within its budget), whatever size it had reached, and its outcome says so.
 TEST(Enumerate, EndsWhenTheBankIsFull) {
   suites::Problem p =
       make_problem("fn solve(a: int, b: int) -> int", int_pairs(), [](const nlohmann::json& in) {
@@ -213,6 +213,33 @@ TEST(Enumerate, EndsWhenTheBankIsFull) {
   EXPECT_FALSE(full.solved);
   EXPECT_LT(full.candidates, 200'000u);
   EXPECT_GT(full.candidates, 1'000u);
+  ASSERT_EQ(full.notes.size(), 1u);
+  EXPECT_NE(full.notes[0].find("the value bank filled --bank-memory (0 MiB) after "), std::string::npos)
+      << full.notes[0];
+  EXPECT_NE(full.notes[0].find("the enumeration ended there"), std::string::npos) << full.notes[0];
+}
+
+// Where the cases' heaps fill (a quarter of the bank's memory, 1 MiB a case at least), no list or
+// string is banked after that, and the outcome says so and what to do: str results of long lists
+// here, whose heaps fill long before the bank does.
+TEST(Enumerate, SaysWhenTheCasesHeapsFill) {
+  std::vector<nlohmann::json> in;
+  for (int n = 0; n < 8; ++n) in.push_back({n * 40});
+  suites::Problem p = make_problem("fn solve(n: int) -> str", in, [](const nlohmann::json& x) {
+    std::string s;
+    for (int k = 0; k < x[0].get<int>(); ++k) s += char('a' + k % 26);
+    return nlohmann::json(s);
+  });
+  search::SearchConfig config;
+  config.budget.candidates = 3'000'000;
+  search::EnumerateSettings small;
+  small.memory = u64(64) << 20;
+  auto g = search::make_enumerate_generator(p, small);
+  const search::SearchOutcome r = search::run_search(p, *g, *cpu(), config);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("the value bank's case heaps filled after "), std::string::npos) << r.notes[0];
+  EXPECT_NE(r.notes[0].find("(2 MiB a case: a quarter of --bank-memory 64 over 8 cases)"), std::string::npos)
+      << r.notes[0];
 }
 
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
