@@ -255,6 +255,13 @@ search::SearchOutcome solve(suites::Problem p, const std::vector<nlohmann::json>
   return search::run_search(p, *g, *cpu(), config);
 }
 
+// r solved its problem with a program that holds `text` and passes the held-out cases.
+void expect_generalising(const search::SearchOutcome& r, const std::string& text) {
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find(text), std::string::npos) << r.solution;
+}
+
 std::vector<nlohmann::json> int_arrays(int first, int count) {
   std::vector<nlohmann::json> out;
   for (int k = first; k < first + count; ++k) {
@@ -361,9 +368,7 @@ TEST(Enumerate, AssemblesListsFromACommonPrefixAndSuffix) {
       vm::identical(prefix, vm::Value::of_array(Type::Int, {vm::Value::of_int(41), vm::Value::of_int(7)})));
   EXPECT_TRUE(vm::identical(suffix, vm::Value::of_array(Type::Int, {vm::Value::of_int(99)})));
   const search::SearchOutcome r = solve(p, test, expected, 50000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("[41, 7] + sort(xs) + [99]"), std::string::npos) << r.solution;
+  expect_generalising(r, "[41, 7] + sort(xs) + [99]");
   suites::Problem two = p;
   two.train.resize(2);
   EXPECT_FALSE(search::GoalShape::has_affix(search::output_affixes(two, 0).first));
@@ -438,9 +443,7 @@ TEST(Enumerate, WritesLinesOfNumbersFromInts) {
   for (int n = -2; n < 22; ++n) (n % 2 == 0 ? train : test).push_back({n});
   const search::SearchOutcome r =
       solve(make_problem("fn solve(n: int) -> str", train, one_to_n), test, one_to_n, 50000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("join(map_str(range_to(1, n)), \"\\n\")"), std::string::npos) << r.solution;
+  expect_generalising(r, "join(map_str(range_to(1, n)), \"\\n\")");
 }
 
 // Where every output begins with the same lines and part of the next ("1\n2" of 1 to n from
@@ -452,9 +455,7 @@ TEST(Enumerate, WritesLinesOfNumbersThatShareTheirFirstLines) {
   const suites::Problem p = make_problem("fn solve(n: int) -> str", train, one_to_n);
   EXPECT_EQ(search::output_affixes(p, 0).first.s, "1\n2");
   const search::SearchOutcome r = solve(p, test, one_to_n, 50000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("join(map_str(range_to(1, n)), \"\\n\")"), std::string::npos) << r.solution;
+  expect_generalising(r, "join(map_str(range_to(1, n)), \"\\n\")");
 }
 
 // A string n times over (Python's s * n) is join(array(n, s), ""): array of a str is a production.
@@ -469,9 +470,7 @@ TEST(Enumerate, RepeatsAStringAsAnArrayOfItJoined) {
     for (int n = 0; n < 6; ++n) (n % 2 == 0 ? train : test).push_back({s, n});
   const search::SearchOutcome r =
       solve(make_problem("fn solve(s: str, n: int) -> str", train, expected), test, expected, 300000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("join(array(n, s), \"\")"), std::string::npos) << r.solution;
+  expect_generalising(r, "join(array(n, s), \"\")");
 }
 
 // The greatest common divisor of two positive ints is Euclid's loop, euclid(a, b), which carries
@@ -487,9 +486,7 @@ TEST(Enumerate, FindsTheGcdByEuclidsLoop) {
     for (int b : {18, 14, 27, 48, 7}) ((a + b) % 2 == 0 ? train : test).push_back({a, b});
   const search::SearchOutcome r =
       solve(make_problem("fn solve(a: int, b: int) -> int", train, expected), test, expected, 300000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("euclid("), std::string::npos) << r.solution;
+  expect_generalising(r, "euclid(");
 }
 
 // Lines of numbers are also a goal of [int], the numbers themselves (no line: []); lines that are
@@ -560,9 +557,7 @@ TEST(Enumerate, WritesDigitsFromTheLeafOfTheParametersDigits) {
     }
   EXPECT_TRUE(parts) << "the lines of numbers taken apart";
   const search::SearchOutcome r = solve(p, test, expected, 100000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("decimal_digits(n)"), std::string::npos) << r.solution;
+  expect_generalising(r, "decimal_digits(n)");
   EXPECT_NE(r.solution.find("join(map_str("), std::string::npos) << r.solution;
 }
 
@@ -605,9 +600,7 @@ TEST(Enumerate, MeetsAnIntUpToAConstantAtTenCasesOrMore) {
     (train.size() < 12 ? train : test).push_back({s});
   const suites::Problem p = make_problem("fn solve(s: str) -> int", train, expected);
   const search::SearchOutcome r = solve(p, test, expected, 100000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("(sum(map_1(s)) + 1000)"), std::string::npos) << r.solution;
+  expect_generalising(r, "(sum(map_1(s)) + 1000)");
   const suites::Problem few =
       make_problem("fn solve(s: str) -> int", {train.begin(), train.begin() + 9}, expected);
   const search::SearchOutcome f = solve(few, test, expected, 100000);
@@ -656,9 +649,7 @@ TEST(Enumerate, AConstantOutputIsALeaf) {
   const auto expected = [](const nlohmann::json&) { return nlohmann::json(std::vector<int>{27, 3, 81}); };
   const suites::Problem p = make_problem("fn solve(xs: [int]) -> [int]", train, expected);
   const search::SearchOutcome r = solve(p, test, expected, 100000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("[27, 3, 81]"), std::string::npos) << r.solution;
+  expect_generalising(r, "[27, 3, 81]");
 }
 
 // Two sequences element by element: xs[i] * ys[i], a loop (a map whose body reads ys[i], or a zip).
@@ -708,9 +699,7 @@ TEST(Enumerate, SplitsCasesUnderConditions) {
   };
   const search::SearchOutcome r =
       solve(make_problem("fn solve(n: int) -> str", steps, step), test_steps, step, 5000);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("if n < 300 {\n    return \"low\";"), std::string::npos) << r.solution;
+  expect_generalising(r, "if n < 300 {\n    return \"low\";");
   search::EnumerateSettings off;
   off.splits = false;
   EXPECT_FALSE(
