@@ -59,11 +59,23 @@ class SampledGenerator final : public Generator {
   u64 evaluated_preparing() const override { return prepared_ + inner_->evaluated_preparing(); }
   std::optional<Alike> alike(const Proposal& solution) override { return inner_->alike(solution); }
   std::vector<std::string> uses(const Proposal& solution) const override { return inner_->uses(solution); }
-  std::vector<std::string> notes() const override { return inner_->notes(); }  // the enumeration's now
+  // The current generator's notes, after those of the ones restarts replaced (a bank that filled
+  // over an earlier sample is said too).
+  std::vector<std::string> notes() const override {
+    std::vector<std::string> out = earlier_notes_;
+    for (std::string& note : inner_->notes()) out.push_back(std::move(note));
+    return out;
+  }
 
  private:
   void restart() {
-    if (inner_) prepared_ += inner_->evaluated_preparing();
+    if (inner_) {
+      prepared_ += inner_->evaluated_preparing();
+      for (const std::string& note : inner_->notes())
+        earlier_notes_.push_back("over " + std::to_string(inner_cases_) +
+                                 " sampled cases, before a restart: " + note);
+    }
+    inner_cases_ = u32(sample_.size());
     suites::Problem sampled = shell_;
     for (u32 k : sample_) sampled.train.push_back(train_[k]);
     inner_ = make_(sampled);
@@ -74,7 +86,9 @@ class SampledGenerator final : public Generator {
   GeneratorFactory make_;
   std::vector<u32> sample_;  // train cases' indices, in order
   std::unique_ptr<Generator> inner_;
-  u64 prepared_ = 0;  // evaluated_preparing() of the generators before this one
+  u64 prepared_ = 0;                        // evaluated_preparing() of the generators before this one
+  u32 inner_cases_ = 0;                     // the cases inner_ was made with
+  std::vector<std::string> earlier_notes_;  // notes() of the generators before this one
 };
 
 }  // namespace

@@ -165,7 +165,7 @@ class EnumerateGenerator final : public Generator {
     evaluated_ = 0;
     std::vector<Proposal> out;
     if (usable_ && !enumerator_) start();
-    if (!enumerator_ || enumerator_->finished() || bytes_ > settings_.memory) return out;  // ended, or full
+    if (!enumerator_ || enumerator_->finished() || bank_full()) return out;  // ended, or full
     const u64 before = spent_;
     // While the body of a map or filter that gives the result is sought, half of each batch
     // goes to it (bank::LambdaBodies::seek).
@@ -226,7 +226,7 @@ class EnumerateGenerator final : public Generator {
     }
     spent_ = lambda_evaluated_ + sought_ + enumerated_ + stepped_;
     if (stats.heaps_full && !heaps_filled_) heaps_filled_ = Filled{spent_, stats.level};
-    if (bytes_ > settings_.memory && !bank_filled_) bank_filled_ = Filled{spent_, stats.level};
+    if (bank_full() && !bank_filled_) bank_filled_ = Filled{spent_, stats.level};
     evaluated_ = spent_ - before;
     // An answer was evaluated in the bank and is judged by the pipeline: count it once.
     if (!out.empty() && evaluated_ > 0) --evaluated_;
@@ -244,12 +244,20 @@ class EnumerateGenerator final : public Generator {
       return "after " + std::to_string(f.expressions) + " expressions, at level " + std::to_string(f.level);
     };
     const u64 memory_mib = settings_.memory >> 20;
-    if (heaps_filled_)
+    if (heaps_filled_) {
+      // Each case's heap is a quarter of --bank-memory over the cases, held to 1-256 MiB.
+      const u64 heap_mib = cases_->limits().heap_bytes >> 20;
+      const u64 quarter_mib = memory_mib / 4 / std::max<u64>(cases_->count(), 1);
+      const std::string share = heap_mib == quarter_mib
+                                    ? "a quarter of --bank-memory " + std::to_string(memory_mib) + " over " +
+                                          std::to_string(cases_->count()) + " cases"
+                                : heap_mib > quarter_mib ? "the least a case heap is given"
+                                                         : "the most a case heap may hold";
       out.push_back(
-          "the value bank's case heaps filled " + when(*heaps_filled_) + " (" +
-          std::to_string(cases_->limits().heap_bytes >> 20) + " MiB a case: a quarter of --bank-memory " +
-          std::to_string(memory_mib) + " over " + std::to_string(cases_->count()) +
-          " cases); no list or string was banked after that: a larger --bank-memory gives them room");
+          "the value bank's case heaps filled " + when(*heaps_filled_) + " (" + std::to_string(heap_mib) +
+          " MiB a case: " + share + "); no list or string was banked after that" +
+          (heap_mib < quarter_mib ? std::string() : std::string(": a larger --bank-memory gives them room")));
+    }
     if (bank_filled_)
       out.push_back("the value bank filled --bank-memory (" + std::to_string(memory_mib) + " MiB) " +
                     when(*bank_filled_) + "; the enumeration ended there");
@@ -736,6 +744,7 @@ class EnumerateGenerator final : public Generator {
     u32 level = 0;
   };
   std::optional<Filled> heaps_filled_, bank_filled_;
+  bool bank_full() const { return bytes_ > settings_.memory; }
   std::vector<Goal> goals_;
   std::vector<std::optional<Met>> met_;        // by result
   std::vector<std::optional<Met>> parts_met_;  // by goal: the parts of a result taken apart

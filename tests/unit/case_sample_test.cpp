@@ -78,6 +78,28 @@ TEST(CaseSample, ARepresentativeSampleChangesOnlyTheCost) {
   EXPECT_EQ(sampled.candidates, whole.candidates);
 }
 
+// What an enumeration said before a restart replaced it is said still, with the sample it had: a
+// bank given no memory fills in its first batch, which proposes x, false outside the sample.
+TEST(CaseSample, KeepsTheNotesOfTheEnumerationsItRestarted) {
+  std::vector<i64> train;
+  for (i64 k = 0; k < 40; ++k) train.push_back(k < 30 ? k % 5 : k);
+  const suites::Problem p = problem(train, {}, [](i64 x) { return x % 7; });
+  EnumerateSettings none;
+  none.memory = 0;
+  auto g = make_sampled_generator(
+      p, 5, [&](const suites::Problem& s) { return make_enumerate_generator(s, none); });
+  SearchConfig config;
+  config.batch = 200;
+  config.budget.candidates = 100000;
+  const SearchOutcome r = run_search(p, *g, *pipeline::make_pipeline(pipeline::Device::Cpu, {}), config);
+  ASSERT_EQ(r.notes.size(), 2u);
+  EXPECT_EQ(r.notes[0].rfind(
+                "over 5 sampled cases, before a restart: the value bank filled --bank-memory (0 MiB)", 0),
+            0u)
+      << r.notes[0];
+  EXPECT_EQ(r.notes[1].rfind("the value bank filled --bank-memory (0 MiB)", 0), 0u) << r.notes[1];
+}
+
 TEST(CaseSample, NeedsACase) {
   const suites::Problem p = problem({1, 2}, {}, [](i64 x) { return x; });
   EXPECT_THROW(

@@ -232,14 +232,19 @@ TEST(Enumerate, SaysWhenTheCasesHeapsFill) {
   });
   search::SearchConfig config;
   config.budget.candidates = 3'000'000;
-  search::EnumerateSettings small;
-  small.memory = u64(64) << 20;
-  auto g = search::make_enumerate_generator(p, small);
-  const search::SearchOutcome r = search::run_search(p, *g, *cpu(), config);
-  ASSERT_FALSE(r.notes.empty());
-  EXPECT_NE(r.notes[0].find("the value bank's case heaps filled after "), std::string::npos) << r.notes[0];
-  EXPECT_NE(r.notes[0].find("(2 MiB a case: a quarter of --bank-memory 64 over 8 cases)"), std::string::npos)
-      << r.notes[0];
+  // 64 MiB: a quarter over 8 cases; 30 MiB: under 1 MiB a case, which is raised to 1.
+  for (const auto& [mib, share] :
+       {std::pair<u64, std::string>{64, "(2 MiB a case: a quarter of --bank-memory 64 over 8 cases)"},
+        {30, "(1 MiB a case: the least a case heap is given)"}}) {
+    search::EnumerateSettings small;
+    small.memory = mib << 20;
+    auto g = search::make_enumerate_generator(p, small);
+    const search::SearchOutcome r = search::run_search(p, *g, *cpu(), config);
+    ASSERT_FALSE(r.notes.empty()) << mib;
+    EXPECT_NE(r.notes[0].find("the value bank's case heaps filled after "), std::string::npos) << r.notes[0];
+    EXPECT_NE(r.notes[0].find(share), std::string::npos) << r.notes[0];
+    EXPECT_NE(r.notes[0].find("a larger --bank-memory gives them room"), std::string::npos) << r.notes[0];
+  }
 }
 
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
