@@ -5,7 +5,9 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
+#include <string_view>
 
 #include "neural/archive_file.h"
 
@@ -30,7 +32,7 @@ bool parse_meta(const std::string& text, PolicyMeta* m, std::string* why) {
   std::getline(in, head);
   std::getline(in, sizes);
   if (!head.starts_with(kMagicWord)) return *why = "not a gpusynth search policy", false;
-  if (head != std::string(kMagicWord) + " format=" + std::to_string(kPolicyFormat))
+  if (std::string_view(head).substr(std::strlen(kMagicWord)) != " format=" + std::to_string(kPolicyFormat))
     return *why = "unsupported policy file '" + head +
                   "' (this build reads format=" + std::to_string(kPolicyFormat) + ")",
            false;

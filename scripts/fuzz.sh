@@ -7,7 +7,7 @@
 # Another sanitizer set builds in build/fuzz-SET (e.g. build/fuzz-undefined), its own corpus.
 #
 #   bash scripts/fuzz.sh                 # 20 s per target
-#   bash scripts/fuzz.sh 3600 -jobs=2    # an hour each, two processes
+#   bash scripts/fuzz.sh 3600 -jobs=2    # an hour each, two processes each
 #   FUZZ_SANITIZERS=undefined FUZZ_TARGETS="input_fuzzer" bash scripts/fuzz.sh 3600
 #                                        # UBSan only: 2-6x the executions/s of ASan + UBSan
 set -euo pipefail
@@ -58,17 +58,32 @@ done
 
 # libhdf5 leaks on some of its error paths (tests/robustness/libhdf5-leaks.supp).
 export LSAN_OPTIONS=suppressions=$PWD/tests/robustness/libhdf5-leaks.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+# The targets run side by side, GPUSYNTH_FUZZ_JOBS (default 2) at a time, each for SECONDS on one
+# core; what each found is printed in the targets' order once all have ended.
+fuzz_one() {
+  local t=$1 max_len=8192
+  [ "$t" = records_fuzzer ] && max_len=131072
+  shift
+  local rc=0
+  "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=$max_len \
+    -print_final_stats=1 -artifact_prefix="$build/crashes/$t-" "$@" "$corpus/$t" >"$build/$t.log" 2>&1 || rc=$?
+  echo $rc >"$build/$t.status"
+}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "${GPUSYNTH_FUZZ_JOBS:-2}" ]; do sleep 0.2; done
+  echo "fuzz.sh: $t for $seconds s"
+  rm -f "$build/$t.status"
+  fuzz_one "$t" "$@" &
+done
+wait
 status=0
 for t in "${targets[@]}"; do
-  echo "fuzz.sh: $t for $seconds s"
-  max_len=8192
-  [ "$t" = records_fuzzer ] && max_len=131072
-  if ! "$build/tests/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=$max_len \
-    -print_final_stats=1 -artifact_prefix="$build/crashes/$t-" "$@" "$corpus/$t" >"$build/$t.log" 2>&1; then
+  if [ "$(cat "$build/$t.status" 2>/dev/null)" != 0 ]; then
     tail -40 "$build/$t.log"
     echo "fuzz.sh: $t FAILED (input kept in $build/crashes/)"
     status=1
   else
+    echo "fuzz.sh: $t"
     grep -E "stat::number_of_executed_units|stat::peak_rss_mb|cov: " "$build/$t.log" | tail -3
   fi
 done

@@ -12,9 +12,11 @@
 #include <set>
 #include <sstream>
 
+#include "neural/archive_file.h"
 #include "neural/bytecode_tokenizer.h"
 #include "neural/checkpoint.h"
 #include "neural/data.h"
+#include "neural/policy_model.h"
 #include "neural/sampling.h"
 #include "neural/train_compiler.h"
 #include "neural/trainer.h"
@@ -133,6 +135,30 @@ TEST(Checkpoint, RoundTripAndResume) {
   }
   EXPECT_FALSE(Trainer::resume(dir + "/cut.pt", kCpu, &read, &error));
   EXPECT_NE(error.find("cut.pt"), std::string::npos) << error;
+  std::filesystem::remove_all(dir);
+}
+
+// A search policy file of another format, or of another kind, is refused naming the file and
+// what it holds.
+TEST(PolicyFile, AnotherFormatOrKindIsAnErrorNamingIt) {
+  const std::string dir = temp_dir("policy_format"), path = dir + "/future.pt";
+  std::string error;
+  ASSERT_TRUE(save_archive_file(
+      path, "the policy", "gpusynth-search-policy format=999\nfeatures=1\n",
+      [](torch::serialize::OutputArchive&) {}, &error))
+      << error;
+  EXPECT_FALSE(load_policy_file(path, &error));
+  EXPECT_NE(
+      error.find(path +
+                 ": unsupported policy file 'gpusynth-search-policy format=999' (this build reads format="),
+      std::string::npos)
+      << error;
+  ASSERT_TRUE(save_archive_file(
+      path, "the policy", "gpusynth-neural-checkpoint format=1\n", [](torch::serialize::OutputArchive&) {},
+      &error))
+      << error;
+  EXPECT_FALSE(load_policy_file(path, &error));
+  EXPECT_NE(error.find(path + ": not a gpusynth search policy"), std::string::npos) << error;
   std::filesystem::remove_all(dir);
 }
 
