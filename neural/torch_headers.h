@@ -4,8 +4,9 @@
 // include what they use; this list only has to cover them for the header to pay.
 #pragma once
 
+// clang-format off
 #include <torch/types.h>  // first: the optimizer and clip_grad headers use Tensor
-
+// clang-format on
 #include <torch/autograd.h>
 #include <torch/cuda.h>
 #include <torch/nn/functional/activation.h>
