@@ -499,7 +499,8 @@ class EnumerateGenerator final : public Generator {
         Goal& g = goals_[j];
         if (b.type != g.shape.type || closed(j)) continue;
         const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
-        if (whole && n > 0 && !right(g, 0)) continue;
+        // (An int with a last step, a kept part's chr goal, may be met up to an offset.)
+        if (whole && n > 0 && !right(g, 0) && b.type != I) continue;
         CaseMask right_cases = case_mask(n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
@@ -637,12 +638,12 @@ class EnumerateGenerator final : public Generator {
   // The constant c with b + c an int goal's output on every case (not 0): checksum's `chr(e +
   // 32)` where 32 is no leaf. Only where a problem has kOffsetCases train cases or more: with
   // fewer, an expression off by the same amount on every case is too often a coincidence. Not
-  // for a part of a list taken apart, nor a goal of a last step; at most 2^31 either way.
+  // for a part of a list taken apart; at most 2^31 either way. (Of the goals with a last step,
+  // the ints are those of a kept part's rest, `chr($0) + slice(s, 1, len(s))`: the offset goes
+  // inside the step, capitalise's `chr((s[0] - 32))`.)
   std::optional<i64> offset_of(const Goal& g, const bank::Behaviour& b) const {
     const u32 n = cases_->count();
-    if (b.type != I || n < kOffsetCases || !g.shape.layout.empty() || !g.shape.step.empty() ||
-        b.traps_anywhere())
-      return std::nullopt;
+    if (b.type != I || n < kOffsetCases || !g.shape.layout.empty() || b.traps_anywhere()) return std::nullopt;
     const i64 c = i64(u64(g.shape.outputs[0].i) - b.words[0]);
     if (c == 0 || c > (i64(1) << 31) || c < -(i64(1) << 31)) return std::nullopt;
     for (u32 k = 1; k < n; ++k)

@@ -142,6 +142,87 @@ void add_lines_goals(u32 r, const vm::Value& prefix, const vm::Value& suffix,
   }
 }
 
+// The goals of str result r whose outputs keep a str parameter's text, or part of it, at one
+// end (capitalise: "Tree" from "tree" keeps `slice(s, 1, len(s))`): what comes before a kept end
+// (of `slice(p, k, len(p))` with the least k of 0 to kMostCut, `$0 + p` at 0), then what comes
+// after a kept beginning (`p + $0`, else `slice(p, 0, k)` with the greatest k of kMostCut to 1),
+// each a goal whose last step writes the kept part beside the expression, and where every such
+// rest is one character, also the int that chr() turns into it. A part kept on fewer than half
+// the cases (an empty one, or a slice past the end) makes no goal.
+constexpr i64 kMostCut = 3;
+
+void add_kept_goals(const suites::Problem& problem, u32 r, const std::vector<vm::Value>& outputs,
+                    std::vector<GoalShape>* out) {
+  const Type I = Type::Int, S = Type::Str;
+  const suites::Signature& sig = problem.signature;
+  const std::string plus = bank::production_key("$0 + $1", {S, S}, S);
+  for (u32 i = 0; i < sig.params.size(); ++i) {
+    if (sig.params[i] != S) continue;
+    const std::string& name = sig.param_names[i];
+    // The rest of each output once kept(input) is cut from its end (or beginning), or none.
+    const auto rests = [&](bool end, auto kept) -> std::optional<std::vector<vm::Value>> {
+      std::vector<vm::Value> rest;
+      size_t kept_somewhere = 0;
+      for (size_t c = 0; c < outputs.size(); ++c) {
+        const std::string& o = outputs[c].s;
+        const std::string part = kept(problem.train[c].inputs[i].s);
+        if (part.size() > o.size() || (end ? o.compare(o.size() - part.size(), part.size(), part) != 0
+                                           : o.compare(0, part.size(), part) != 0))
+          return std::nullopt;
+        kept_somewhere += !part.empty();
+        rest.push_back(vm::Value::of_str(end ? o.substr(0, o.size() - part.size()) : o.substr(part.size())));
+      }
+      if (2 * kept_somewhere < outputs.size()) return std::nullopt;
+      return rest;
+    };
+    const auto add = [&](const std::string& text, std::vector<std::string> keys,
+                         const std::vector<vm::Value>& rest) {
+      keys.push_back(plus);
+      GoalShape g{r, S, {}, {}, nullptr, false, rest, {}, {}, 0};
+      g.step.text = text;
+      g.step.keys = keys;
+      out->push_back(g);
+      std::vector<vm::Value> chars;
+      for (const vm::Value& v : rest)
+        if (v.s.size() == 1) chars.push_back(vm::Value::of_int(u8(v.s[0])));
+      if (chars.size() != rest.size()) return;
+      // chr inside the step: the shape's convert would go around it.
+      g.type = I;
+      g.outputs = std::move(chars);
+      const size_t at = g.step.text.find("$0");
+      g.step.text.replace(at, 2, "chr($0)");
+      g.step.keys.push_back(bank::production_key("chr($0)", {I}, S));
+      out->push_back(std::move(g));
+    };
+    const std::string slice = bank::production_key("slice($0, $1, $2)", {S, I, I}, S);
+    const std::string length = bank::production_key("len($0)", {S}, I);
+    for (i64 k = 0; k <= kMostCut; ++k) {
+      const auto kept = [k](const std::string& t) { return t.substr(std::min<size_t>(size_t(k), t.size())); };
+      if (std::optional<std::vector<vm::Value>> rest = rests(true, kept)) {
+        if (k == 0)
+          add("$0 + " + name, {}, *rest);
+        else
+          add("$0 + slice(" + name + ", " + std::to_string(k) + ", len(" + name + "))",
+              {slice, length, bank::constant_key(vm::Value::of_int(k))}, *rest);
+        break;
+      }
+    }
+    if (std::optional<std::vector<vm::Value>> rest = rests(false, [](const std::string& t) { return t; })) {
+      add(name + " + $0", {}, *rest);
+      continue;
+    }
+    for (i64 k = kMostCut; k >= 1; --k) {
+      const auto kept = [k](const std::string& t) { return t.substr(0, size_t(k)); };
+      if (std::optional<std::vector<vm::Value>> rest = rests(false, kept)) {
+        add("slice(" + name + ", 0, " + std::to_string(k) + ") + $0",
+            {slice, bank::constant_key(vm::Value::of_int(0)), bank::constant_key(vm::Value::of_int(k))},
+            *rest);
+        break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u32 r) {
@@ -201,6 +282,7 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
     // of "1 to n, one per line" begins "1\n2", and between that and the rest no line is whole.
     if (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))
       add_lines_goals(r, {}, {}, outputs, &out);
+    add_kept_goals(problem, r, outputs, &out);
   }
   return out;
 }

@@ -2,7 +2,8 @@
 // "Goals"): for a string or list result whose train outputs share a prefix or a suffix, the
 // strings or lists between them (`return [8] + e + [8];`); where those are single characters or decimal
 // integers, the ints that chr() or str() turns into them; where they hold lines, the [str] that join(…, "\n")
-// turns into them, and where those are numbers the [int] whose texts they are; for an [int] result, what goes
+// turns into them, and where those are numbers the [int] whose texts they are; where they keep a str
+// parameter's text or part of it at one end, what comes before or after it; for an [int] result, what goes
 // into a last reverse, sort, running sum or map (search/last_steps.h). The enumeration assembles an answer
 // from expressions that meet these: `return "Check sum is " + chr(e);`, `return (e1, e2);`, `return
 // map_mul(e, 2);`.
@@ -68,7 +69,7 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
 // else its first element and the rest, all but its last and the last, and the first, those
 // between and the last), then as ints under chr or str, then as lines (strs, then numbers, then
 // the numbers taken apart as a list result is), where they exist, and where the outputs have
-// affixes, those of the outputs as they are.
+// affixes, those of the outputs as they are, then what a kept part of a str parameter leaves.
 std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
 
 // The productions and constants an answer met through goal g is written with besides the

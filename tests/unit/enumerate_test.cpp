@@ -478,6 +478,34 @@ TEST(Enumerate, RepeatsAStringAsAnArrayOfItJoined) {
   expect_generalising(r, "join(array(n, s), \"\")");
 }
 
+// An output that keeps part of a str parameter at one end is sought as the rest beside it
+// (search/goal_shapes.h): capitalising keeps all but the first letter, and the rest is one
+// character, chr() of the first byte less 32 (an offset, 32 being no leaf); a palindrome made
+// from s keeps s at its beginning, and the rest is reverse(s).
+TEST(Enumerate, FindsWhatAnOutputAddsToTheTextItKeeps) {
+  const std::vector<std::string> words{"tree",  "a sky", "zebra zoo", "dog", "x y z", "blue",   "cat nap",
+                                       "hello", "m",     "quiet",     "owl", "rain",  "sun up", "kite"};
+  std::vector<nlohmann::json> train, test;
+  for (size_t i = 0; i < words.size(); ++i) (i < 10 ? train : test).push_back({words[i]});
+  const auto capitalised = [](const nlohmann::json& in) {
+    std::string t = in[0].get<std::string>();
+    t[0] = char(t[0] - 32);
+    return nlohmann::json(t);
+  };
+  const search::SearchOutcome upper =
+      solve(make_problem("fn solve(s: str) -> str", train, capitalised), test, capitalised, 300000);
+  expect_generalising(upper, "slice(s, 1, len(s))");
+  EXPECT_NE(upper.solution.find("chr("), std::string::npos) << upper.solution;
+  EXPECT_LT(upper.candidates, 100000u);
+  const auto mirrored = [](const nlohmann::json& in) {
+    const std::string t = in[0].get<std::string>();
+    return nlohmann::json(t + std::string(t.rbegin(), t.rend()));
+  };
+  const search::SearchOutcome mirror =
+      solve(make_problem("fn solve(s: str) -> str", train, mirrored), test, mirrored, 300000);
+  expect_generalising(mirror, "s + reverse(s)");
+}
+
 // The greatest common divisor of two positive ints is Euclid's loop, euclid(a, b), which carries
 // two ints through a while loop (search/bank_loops.h).
 TEST(Enumerate, FindsTheGcdByEuclidsLoop) {
