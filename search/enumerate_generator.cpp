@@ -499,8 +499,8 @@ class EnumerateGenerator final : public Generator {
         Goal& g = goals_[j];
         if (b.type != g.shape.type || closed(j)) continue;
         const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
-        // (An int with a last step, a kept part's chr goal, may be met up to an offset.)
-        if (whole && n > 0 && !right(g, 0) && b.type != I) continue;
+        // (An int goal with a last step, a kept part's chr goal, may be met up to an offset.)
+        if (whole && n > 0 && !right(g, 0) && (b.type != I || g.shape.step.empty())) continue;
         CaseMask right_cases = case_mask(n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
