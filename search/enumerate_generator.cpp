@@ -316,6 +316,8 @@ class EnumerateGenerator final : public Generator {
     GoalShape shape;
     std::vector<u64> hashes;  // the outputs' hashes, by case
     SplitTerms terms;
+    // Terms right wherever they do not trap, and the cases where they trap (partial_traps()).
+    std::vector<std::pair<u32, CaseMask>> guarded;
     // An int or [int] goal's output on case 0 (its elements; sorted for a permutation goal).
     std::vector<i64> first;
   };
@@ -515,6 +517,11 @@ class EnumerateGenerator final : public Generator {
           m.offset = *offset;
           meet(j, std::move(m));
         } else if (settings_.splits && !whole) {
+          if (count > 0 && g.guarded.size() < kMostGuarded)
+            if (std::optional<CaseMask> trapped = partial_traps(b, count)) {
+              g.guarded.push_back({scanned_, std::move(*trapped)});
+              terms_changed = true;
+            }
           terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
         }
       }
@@ -530,7 +537,8 @@ class EnumerateGenerator final : public Generator {
     if (!all_met && settings_.splits && conditions_.due(terms_changed))
       for (u32 j = 0; j < goals_.size(); ++j)
         if (!closed(j))
-          if (std::optional<DecisionList> list = split(goals_[j].terms)) meet(j, met_by(j, *list));
+          if (std::optional<DecisionList> list = guard(goals_[j]); list || (list = split(goals_[j].terms)))
+            meet(j, met_by(j, *list));
     if (std::find(met_.begin(), met_.end(), std::nullopt) != met_.end()) return std::nullopt;
     std::string source = program();
     if (!sources_.insert(source).second) return std::nullopt;
@@ -651,6 +659,46 @@ class EnumerateGenerator final : public Generator {
     return c;
   }
 
+  // Where b, right on `right` cases, is right on every other case but where a partial operation
+  // traps (an empty list's max, an index past the end, a division by zero), those cases.
+  std::optional<CaseMask> partial_traps(const bank::Behaviour& b, u32 right) const {
+    const u32 n = cases_->count();
+    CaseMask trapped = case_mask(n);
+    u32 count = 0;
+    for (u32 k = 0; k < n; ++k) {
+      const auto t = vm::Trap(b.traps[k]);
+      if (t == vm::Trap::NONE) continue;
+      if (t != vm::Trap::DIVISION_BY_ZERO && t != vm::Trap::INDEX_OUT_OF_RANGE &&
+          t != vm::Trap::INVALID_ARGUMENT)
+        return std::nullopt;
+      add_case(&trapped, k);
+      ++count;
+    }
+    if (count == 0 || right + count != n) return std::nullopt;
+    return trapped;
+  }
+  // A guard: `if c { u } else { t }` with t right wherever it does not trap, c the smallest
+  // condition that holds exactly where it traps (or, negated, nowhere else), and u a term right
+  // there — on however few cases (a split's branch needs split_min_cases(), but here the trap,
+  // not the fit, draws the line): "max minus min, 0 for an empty list".
+  std::optional<DecisionList> guard(const Goal& g) const {
+    const u32 n = cases_->count();
+    for (const auto& [t, trapped] : g.guarded) {
+      CaseMask rest = case_mask(n);
+      for (u32 k = 0; k < n; ++k)
+        if (!has_case(trapped, k)) add_case(&rest, k);
+      for (size_t c = 0; c < conditions_.ids().size(); ++c) {
+        const CaseMask& holds = conditions_.cases()[c];
+        const bool when = holds == trapped;
+        if (!when && holds != rest) continue;
+        for (size_t u = 0; u < g.terms.ids().size(); ++u)
+          if (is_subset(trapped, g.terms.cases()[u]))
+            return DecisionList{{{conditions_.ids()[c], when, g.terms.ids()[u]}}, t};
+        break;  // the smallest condition has no term to go with it
+      }
+    }
+    return std::nullopt;
+  }
   // A decision list over the terms and the smallest conditions that split the cases.
   std::optional<DecisionList> split(const SplitTerms& terms) const {
     const u32 n = cases_->count();
@@ -773,6 +821,7 @@ class EnumerateGenerator final : public Generator {
   std::unordered_map<std::string, std::string> sought_forms_;  // bodies_->seek()'s answers' forms, by source
   static constexpr u64 kAlikeBudget = 20000;                   // expressions alike() may evaluate
   static constexpr u32 kBoundFactor = 4, kShortestBound = 256;
+  static constexpr u32 kMostGuarded = 8;   // Goal::guarded, the first found
   static constexpr u32 kOffsetCases = 10;  // offset_of()  // of a banked list's or str's length
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;

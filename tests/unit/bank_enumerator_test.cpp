@@ -313,6 +313,7 @@ TEST(BankGenerator, SolvesInTheSearchLoopAndCountsWhatItEvaluated) {
   p.test = {p.train[0], p.train[1]};
   EnumerateSettings settings;
   settings.forward_steps = false;  // push(xs, -1)[0]: an answer a step forward, whose twins no level holds
+  settings.splits = false;         // xs[0] guarded where it traps, -1 on the empty lists: a split, no twins
   std::unique_ptr<Generator> g = make_enumerate_generator(p, settings);
   std::unique_ptr<pipeline::Pipeline> cpu = pipeline::make_pipeline(pipeline::Device::Cpu, {});
   SearchConfig config;

@@ -748,6 +748,37 @@ TEST(Enumerate, SplitsCasesUnderConditions) {
   EXPECT_FALSE(solve(p, test_graded, grade, 5000, off).solved);
 }
 
+// A term right wherever it does not trap is guarded where it traps (an empty list's max): `if
+// C { U } else { max(xs) - min(xs) }` with C the smallest condition that holds on exactly the
+// trapping cases and U a term right on them, though they are one case of 16, fewer than a
+// split's branch may hold (split_min_cases). The answer is right on the held-out lists, empty
+// ones among them.
+TEST(Enumerate, GuardsATermWhereAPartialOperationTraps) {
+  const auto expected = [](const nlohmann::json& in) {
+    const std::vector<i64> xs = in[0].get<std::vector<i64>>();
+    return nlohmann::json(
+        xs.empty() ? 0 : *std::max_element(xs.begin(), xs.end()) - *std::min_element(xs.begin(), xs.end()));
+  };
+  std::vector<nlohmann::json> train, test;
+  for (int k = 0; k < 32; ++k) {
+    std::vector<i64> xs;
+    for (int j = 0; j < (k * 5 + 3) % 9; ++j) xs.push_back((k * 37 + j * 53) % 101 - 50);
+    if (k == 3 || k == 20 || k == 27) xs.clear();
+    if (k == 5 || k == 22) xs = {0};
+    if (k == 9 || k == 24) xs = {0, 1};
+    (k < 16 ? train : test).push_back({xs});
+  }
+  const search::SearchOutcome r =
+      solve(make_problem("fn solve(xs: [int]) -> int", train, expected), test, expected, 300000);
+  expect_generalising(r, "return max(xs) - min(xs);");
+  EXPECT_NE(r.solution.find("if "), std::string::npos) << r.solution;
+  search::EnumerateSettings off;
+  off.splits = false;
+  const search::SearchOutcome unguarded =
+      solve(make_problem("fn solve(xs: [int]) -> int", train, expected), test, expected, 300000, off);
+  EXPECT_FALSE(unguarded.solved && unguarded.generalises) << unguarded.solution;
+}
+
 TEST(Enumerate, CommandLine) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/number-io.json";
   auto ok = testing::run_command(jobs::search_command,
