@@ -660,9 +660,14 @@ class EnumerateGenerator final : public Generator {
   }
 
   // Where b, right on `right` cases, is right on every other case but where a partial operation
-  // traps (an empty list's max, an index past the end, a division by zero), those cases.
+  // traps (an empty list's max, an index past the end, a division by zero), those cases. Only
+  // where there are kGuardCases train cases or more and b is right on as many as a split's branch
+  // must hold: on deepcoder-neo100's 5 cases a term right on 4 that traps on the fifth is a
+  // coincidence, and guards made 7 more answers there that fit and are plainly wrong
+  // (`if 0 < xs[2] { return 2 * max(xs); } return 2 / first_where_gt(xs, 1);`).
   std::optional<CaseMask> partial_traps(const bank::Behaviour& b, u32 right) const {
     const u32 n = cases_->count();
+    if (n < kGuardCases || right < split_min_cases(n)) return std::nullopt;
     CaseMask trapped = case_mask(n);
     u32 count = 0;
     for (u32 k = 0; k < n; ++k) {
@@ -822,6 +827,7 @@ class EnumerateGenerator final : public Generator {
   static constexpr u64 kAlikeBudget = 20000;                   // expressions alike() may evaluate
   static constexpr u32 kBoundFactor = 4, kShortestBound = 256;
   static constexpr u32 kMostGuarded = 8;   // Goal::guarded, the first found
+  static constexpr u32 kGuardCases = 10;   // partial_traps()
   static constexpr u32 kOffsetCases = 10;  // offset_of()  // of a banked list's or str's length
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
