@@ -310,14 +310,19 @@ class EnumerateGenerator final : public Generator {
   }
 
  private:
+  // A term right wherever it does not trap: the cases where it traps, and the others.
+  struct Guarded {
+    u32 term;
+    CaseMask trapped, rest;
+  };
   // A goal (search/goal_shapes.h): what an expression must give on each train case, and the
   // terms of its case split.
   struct Goal {
     GoalShape shape;
     std::vector<u64> hashes;  // the outputs' hashes, by case
     SplitTerms terms;
-    // Terms right wherever they do not trap, and the cases where they trap (partial_traps()).
-    std::vector<std::pair<u32, CaseMask>> guarded;
+    // Terms right wherever they do not trap (partial_traps()).
+    std::vector<Guarded> guarded;
     // An int or [int] goal's output on case 0 (its elements; sorted for a permutation goal).
     std::vector<i64> first;
   };
@@ -502,7 +507,7 @@ class EnumerateGenerator final : public Generator {
         if (b.type != g.shape.type || closed(j)) continue;
         const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
         // (An int goal with a last step, a kept part's chr goal, may be met up to an offset.)
-        if (whole && n > 0 && !right(g, 0) && (b.type != I || g.shape.step.empty())) continue;
+        if (whole && n > 0 && !right(g, 0) && !may_offset(g, b)) continue;
         CaseMask right_cases = case_mask(n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
@@ -518,8 +523,9 @@ class EnumerateGenerator final : public Generator {
           meet(j, std::move(m));
         } else if (settings_.splits && !whole) {
           if (count > 0 && g.guarded.size() < kMostGuarded)
-            if (std::optional<CaseMask> trapped = partial_traps(b, count)) {
-              g.guarded.push_back({scanned_, std::move(*trapped)});
+            if (std::optional<Guarded> guarded = partial_traps(b, count)) {
+              guarded->term = scanned_;
+              g.guarded.push_back(std::move(*guarded));
               terms_changed = true;
             }
           terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
@@ -644,35 +650,43 @@ class EnumerateGenerator final : public Generator {
   }
 
   // The constant c with b + c an int goal's output on every case (not 0): checksum's `chr(e +
-  // 32)` where 32 is no leaf. Only where a problem has kOffsetCases train cases or more: with
+  // 32)` where 32 is no leaf. Only where a problem has kTrustedCases train cases or more: with
   // fewer, an expression off by the same amount on every case is too often a coincidence. Not
   // for a part of a list taken apart; at most 2^31 either way. (Of the goals with a last step,
   // the ints are those of a kept part's rest, `chr($0) + slice(s, 1, len(s))`: the offset goes
   // inside the step, capitalise's `chr((s[0] - 32))`.)
   std::optional<i64> offset_of(const Goal& g, const bank::Behaviour& b) const {
+    if (!may_offset(g, b)) return std::nullopt;
     const u32 n = cases_->count();
-    if (b.type != I || n < kOffsetCases || !g.shape.layout.empty() || b.traps_anywhere()) return std::nullopt;
     const i64 c = i64(u64(g.shape.outputs[0].i) - b.words[0]);
     if (c == 0 || c > (i64(1) << 31) || c < -(i64(1) << 31)) return std::nullopt;
     for (u32 k = 1; k < n; ++k)
       if (i64(b.words[k] + u64(c)) != g.shape.outputs[k].i) return std::nullopt;
     return c;
   }
+  // Whether offset_of() may find b meets g up to a constant (what it asks before it looks).
+  bool may_offset(const Goal& g, const bank::Behaviour& b) const {
+    return b.type == I && cases_->count() >= kTrustedCases && g.shape.layout.empty() && !b.traps_anywhere();
+  }
 
   // Where b, right on `right` cases, is right on every other case but where a partial operation
   // traps (an empty list's max, an index past the end, a division by zero), those cases. Only
-  // where there are kGuardCases train cases or more and b is right on as many as a split's branch
+  // where there are kTrustedCases train cases or more and b is right on as many as a split's branch
   // must hold: on deepcoder-neo100's 5 cases a term right on 4 that traps on the fifth is a
   // coincidence, and guards made 7 more answers there that fit and are plainly wrong
-  // (`if 0 < xs[2] { return 2 * max(xs); } return 2 / first_where_gt(xs, 1);`).
-  std::optional<CaseMask> partial_traps(const bank::Behaviour& b, u32 right) const {
+  // (`if 0 < xs[2] { return 2 * max(xs); } return 2 / first_where_gt(xs, 1);`). The term's id
+  // is the caller's to set.
+  std::optional<Guarded> partial_traps(const bank::Behaviour& b, u32 right) const {
     const u32 n = cases_->count();
-    if (n < kGuardCases || right < split_min_cases(n)) return std::nullopt;
-    CaseMask trapped = case_mask(n);
+    if (n < kTrustedCases || right < split_min_cases(n)) return std::nullopt;
+    CaseMask trapped = case_mask(n), rest = case_mask(n);
     u32 count = 0;
     for (u32 k = 0; k < n; ++k) {
       const auto t = vm::Trap(b.traps[k]);
-      if (t == vm::Trap::NONE) continue;
+      if (t == vm::Trap::NONE) {
+        add_case(&rest, k);
+        continue;
+      }
       if (t != vm::Trap::DIVISION_BY_ZERO && t != vm::Trap::INDEX_OUT_OF_RANGE &&
           t != vm::Trap::INVALID_ARGUMENT)
         return std::nullopt;
@@ -680,18 +694,14 @@ class EnumerateGenerator final : public Generator {
       ++count;
     }
     if (count == 0 || right + count != n) return std::nullopt;
-    return trapped;
+    return Guarded{0, std::move(trapped), std::move(rest)};
   }
   // A guard: `if c { u } else { t }` with t right wherever it does not trap, c the smallest
   // condition that holds exactly where it traps (or, negated, nowhere else), and u a term right
   // there — on however few cases (a split's branch needs split_min_cases(), but here the trap,
   // not the fit, draws the line): "max minus min, 0 for an empty list".
   std::optional<DecisionList> guard(const Goal& g) const {
-    const u32 n = cases_->count();
-    for (const auto& [t, trapped] : g.guarded) {
-      CaseMask rest = case_mask(n);
-      for (u32 k = 0; k < n; ++k)
-        if (!has_case(trapped, k)) add_case(&rest, k);
+    for (const auto& [t, trapped, rest] : g.guarded) {
       for (size_t c = 0; c < conditions_.ids().size(); ++c) {
         const CaseMask& holds = conditions_.cases()[c];
         const bool when = holds == trapped;
@@ -823,12 +833,14 @@ class EnumerateGenerator final : public Generator {
   std::vector<u64> xs_;                                // step_forward()'s list on case 0
   Sketch sketch_;                                      // … and its sketch of a step
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source
-  std::unordered_map<std::string, std::string> sought_forms_;  // bodies_->seek()'s answers' forms, by source
-  static constexpr u64 kAlikeBudget = 20000;                   // expressions alike() may evaluate
-  static constexpr u32 kBoundFactor = 4, kShortestBound = 256;
-  static constexpr u32 kMostGuarded = 8;   // Goal::guarded, the first found
-  static constexpr u32 kGuardCases = 10;   // partial_traps()
-  static constexpr u32 kOffsetCases = 10;  // offset_of()  // of a banked list's or str's length
+  std::unordered_map<std::string, std::string> sought_forms_;   // bodies_->seek()'s answers' forms, by source
+  static constexpr u64 kAlikeBudget = 20000;                    // expressions alike() may evaluate
+  static constexpr u32 kBoundFactor = 4, kShortestBound = 256;  // of a banked list's or str's length
+  static constexpr u32 kMostGuarded = 8;                        // Goal::guarded, the first found
+  // The fewest train cases on which a guard (partial_traps()) or an offset (offset_of()) is
+  // trusted: with fewer, a term that fits but for its traps, or but for a constant, is too often
+  // a coincidence.
+  static constexpr u32 kTrustedCases = 10;
   std::unique_ptr<bank::Cases> cases_;
   std::unique_ptr<bank::BankEnumerator> enumerator_;
   u64 spent_ = 0, evaluated_ = 0;

@@ -142,6 +142,16 @@ void add_lines_goals(u32 r, const vm::Value& prefix, const vm::Value& suffix,
   }
 }
 
+// Where every text is one character, their bytes as ints (the goal chr() turns into them).
+std::optional<std::vector<vm::Value>> single_chars(const std::vector<vm::Value>& texts) {
+  std::vector<vm::Value> chars;
+  for (const vm::Value& v : texts) {
+    if (v.s.size() != 1) return std::nullopt;
+    chars.push_back(vm::Value::of_int(u8(v.s[0])));
+  }
+  return chars;
+}
+
 // The goals of str result r whose outputs keep a str parameter's text, or part of it, at one
 // end (capitalise: "Tree" from "tree" keeps `slice(s, 1, len(s))`): what comes before a kept end
 // (of `slice(p, k, len(p))` with the least k of 0 to kMostCut, `$0 + p` at 0), then what comes
@@ -182,13 +192,11 @@ void add_kept_goals(const suites::Problem& problem, u32 r, const std::vector<vm:
       g.step.text = text;
       g.step.keys = keys;
       out->push_back(g);
-      std::vector<vm::Value> chars;
-      for (const vm::Value& v : rest)
-        if (v.s.size() == 1) chars.push_back(vm::Value::of_int(u8(v.s[0])));
-      if (chars.size() != rest.size()) return;
+      std::optional<std::vector<vm::Value>> chars = single_chars(rest);
+      if (!chars) return;
       // chr inside the step: the shape's convert would go around it.
       g.type = I;
-      g.outputs = std::move(chars);
+      g.outputs = std::move(*chars);
       const size_t at = g.step.text.find("$0");
       g.step.text.replace(at, 2, "chr($0)");
       g.step.keys.push_back(bank::production_key("chr($0)", {I}, S));
@@ -264,17 +272,16 @@ std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_step
     }
     take_apart(r, results[r], outputs, &out);
     if (results[r] != Type::Str) continue;
-    std::vector<vm::Value> rest, chars, ints;
+    std::vector<vm::Value> rest, ints;
     for (const vm::Value& v : outputs) {
       const std::string t = v.s.substr(prefix.s.size(), v.s.size() - prefix.s.size() - suffix.s.size());
       rest.push_back(vm::Value::of_str(t));
-      if (t.size() == 1) chars.push_back(vm::Value::of_int(u8(t[0])));
       if (std::optional<i64> d = decimal(t)) ints.push_back(vm::Value::of_int(*d));
     }
     if (GoalShape::has_affix(prefix) || GoalShape::has_affix(suffix))
       out.push_back({r, Type::Str, prefix, suffix, nullptr, false, rest, {}, {}, 0});
-    if (chars.size() == outputs.size())
-      out.push_back({r, Type::Int, prefix, suffix, "chr", false, chars, {}, {}, 0});
+    if (std::optional<std::vector<vm::Value>> chars = single_chars(rest))
+      out.push_back({r, Type::Int, prefix, suffix, "chr", false, std::move(*chars), {}, {}, 0});
     if (ints.size() == outputs.size())
       out.push_back({r, Type::Int, prefix, suffix, "str", false, ints, {}, {}, 0});
     add_lines_goals(r, prefix, suffix, rest, &out);
