@@ -379,6 +379,20 @@ class EnumerateGenerator final : public Generator {
           leaves.push_back({"decimal_digits(" + names_[i] + ")", digits.apply({&n, 1}, *cases_), 2, helper});
         }
     }
+    // Where guards may be made (partial_traps()), whether each sequence parameter is empty: a
+    // leaf of 4 nodes at level 2, so that the condition of a guard against an empty list's traps
+    // is `len(xs) == 0`. Made by the productions at size 4, it came after `xs == map_4(xs)` (xs
+    // equal to a list of as many ones, a lambda leaf), which the bank kept for the same cases and
+    // which misjudges `[1]`.
+    if (settings_.splits && cases_->count() >= kTrustedCases)
+      for (u32 i = 0; i < params_.size(); ++i)
+        if (params_[i] == S || is_array(params_[i])) {
+          const bank::Operation empty(std::vector<Type>{params_[i]}, B, "len(a0) == 0");
+          const bank::Behaviour* p = &cases_->parameter(i);
+          bank::Leaf leaf("len(" + names_[i] + ") == 0", empty.apply({&p, 1}, *cases_), 4);
+          leaf.cost = 2;
+          leaves.push_back(std::move(leaf));
+        }
     if (settings_.lambdas && settings_.lambda_budget > 0) {
       // The bodies' constants and productions (search/bank_grammar.h): those that make an int, a
       // bool or a str, the loops over an element among them (count_where_eq(xs, x): how often the
