@@ -7,26 +7,101 @@ namespace gs::search::bank {
 
 namespace {
 
+// The loops over an [int] with an int result, in C++ (Operation::loop_natively): what their Syn
+// below computes, with Syn's int semantics — wrapping arithmetic, `x % 0` trapping
+// division_by_zero (at the first element: an empty list's loop never divides), `MIN % -1` 0.
+enum class Acc : u8 { Add, Mul, Max, Min, Squares };
+enum class Test : u8 { Eq, Lt, Gt, Divides, NotDivides };
+
+template <Acc kAcc>
+vm::Trap fold_natively(const u64* xs, u32 length, u64 init, u64* out) {
+  u64 acc = init;
+  for (u32 k = 0; k < length; ++k) {
+    const u64 x = xs[k];
+    if constexpr (kAcc == Acc::Add) acc += x;
+    if constexpr (kAcc == Acc::Mul) acc *= x;
+    if constexpr (kAcc == Acc::Max) acc = i64(x) > i64(acc) ? x : acc;
+    if constexpr (kAcc == Acc::Min) acc = i64(x) < i64(acc) ? x : acc;
+    if constexpr (kAcc == Acc::Squares) acc += x * x;
+  }
+  *out = acc;
+  return vm::Trap::NONE;
+}
+
+// Whether x passes the test against v; v is not 0 for the divisibility tests.
+template <Test kTest>
+bool passes(i64 x, i64 v) {
+  if constexpr (kTest == Test::Eq) return x == v;
+  if constexpr (kTest == Test::Lt) return x < v;
+  if constexpr (kTest == Test::Gt) return x > v;
+  const bool divides = v == -1 || x % v == 0;  // MIN % -1 is 0 in Syn (and undefined in C++)
+  return kTest == Test::Divides ? divides : !divides;
+}
+
+template <Test kTest>
+bool divides_by_zero(u32 length, u64 v) {
+  return (kTest == Test::Divides || kTest == Test::NotDivides) && v == 0 && length > 0;
+}
+
+template <Test kTest>
+vm::Trap count_natively(const u64* xs, u32 length, u64 v, u64* out) {
+  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+  u64 count = 0;
+  for (u32 k = 0; k < length; ++k) count += passes<kTest>(i64(xs[k]), i64(v));
+  *out = count;
+  return vm::Trap::NONE;
+}
+
+template <Test kTest>
+vm::Trap first_natively(const u64* xs, u32 length, u64 v, u64* out) {
+  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+  u64 at = u64(-1);
+  for (u32 k = 0; k < length && at == u64(-1); ++k)
+    if (passes<kTest>(i64(xs[k]), i64(v))) at = k;
+  *out = at;
+  return vm::Trap::NONE;
+}
+
+template <Test kTest>
+vm::Trap last_natively(const u64* xs, u32 length, u64 v, u64* out) {
+  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+  u64 at = u64(-1);
+  for (u32 k = length; k-- > 0 && at == u64(-1);)
+    if (passes<kTest>(i64(xs[k]), i64(v))) at = k;
+  *out = at;
+  return vm::Trap::NONE;
+}
+
 struct Accumulation {
   const char* name;
   const char* step;  // acc's next value, over acc and x (and b, in a digit loop)
+  NativeLoop fold;   // fold_NAME in C++ (none for count: it is no fold of the bank's)
 };
 
 const Accumulation kAccumulations[] = {
-    {"add", "acc + x"},     {"mul", "acc * x"},         {"max", "max(acc, x)"},
-    {"min", "min(acc, x)"}, {"squares", "acc + x * x"}, {"count", "acc + 1"},
+    {"add", "acc + x", fold_natively<Acc::Add>},
+    {"mul", "acc * x", fold_natively<Acc::Mul>},
+    {"max", "max(acc, x)", fold_natively<Acc::Max>},
+    {"min", "min(acc, x)", fold_natively<Acc::Min>},
+    {"squares", "acc + x * x", fold_natively<Acc::Squares>},
+    {"count", "acc + 1", nullptr},
 };
 
 struct Predicate {
   const char* name;
-  const char* test;  // over x and v
+  const char* test;               // over x and v
+  NativeLoop count, first, last;  // count_where_NAME, first_where_NAME, last_where_NAME in C++
 };
 
-const Predicate kPredicates[] = {{"eq", "x == v"},
-                                 {"lt", "x < v"},
-                                 {"gt", "x > v"},
-                                 {"divides", "x % v == 0"},
-                                 {"notdivides", "x % v != 0"}};
+template <Test kTest>
+constexpr Predicate predicate(const char* name, const char* test) {
+  return {name, test, count_natively<kTest>, first_natively<kTest>, last_natively<kTest>};
+}
+
+const Predicate kPredicates[] = {predicate<Test::Eq>("eq", "x == v"), predicate<Test::Lt>("lt", "x < v"),
+                                 predicate<Test::Gt>("gt", "x > v"),
+                                 predicate<Test::Divides>("divides", "x % v == 0"),
+                                 predicate<Test::NotDivides>("notdivides", "x % v != 0")};
 
 struct Function {
   const char* name;
@@ -189,6 +264,7 @@ struct LoopForm {
   // a [str] beside every banked [int], and those filled PSB1's heaps (200 cases) by size 5 — and
   // decimal_digits, the leaves' of the int parameters (a list beside every banked int, else).
   bool production = true;
+  NativeLoop native = nullptr;  // the loop in C++, where it has one (Operation::loop_natively)
 };
 
 std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
@@ -202,7 +278,10 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
   for (const Accumulation& a : kAccumulations) {
     const std::string op = a.name;
     if (types.count(A)) {
-      if (op != "count") add({A, I}, I, "fold_" + op, fold, a.step);  // count: len(xs) + init
+      if (op != "count") {  // count: len(xs) + init
+        add({A, I}, I, "fold_" + op, fold, a.step);
+        p.back().native = a.fold;
+      }
       add({A, I}, A, "scan_" + op, scan, a.step);
     }
     if (op != "count" && op != "max" && op != "min") {  // max/min over 1..n: n or 1 against init
@@ -220,8 +299,13 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     for (const Predicate& w : kPredicates) {
       const std::string test = w.name;
       add({A, I}, I, "count_where_" + test, count_where, w.test);
-      if (test != "eq") add({A, I}, I, "first_where_" + test, first_where, w.test);  // eq: index_of
+      p.back().native = w.count;
+      if (test != "eq") {  // eq: index_of
+        add({A, I}, I, "first_where_" + test, first_where, w.test);
+        p.back().native = w.first;
+      }
       add({A, I}, I, "last_where_" + test, last_where, w.test);
+      p.back().native = w.last;
       if (test != "eq") add({A, I}, A, "filter_" + test, filter, w.test);
     }
   if (types.count(A)) {
@@ -265,6 +349,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     const std::string text = call_text(f);
     p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, kLoopFuel));
     if (f.counted) p.back().operation->count_steps_by(0);
+    if (f.native != nullptr) p.back().operation->loop_natively(f.native);
   }
   return p;
 }

@@ -117,6 +117,10 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
   const u32 n = arity();
   code_words_ = f.code_words;
   frame_slots_ = u32(f.local_count) + f.max_stack;
+  for (u32 i = 0; i < view.function_count(); ++i) {
+    all_code_words_ += view.functions[i].code_words;
+    all_frame_slots_ += u32(view.functions[i].local_count) + view.functions[i].max_stack;
+  }
   if (view.function_count() == 1 && n >= 1 && n <= 3 && f.code_words == n + 2) {
     bool in_order = vm::opcode_of(code[n + 1]) == vm::Op::RETURN;
     for (u32 i = 0; i < n; ++i)
@@ -158,6 +162,12 @@ void Operation::count_steps_by(u32 operand) {
   steps_operand_ = operand;
   cost_base_ = base;
   cost_step_ = step;
+}
+
+void Operation::loop_natively(NativeLoop loop) {
+  if (arity() != 2 || operands_[0] != Type::IntArray || operands_[1] != Type::Int || result_ != Type::Int)
+    throw std::logic_error("loop_natively: not (xs: [int], v: int) -> int: " + source_);
+  native_ = loop;
 }
 
 u64 Operation::fuel_for(const Cases& cases) const {
@@ -220,6 +230,15 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
       return u8(vm::Trap::OUT_OF_FUEL);
   }
   vm::Machine& m = cases.machine(k);
+  if (native_ != nullptr && !cases.interpreter_only()) {
+    const u64 xs = operands[0]->words[k];
+    const vm::Limits& l = cases.limits();
+    if (m.heap.is_array(xs) && l.call_depth >= 2 && l.stack_slots >= all_frame_slots_) {
+      const u32 length = m.heap.header(u32(xs))->length;
+      if ((u64(length) + 2) * all_code_words_ <= fuel)
+        return u8(native_(m.heap.slots(u32(xs)), length, operands[1]->words[k], word));
+    }
+  }
   for (u32 i = 0; i < arity(); ++i) m.stack[i] = operands[i]->words[k];
   m.fuel = fuel;
   // The heap keeps what earlier applications made: the operands' arrays and strings live there.

@@ -97,6 +97,11 @@ class Cases {
   std::vector<Behaviour> params_;
 };
 
+// A loop over the ints of an [int] (xs, length of them) with an int operand v, computed in C++
+// rather than by the interpreter (search/bank_loops.cpp: the folds, count_where, first_where,
+// last_where): the result word in *out, or the trap the loop's Syn would meet (*out then unset).
+using NativeLoop = vm::Trap (*)(const u64* xs, u32 length, u64 v, u64* out);
+
 // A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
 // operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]", "scan_sum(a0, a1)"), and the
 // functions BODY calls (`helpers`: a loop's, say); constants are leaves of the bank, not
@@ -121,6 +126,13 @@ class Operation {
   // traps out_of_fuel at once, as the interpreter would after burning it.
   static constexpr u64 kMaxCountedSteps = u64(1) << 62;
   void count_steps_by(u32 operand);
+  // Declares that `loop` computes this operation — `(xs: [int], v: int) -> int`, its functions
+  // without nested loops — as its Syn does, traps included: run_case() then calls it wherever the
+  // interpreter could not run out of fuel or stack (each step runs each instruction at most once:
+  // (len(xs) + 2) times all the functions' code words within the fuel), and the interpreter
+  // elsewhere and for Cases that are interpreter_only (the reference; tests/unit/bank_loops_test.cpp
+  // compares the two).
+  void loop_natively(NativeLoop loop);
 
   // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
   // (vm/scalar_ops.h), reading the heap (vm/reading_ops.h) or making arrays and strings
@@ -179,6 +191,8 @@ class Operation {
   u32 frame_slots_ = 0;               // and the stack it would need
   std::optional<u32> steps_operand_;  // count_steps_by()
   u64 cost_base_ = 0, cost_step_ = 0;
+  NativeLoop native_ = nullptr;                   // loop_natively()
+  u32 all_code_words_ = 0, all_frame_slots_ = 0;  // over every function, helpers included
 };
 
 // Per case, the hash the pipeline gives that output (pipeline::output_hash, which the device's

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <utility>
@@ -233,6 +234,61 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
           << name << args << ": " << vm::to_json(cases.value(out, k)) << ", want " << vm::to_json(*want);
     }
   }
+}
+
+// The loops computed in C++ (Operation::loop_natively: the folds, count_where, first_where and
+// last_where) against the interpreter, their reference (Cases that are interpreter_only): the same
+// word and trap on every case — the extreme ints, MIN % -1, v == 0 under a divisibility test over
+// an empty list and a longer one, and lists long enough that the loop runs out of fuel, under the
+// bank's fuel and under a limit of 300, where the interpreter takes over.
+TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
+  std::mt19937_64 rng(23);
+  auto small = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
+  const i64 kMin = std::numeric_limits<i64>::min(), kMax = std::numeric_limits<i64>::max();
+  auto element = [&]() -> i64 {
+    switch (small(0, 5)) {
+      case 0: return kMin;
+      case 1: return kMax;
+      case 2: return small(-2, 2);
+      default: return small(-40, 40);
+    }
+  };
+  std::vector<std::vector<Value>> inputs;
+  for (int k = 0; k < 400; ++k) {
+    const i64 length = small(0, 5) == 0 ? small(100, 700) : small(0, 8);
+    std::vector<i64> xs(static_cast<size_t>(length));
+    for (i64& x : xs) x = element();
+    inputs.push_back({list(xs), Value::of_int(small(0, 3) == 0 ? small(-1, 1) : element())});
+  }
+  const std::vector<Type> params = {A, I};
+  u32 compared = 0;
+  for (const u64 fuel : {u64(0), u64(300)}) {
+    vm::Limits limits;
+    if (fuel != 0) limits.fuel = fuel;
+    Cases fast(params, inputs, limits);
+    Cases reference(params, inputs, limits, {.threads = 1, .interpreter_only = true});
+    std::map<u8, u32> traps;
+    for (const Production& p : loop_productions({I, Type::Bool, A})) {
+      if (p.operands != params || p.result != I) continue;
+      const Behaviour* fast_operands[] = {&fast.parameter(0), &fast.parameter(1)};
+      const Behaviour* reference_operands[] = {&reference.parameter(0), &reference.parameter(1)};
+      const Behaviour got = p.operation->apply(fast_operands, fast);
+      const Behaviour want = p.operation->apply(reference_operands, reference);
+      for (u32 k = 0; k < fast.count(); ++k) {
+        ++traps[want.traps[k]];
+        ASSERT_EQ(got.traps[k], want.traps[k]) << p.text << " on " << vm::to_json(inputs[k][0]) << ", "
+                                               << inputs[k][1].i << " (fuel " << limits.fuel << ")";
+        ASSERT_EQ(got.words[k], want.words[k]) << p.text << " on " << vm::to_json(inputs[k][0]) << ", "
+                                               << inputs[k][1].i << " (fuel " << limits.fuel << ")";
+      }
+      ++compared;
+    }
+    // The inputs reach the traps the fast path must agree on.
+    EXPECT_GT(traps[u8(vm::Trap::DIVISION_BY_ZERO)], 0u);
+    EXPECT_GT(traps[u8(vm::Trap::OUT_OF_FUEL)], 0u);
+    EXPECT_GT(traps[u8(vm::Trap::NONE)], 1000u);
+  }
+  EXPECT_EQ(compared, 2u * (5 + 5 + 4 + 5));  // folds, count_where, first_where, last_where; each fuel
 }
 
 // decimal_digits, a helper of the int parameters' leaves rather than a production, on random ints
