@@ -3,28 +3,71 @@
 #include <stdexcept>
 #include <string>
 
+#include "vm/scalar_ops.h"
+
 namespace gs::search::bank {
 
 namespace {
 
-// The loops over an [int] with an int result, in C++ (Operation::loop_natively): what their Syn
-// below computes, with Syn's int semantics — wrapping arithmetic, `x % 0` trapping
-// division_by_zero (at the first element: an empty list's loop never divides), `MIN % -1` 0.
-enum class Acc : u8 { Add, Mul, Max, Min, Squares };
+// The loops in C++ (Operation::loop_natively): what their Syn below computes, with Syn's int
+// semantics — wrapping arithmetic, `x % 0` trapping division_by_zero (at the first element: an
+// empty list's loop never divides), `MIN % -1` 0 — the element-wise ones through the VM's own
+// scalar_op (vm/scalar_ops.h).
+enum class Acc : u8 { Add, Mul, Max, Min, Squares, Count };
 enum class Test : u8 { Eq, Lt, Gt, Divides, NotDivides };
+
+template <Acc kAcc>
+u64 accumulate(u64 acc, u64 x) {
+  if constexpr (kAcc == Acc::Add) return acc + x;
+  if constexpr (kAcc == Acc::Mul) return acc * x;
+  if constexpr (kAcc == Acc::Max) return i64(x) > i64(acc) ? x : acc;
+  if constexpr (kAcc == Acc::Min) return i64(x) < i64(acc) ? x : acc;
+  if constexpr (kAcc == Acc::Squares) return acc + x * x;
+  return acc + 1;
+}
 
 template <Acc kAcc>
 vm::Trap fold_natively(const u64* xs, u32 length, u64 init, u64* out) {
   u64 acc = init;
-  for (u32 k = 0; k < length; ++k) {
-    const u64 x = xs[k];
-    if constexpr (kAcc == Acc::Add) acc += x;
-    if constexpr (kAcc == Acc::Mul) acc *= x;
-    if constexpr (kAcc == Acc::Max) acc = i64(x) > i64(acc) ? x : acc;
-    if constexpr (kAcc == Acc::Min) acc = i64(x) < i64(acc) ? x : acc;
-    if constexpr (kAcc == Acc::Squares) acc += x * x;
-  }
+  for (u32 k = 0; k < length; ++k) acc = accumulate<kAcc>(acc, xs[k]);
   *out = acc;
+  return vm::Trap::NONE;
+}
+
+template <Acc kAcc>
+vm::Trap scan_natively(const u64* xs, const u64* /*ys*/, u32 length, u64 init, u64* out) {
+  u64 acc = init;
+  for (u32 k = 0; k < length; ++k) out[k] = acc = accumulate<kAcc>(acc, xs[k]);
+  return vm::Trap::NONE;
+}
+
+// The fold over 1, 2, …, n (operands n, init).
+template <Acc kAcc>
+u64 fold_range_natively(const u64* operands) {
+  u64 acc = operands[1];
+  for (i64 x = 1; x <= i64(operands[0]); ++x) acc = accumulate<kAcc>(acc, u64(x));
+  return acc;
+}
+
+// (x, y) = (y, x + y) n times from (a, b) (operands n, a, b); x.
+u64 recur_add_natively(const u64* operands) {
+  u64 x = operands[1], y = operands[2];
+  for (i64 k = 0; k < i64(operands[0]); ++k) {
+    const u64 z = x + y;
+    x = y;
+    y = z;
+  }
+  return x;
+}
+
+// kOp(x, v) for each x, kOp(x, y) for each pair (a zip: kZip), or kOp(x, x) (a square: kSquare).
+enum class Pairs : u8 { WithV, Zip, Square };
+template <vm::Op kOp, Pairs kPairs>
+vm::Trap map_natively(const u64* xs, const u64* ys, u32 length, u64 v, u64* out) {
+  for (u32 k = 0; k < length; ++k) {
+    const u64 b = kPairs == Pairs::Zip ? ys[k] : kPairs == Pairs::Square ? xs[k] : v;
+    if (const vm::Trap t = vm::scalar_op(kOp, xs[k], b, &out[k]); t != vm::Trap::NONE) return t;
+  }
   return vm::Trap::NONE;
 }
 
@@ -74,17 +117,26 @@ vm::Trap last_natively(const u64* xs, u32 length, u64 v, u64* out) {
 
 struct Accumulation {
   const char* name;
-  const char* step;  // acc's next value, over acc and x (and b, in a digit loop)
-  NativeLoop fold;   // fold_NAME in C++ (none for count: it is no fold of the bank's)
+  const char* step;              // acc's next value, over acc and x (and b, in a digit loop)
+  NativeLoop fold;               // fold_NAME in C++ (count: no fold of the bank's)
+  NativeListLoop scan;           // scan_NAME
+  NativeCountedLoop fold_range;  // fold_range_NAME (max, min, count: no such fold)
 };
 
+template <Acc kAcc>
+constexpr Accumulation accumulation(const char* name, const char* step) {
+  const bool ranges = kAcc == Acc::Add || kAcc == Acc::Mul || kAcc == Acc::Squares;
+  return {name, step, kAcc == Acc::Count ? nullptr : fold_natively<kAcc>, scan_natively<kAcc>,
+          ranges ? fold_range_natively<kAcc> : nullptr};
+}
+
 const Accumulation kAccumulations[] = {
-    {"add", "acc + x", fold_natively<Acc::Add>},
-    {"mul", "acc * x", fold_natively<Acc::Mul>},
-    {"max", "max(acc, x)", fold_natively<Acc::Max>},
-    {"min", "min(acc, x)", fold_natively<Acc::Min>},
-    {"squares", "acc + x * x", fold_natively<Acc::Squares>},
-    {"count", "acc + 1", nullptr},
+    accumulation<Acc::Add>("add", "acc + x"),
+    accumulation<Acc::Mul>("mul", "acc * x"),
+    accumulation<Acc::Max>("max", "max(acc, x)"),
+    accumulation<Acc::Min>("min", "min(acc, x)"),
+    accumulation<Acc::Squares>("squares", "acc + x * x"),
+    accumulation<Acc::Count>("count", "acc + 1"),
 };
 
 struct Predicate {
@@ -105,14 +157,26 @@ const Predicate kPredicates[] = {predicate<Test::Eq>("eq", "x == v"), predicate<
 
 struct Function {
   const char* name;
-  const char* value;  // over x and v (a map), x and y (a zip), or x alone (a unary map)
+  const char* value;      // over x and v (a map), x and y (a zip), or x alone (a unary map)
+  NativeListLoop native;  // the map or zip in C++
 };
 
-const Function kMaps[] = {{"add", "x + v"}, {"sub", "x - v"},     {"mul", "x * v"},    {"div", "x / v"},
-                          {"mod", "x % v"}, {"max", "max(x, v)"}, {"min", "min(x, v)"}};
-const Function kUnaryMaps[] = {{"square", "x * x"}, {"negate", "-x"}, {"abs", "abs(x)"}};
-const Function kZips[] = {
-    {"add", "x + y"}, {"sub", "x - y"}, {"mul", "x * y"}, {"max", "max(x, y)"}, {"min", "min(x, y)"}};
+using vm::Op;
+const Function kMaps[] = {{"add", "x + v", map_natively<Op::BINARY_ADD, Pairs::WithV>},
+                          {"sub", "x - v", map_natively<Op::BINARY_SUB, Pairs::WithV>},
+                          {"mul", "x * v", map_natively<Op::BINARY_MUL, Pairs::WithV>},
+                          {"div", "x / v", map_natively<Op::BINARY_DIV, Pairs::WithV>},
+                          {"mod", "x % v", map_natively<Op::BINARY_MOD, Pairs::WithV>},
+                          {"max", "max(x, v)", map_natively<Op::MAX_INT, Pairs::WithV>},
+                          {"min", "min(x, v)", map_natively<Op::MIN_INT, Pairs::WithV>}};
+const Function kUnaryMaps[] = {{"square", "x * x", map_natively<Op::BINARY_MUL, Pairs::Square>},
+                               {"negate", "-x", map_natively<Op::UNARY_NEG, Pairs::WithV>},
+                               {"abs", "abs(x)", map_natively<Op::ABS_INT, Pairs::WithV>}};
+const Function kZips[] = {{"add", "x + y", map_natively<Op::BINARY_ADD, Pairs::Zip>},
+                          {"sub", "x - y", map_natively<Op::BINARY_SUB, Pairs::Zip>},
+                          {"mul", "x * y", map_natively<Op::BINARY_MUL, Pairs::Zip>},
+                          {"max", "max(x, y)", map_natively<Op::MAX_INT, Pairs::Zip>},
+                          {"min", "min(x, y)", map_natively<Op::MIN_INT, Pairs::Zip>}};
 
 std::string fold(const std::string& name, const std::string& step) {
   return "fn " + name +
@@ -264,7 +328,10 @@ struct LoopForm {
   // a [str] beside every banked [int], and those filled PSB1's heaps (200 cases) by size 5 — and
   // decimal_digits, the leaves' of the int parameters (a list beside every banked int, else).
   bool production = true;
-  NativeLoop native = nullptr;  // the loop in C++, where it has one (Operation::loop_natively)
+  // The loop in C++, where it has one (Operation::loop_natively).
+  NativeLoop native = nullptr;
+  NativeCountedLoop native_counted = nullptr;
+  NativeListLoop native_list = nullptr;
 };
 
 std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
@@ -283,17 +350,20 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
         p.back().native = a.fold;
       }
       add({A, I}, A, "scan_" + op, scan, a.step);
+      p.back().native_list = a.scan;
     }
-    if (op != "count" && op != "max" && op != "min") {  // max/min over 1..n: n or 1 against init
+    if (a.fold_range != nullptr) {  // max/min over 1..n: n or 1 against init; count: n + init
       add({I, I}, I, "fold_range_" + op, fold_range, a.step);
       // n steps that cannot trap: a case whose n needs more than the loop's fuel traps at once.
       p.back().counted = true;
+      p.back().native_counted = a.fold_range;
     }
     add({I, I, I}, I, "digits_" + op, digits, a.step);
   }
   add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");
   add({I, I, I}, I, "recur_add", recur, "x + y");
   p.back().counted = true;  // n steps, as a fold over 1..n
+  p.back().native_counted = recur_add_natively;
   add({I, I}, I, "euclid", named, kEuclid);
   if (types.count(A))
     for (const Predicate& w : kPredicates) {
@@ -311,9 +381,18 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
   if (types.count(A)) {
     add({A, I}, A, "remove_all", filter, "x != v");
     for (const ListBuilder& b : kListBuilders) add(b.operands, A, b.name, named, b.source);
-    for (const Function& f : kMaps) add({A, I}, A, std::string("map_") + f.name, map, f.value);
-    for (const Function& f : kUnaryMaps) add({A}, A, std::string("map_") + f.name, map_unary, f.value);
-    for (const Function& f : kZips) add({A, A}, A, std::string("zip_") + f.name, zip, f.value);
+    for (const Function& f : kMaps) {
+      add({A, I}, A, std::string("map_") + f.name, map, f.value);
+      p.back().native_list = f.native;
+    }
+    for (const Function& f : kUnaryMaps) {
+      add({A}, A, std::string("map_") + f.name, map_unary, f.value);
+      p.back().native_list = f.native;
+    }
+    for (const Function& f : kZips) {
+      add({A, A}, A, std::string("zip_") + f.name, zip, f.value);
+      p.back().native_list = f.native;
+    }
     if (types.count(Type::StrArray)) {
       add({A}, Type::StrArray, "map_str", map_to_str, "str(x)");
       p.back().production = false;
@@ -350,6 +429,8 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, kLoopFuel));
     if (f.counted) p.back().operation->count_steps_by(0);
     if (f.native != nullptr) p.back().operation->loop_natively(f.native);
+    if (f.native_counted != nullptr) p.back().operation->loop_natively(f.native_counted);
+    if (f.native_list != nullptr) p.back().operation->loop_natively(f.native_list);
   }
   return p;
 }

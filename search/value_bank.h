@@ -101,6 +101,13 @@ class Cases {
 // rather than by the interpreter (search/bank_loops.cpp: the folds, count_where, first_where,
 // last_where): the result word in *out, or the trap the loop's Syn would meet (*out then unset).
 using NativeLoop = vm::Trap (*)(const u64* xs, u32 length, u64 v, u64* out);
+// A loop over ints alone that cannot trap, counted by one of them (Operation::count_steps_by: the
+// folds over 1..n, recur_add), computed in C++: its result over the operands' words.
+using NativeCountedLoop = u64 (*)(const u64* operands);
+// A loop that makes an [int] of as many ints as it steps — over xs (a scan, a map; v its other
+// operand) or over xs and ys as far as both go (a zip; length the shorter) — computed in C++: the
+// ints into out[0 .. length), or the trap the loop's Syn would meet (out then partly written).
+using NativeListLoop = vm::Trap (*)(const u64* xs, const u64* ys, u32 length, u64 v, u64* out);
 
 // A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
 // operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]", "scan_sum(a0, a1)"), and the
@@ -133,6 +140,17 @@ class Operation {
   // elsewhere and for Cases that are interpreter_only (the reference; tests/unit/bank_loops_test.cpp
   // compares the two).
   void loop_natively(NativeLoop loop);
+  // … of an operation whose steps are counted (count_steps_by(), called first; else
+  // std::logic_error): run_case() calls `loop` wherever the interpreter would not run out of fuel,
+  // as it knows already, nor of stack.
+  void loop_natively(NativeCountedLoop loop);
+  // … of `(xs: [int], v: int) -> [int]`, `(xs: [int]) -> [int]` or `(xs: [int], ys: [int]) -> [int]`
+  // whose fuel is affine in the steps (measured here, as count_steps_by() does; std::logic_error
+  // when it is not): run_case() calls `loop` wherever the interpreter could run the whole loop
+  // (fuel and stack) with the result growing in place at the heap's end, and leaves the heap as the
+  // interpreter would — the result's object where its `[]` and pushes put it, the result and the
+  // operands marked shared; where `loop` traps, the interpreter runs the case.
+  void loop_natively(NativeListLoop loop);
 
   // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
   // (vm/scalar_ops.h), reading the heap (vm/reading_ops.h) or making arrays and strings
@@ -191,7 +209,11 @@ class Operation {
   u32 frame_slots_ = 0;               // and the stack it would need
   std::optional<u32> steps_operand_;  // count_steps_by()
   u64 cost_base_ = 0, cost_step_ = 0;
-  NativeLoop native_ = nullptr;                   // loop_natively()
+  NativeLoop native_ = nullptr;                 // loop_natively()
+  NativeCountedLoop native_counted_ = nullptr;  // loop_natively()
+  NativeListLoop native_list_ = nullptr;        // loop_natively(): its fuel cost_base_ + cost_step_ * steps
+  // The C++ path of a loop that makes a list (native_list_), for case k; false where it is not taken.
+  bool run_list_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const;
   u32 all_code_words_ = 0, all_frame_slots_ = 0;  // over every function, helpers included
 };
 

@@ -22,6 +22,12 @@ struct ObjectHeader {
 inline constexpr u32 kSharedBit = 0x80000000u;
 inline constexpr u32 kMaxObjectLength = 0x7fffffffu;
 
+// The capacity PUSH_VAR gives an array of `length` elements with no room for one more: 8, then
+// twice the length (amortised growth), one more once doubling would pass kMaxObjectLength.
+GS_HD inline u32 grown_capacity(u32 length) {
+  return length < 4 ? 8 : (length > kMaxObjectLength / 16 ? length + 1 : 2 * length);
+}
+
 struct Heap {
   u8* base = nullptr;
   u32 capacity = 0;  // bytes

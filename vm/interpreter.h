@@ -361,7 +361,7 @@ GS_HD inline Trap execute(const ProgramView& prog, u32 entry, Machine& m) {
         // must not get a write past it).
         bool room = len < cap && heap.holds(a, (u64(len) + 1) * 8);
         if ((raw & kSharedBit) || !room) {
-          u32 grown = len < 4 ? 8 : (len > kMaxObjectLength / 16 ? len + 1 : 2 * len);
+          u32 grown = grown_capacity(len);
           if (!(raw & kSharedBit) && heap.holds(a, u64(cap) * 8) &&
               a + 8 + u64(cap) * 8 == heap.used && heap.used + u64(grown - cap) * 8 <= heap.capacity) {
             heap.used += (grown - cap) * 8;  // the array ends the heap: grow it where it is

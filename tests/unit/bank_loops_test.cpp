@@ -236,11 +236,14 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
   }
 }
 
-// The loops computed in C++ (Operation::loop_natively: the folds, count_where, first_where and
-// last_where) against the interpreter, their reference (Cases that are interpreter_only): the same
-// word and trap on every case — the extreme ints, MIN % -1, v == 0 under a divisibility test over
-// an empty list and a longer one, and lists long enough that the loop runs out of fuel, under the
-// bank's fuel and under a limit of 300, where the interpreter takes over.
+// The loops computed in C++ (Operation::loop_natively: the folds, scans, maps and zips,
+// count_where, first_where and last_where, the folds over 1..n and recur_add) against the
+// interpreter, their reference (Cases that are interpreter_only): every loop production on the
+// same cases gives the same word or list and trap, and leaves the same heap — as many bytes used,
+// the same headers (lengths, capacities, shared bits) — over the extreme ints, MIN % -1, v == 0
+// under a division over an empty list and a longer one, n beyond what the fuel reaches, lists long
+// enough that the loop runs out of fuel, and heaps that fill up: under the bank's fuel, under a
+// limit of 300 (the interpreter takes over) and in a heap of 16 KiB.
 TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
   std::mt19937_64 rng(23);
   auto small = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
@@ -253,42 +256,79 @@ TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
       default: return small(-40, 40);
     }
   };
-  std::vector<std::vector<Value>> inputs;
-  for (int k = 0; k < 400; ++k) {
+  auto ints = [&]() {
     const i64 length = small(0, 5) == 0 ? small(100, 700) : small(0, 8);
     std::vector<i64> xs(static_cast<size_t>(length));
     for (i64& x : xs) x = element();
-    inputs.push_back({list(xs), Value::of_int(small(0, 3) == 0 ? small(-1, 1) : element())});
+    return list(xs);
+  };
+  // Each case: xs, ys, v, n (a count of steps), b (a base).
+  std::vector<std::vector<Value>> inputs;
+  for (int k = 0; k < 400; ++k) {
+    const i64 n = small(0, 5) == 0 ? element() : small(-3, 700);
+    inputs.push_back({ints(), ints(), Value::of_int(small(0, 3) == 0 ? small(-1, 1) : element()),
+                      Value::of_int(n), Value::of_int(small(-1, 12))});
   }
-  const std::vector<Type> params = {A, I};
+  const std::vector<Type> params = {A, A, I, I, I};
+  auto header = [](Cases& cases, u32 k, u64 ref) { return *cases.machine(k).heap.header(u32(ref)); };
   u32 compared = 0;
-  for (const u64 fuel : {u64(0), u64(300)}) {
+  for (const int limit : {0, 1, 2}) {
     vm::Limits limits;
-    if (fuel != 0) limits.fuel = fuel;
+    if (limit == 1) limits.fuel = 300;
+    if (limit == 2) limits.heap_bytes = 1 << 14;
     Cases fast(params, inputs, limits);
     Cases reference(params, inputs, limits, {.threads = 1, .interpreter_only = true});
     std::map<u8, u32> traps;
     for (const Production& p : loop_productions({I, Type::Bool, A})) {
-      if (p.operands != params || p.result != I) continue;
-      const Behaviour* fast_operands[] = {&fast.parameter(0), &fast.parameter(1)};
-      const Behaviour* reference_operands[] = {&reference.parameter(0), &reference.parameter(1)};
+      // The operands: the lists in order, then v; or (an int loop) n, v and b.
+      const u32 int_loop_params[] = {3, 2, 4};
+      std::vector<u32> which;
+      u32 lists = 0, words = 0;
+      for (Type t : p.operands)
+        which.push_back(t == A ? lists++ : p.operands[0] == I ? int_loop_params[words++] : 2);
+      std::vector<const Behaviour*> fast_operands, reference_operands;
+      for (u32 i : which) {
+        fast_operands.push_back(&fast.parameter(i));
+        reference_operands.push_back(&reference.parameter(i));
+      }
+      for (Cases* cases : {&fast, &reference})  // the lists unshared, as each application finds them first
+        for (u32 k = 0; k < cases->count(); ++k)
+          for (u32 i : {0u, 1u})
+            cases->machine(k).heap.header(u32(cases->parameter(i).words[k]))->capacity &= ~vm::kSharedBit;
       const Behaviour got = p.operation->apply(fast_operands, fast);
       const Behaviour want = p.operation->apply(reference_operands, reference);
       for (u32 k = 0; k < fast.count(); ++k) {
+        std::string args;
+        for (u32 i : which) args += " " + vm::to_json(inputs[k][i]);
+        const std::string where = p.text + " on" + args + " (limits " + std::to_string(limit) + ")";
         ++traps[want.traps[k]];
-        ASSERT_EQ(got.traps[k], want.traps[k]) << p.text << " on " << vm::to_json(inputs[k][0]) << ", "
-                                               << inputs[k][1].i << " (fuel " << limits.fuel << ")";
-        ASSERT_EQ(got.words[k], want.words[k]) << p.text << " on " << vm::to_json(inputs[k][0]) << ", "
-                                               << inputs[k][1].i << " (fuel " << limits.fuel << ")";
+        ASSERT_EQ(got.traps[k], want.traps[k]) << where;
+        ASSERT_EQ(fast.machine(k).heap.used, reference.machine(k).heap.used) << where;
+        for (u32 i = 0; i < which.size(); ++i)
+          if (p.operands[i] == A)
+            ASSERT_EQ(header(fast, k, fast_operands[i]->words[k]).capacity,
+                      header(reference, k, reference_operands[i]->words[k]).capacity)
+                << where << ": operand " << i << "'s shared bit";
+        if (want.traps[k] != u8(vm::Trap::NONE)) continue;
+        if (p.result != A) {
+          ASSERT_EQ(got.words[k], want.words[k]) << where;
+          continue;
+        }
+        ASSERT_TRUE(vm::identical(fast.value(got, k), reference.value(want, k)))
+            << where << ": " << vm::to_json(fast.value(got, k)) << ", want "
+            << vm::to_json(reference.value(want, k));
+        ASSERT_EQ(header(fast, k, got.words[k]).capacity, header(reference, k, want.words[k]).capacity)
+            << where;
       }
       ++compared;
     }
-    // The inputs reach the traps the fast path must agree on.
-    EXPECT_GT(traps[u8(vm::Trap::DIVISION_BY_ZERO)], 0u);
-    EXPECT_GT(traps[u8(vm::Trap::OUT_OF_FUEL)], 0u);
-    EXPECT_GT(traps[u8(vm::Trap::NONE)], 1000u);
+    // The inputs reach the traps the fast paths must agree on.
+    EXPECT_GT(traps[u8(vm::Trap::DIVISION_BY_ZERO)], 0u) << "limits " << limit;
+    EXPECT_GT(traps[u8(vm::Trap::OUT_OF_FUEL)], 0u) << "limits " << limit;
+    EXPECT_GT(traps[u8(vm::Trap::NONE)], 10000u) << "limits " << limit;
+    if (limit == 2) EXPECT_GT(traps[u8(vm::Trap::HEAP_EXHAUSTED)], 100u);
   }
-  EXPECT_EQ(compared, 2u * (5 + 5 + 4 + 5));  // folds, count_where, first_where, last_where; each fuel
+  EXPECT_EQ(compared, 3 * loop_productions({I, Type::Bool, A}).size());
 }
 
 // decimal_digits, a helper of the int parameters' leaves rather than a production, on random ints
