@@ -14,7 +14,7 @@ namespace {
 // empty list's loop never divides), `MIN % -1` 0 — the element-wise ones through the VM's own
 // scalar_op (vm/scalar_ops.h).
 enum class Acc : u8 { Add, Mul, Max, Min, Squares, Count };
-enum class Test : u8 { Eq, Lt, Gt, Divides, NotDivides };
+enum class Test : u8 { Eq, Ne, Lt, Gt, Divides, NotDivides };
 
 template <Acc kAcc>
 u64 accumulate(u64 acc, u64 x) {
@@ -35,9 +35,10 @@ vm::Trap fold_natively(const u64* xs, u32 length, u64 init, u64* out) {
 }
 
 template <Acc kAcc>
-vm::Trap scan_natively(const u64* xs, const u64* /*ys*/, u32 length, u64 init, u64* out) {
+vm::Trap scan_natively(const u64* xs, const u64* /*ys*/, u32 length, u64 init, u64* out, u32* made) {
   u64 acc = init;
   for (u32 k = 0; k < length; ++k) out[k] = acc = accumulate<kAcc>(acc, xs[k]);
+  *made = length;
   return vm::Trap::NONE;
 }
 
@@ -63,11 +64,12 @@ u64 recur_add_natively(const u64* operands) {
 // kOp(x, v) for each x, kOp(x, y) for each pair (a zip: kZip), or kOp(x, x) (a square: kSquare).
 enum class Pairs : u8 { WithV, Zip, Square };
 template <vm::Op kOp, Pairs kPairs>
-vm::Trap map_natively(const u64* xs, const u64* ys, u32 length, u64 v, u64* out) {
+vm::Trap map_natively(const u64* xs, const u64* ys, u32 length, u64 v, u64* out, u32* made) {
   for (u32 k = 0; k < length; ++k) {
     const u64 b = kPairs == Pairs::Zip ? ys[k] : kPairs == Pairs::Square ? xs[k] : v;
     if (const vm::Trap t = vm::scalar_op(kOp, xs[k], b, &out[k]); t != vm::Trap::NONE) return t;
   }
+  *made = length;
   return vm::Trap::NONE;
 }
 
@@ -75,6 +77,7 @@ vm::Trap map_natively(const u64* xs, const u64* ys, u32 length, u64 v, u64* out)
 template <Test kTest>
 bool passes(i64 x, i64 v) {
   if constexpr (kTest == Test::Eq) return x == v;
+  if constexpr (kTest == Test::Ne) return x != v;
   if constexpr (kTest == Test::Lt) return x < v;
   if constexpr (kTest == Test::Gt) return x > v;
   const bool divides = v == -1 || x % v == 0;  // MIN % -1 is 0 in Syn (and undefined in C++)
@@ -115,6 +118,17 @@ vm::Trap last_natively(const u64* xs, u32 length, u64 v, u64* out) {
   return vm::Trap::NONE;
 }
 
+// The x of xs that pass the test against v, in order (filter_P; remove_all: Test::Ne).
+template <Test kTest>
+vm::Trap filter_natively(const u64* xs, const u64* /*ys*/, u32 length, u64 v, u64* out, u32* made) {
+  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+  u32 n = 0;
+  for (u32 k = 0; k < length; ++k)
+    if (passes<kTest>(i64(xs[k]), i64(v))) out[n++] = xs[k];
+  *made = n;
+  return vm::Trap::NONE;
+}
+
 struct Accumulation {
   const char* name;
   const char* step;              // acc's next value, over acc and x (and b, in a digit loop)
@@ -143,11 +157,13 @@ struct Predicate {
   const char* name;
   const char* test;               // over x and v
   NativeLoop count, first, last;  // count_where_NAME, first_where_NAME, last_where_NAME in C++
+  NativeListLoop filter;          // filter_NAME
 };
 
 template <Test kTest>
 constexpr Predicate predicate(const char* name, const char* test) {
-  return {name, test, count_natively<kTest>, first_natively<kTest>, last_natively<kTest>};
+  return {
+      name, test, count_natively<kTest>, first_natively<kTest>, last_natively<kTest>, filter_natively<kTest>};
 }
 
 const Predicate kPredicates[] = {predicate<Test::Eq>("eq", "x == v"), predicate<Test::Lt>("lt", "x < v"),
@@ -376,10 +392,14 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
       }
       add({A, I}, I, "last_where_" + test, last_where, w.test);
       p.back().native = w.last;
-      if (test != "eq") add({A, I}, A, "filter_" + test, filter, w.test);
+      if (test != "eq") {  // eq: repeat(v, count_where_eq(xs, v))
+        add({A, I}, A, "filter_" + test, filter, w.test);
+        p.back().native_list = w.filter;
+      }
     }
   if (types.count(A)) {
     add({A, I}, A, "remove_all", filter, "x != v");
+    p.back().native_list = filter_natively<Test::Ne>;
     for (const ListBuilder& b : kListBuilders) add(b.operands, A, b.name, named, b.source);
     for (const Function& f : kMaps) {
       add({A, I}, A, std::string("map_") + f.name, map, f.value);

@@ -181,32 +181,6 @@ void Operation::loop_natively(NativeListLoop loop) {
   if (arity() < 1 || arity() > 2 || (arity() == 2 && !second) || operands_[0] != Type::IntArray ||
       result_ != Type::IntArray)
     throw std::logic_error("loop_natively: not (xs: [int][, v: int | ys: [int]]) -> [int]: " + source_);
-  // The fuel of the whole loop over lists of `steps` ones (and v = 1), the result growing in place.
-  vm::Limits limits;
-  vm::OwnedMachine owned(limits);
-  auto cost = [&](u32 steps) {
-    vm::Machine& m = owned.get();
-    vm::begin_execution(m);
-    for (u32 i = 0; i < arity(); ++i) {
-      m.stack[i] = 1;
-      if (operands_[i] != Type::IntArray) continue;
-      u32 ref = 0;
-      if (!m.heap.new_array(steps, steps, &ref))
-        throw std::logic_error("loop_natively: no heap to measure in");
-      for (u32 j = 0; j < steps; ++j) m.heap.slots(ref)[j] = 1;
-      m.stack[i] = ref;
-    }
-    m.fuel = limits.fuel;
-    if (vm::execute(program_->view(), 0, m) != vm::Trap::NONE)
-      throw std::logic_error("loop_natively: a trap at " + std::to_string(steps) + " steps: " + source_);
-    return limits.fuel - m.fuel;
-  };
-  const u64 base = cost(0), step = cost(1) - base;
-  for (u32 steps : {2u, 3u, 10u, 41u, 300u})
-    if (cost(steps) != base + step * steps)
-      throw std::logic_error("loop_natively: the fuel is not affine in the steps: " + source_);
-  cost_base_ = base;
-  cost_step_ = step;
   native_list_ = loop;
 }
 
@@ -269,32 +243,8 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
         (fuel < cost_base_ || (cost_step_ != 0 && steps > (fuel - cost_base_) / cost_step_)))
       return u8(vm::Trap::OUT_OF_FUEL);
   }
+  if (u8 t = 0; !cases.interpreter_only() && run_natively(operands, cases, k, fuel, word, &t)) return t;
   vm::Machine& m = cases.machine(k);
-  const vm::Limits& l = cases.limits();
-  // The stack the interpreter needs: the frames of op and one helper.
-  const bool stack = l.call_depth >= 2 && l.stack_slots >= all_frame_slots_;
-  if (native_counted_ != nullptr && !cases.interpreter_only() && stack) {  // the fuel is known to suffice
-    const i64 v = i64(operands[*steps_operand_]->words[k]);
-    if (v <= 0 || u64(v) <= kMaxCountedSteps) {
-      u64 words[3] = {0, 0, 0};
-      for (u32 i = 0; i < arity(); ++i) words[i] = operands[i]->words[k];
-      *word = native_counted_(words);
-      return u8(vm::Trap::NONE);
-    }
-  }
-  if (native_ != nullptr && !cases.interpreter_only() && stack) {
-    const u64 xs = operands[0]->words[k];
-    if (m.heap.is_array(xs)) {
-      const u32 length = m.heap.header(u32(xs))->length;
-      if ((u64(length) + 2) * all_code_words_ <= fuel) {
-        m.heap.header(u32(xs))->capacity |= vm::kSharedBit;  // as op's call to the helper marks it
-        return u8(native_(m.heap.slots(u32(xs)), length, operands[1]->words[k], word));
-      }
-    }
-  }
-  if (native_list_ != nullptr && !cases.interpreter_only() && stack &&
-      run_list_natively(operands, cases, k, fuel, word))
-    return u8(vm::Trap::NONE);
   for (u32 i = 0; i < arity(); ++i) m.stack[i] = operands[i]->words[k];
   m.fuel = fuel;
   // The heap keeps what earlier applications made: the operands' arrays and strings live there.
@@ -305,29 +255,59 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
   return u8(t);
 }
 
-bool Operation::run_list_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel,
-                                  u64* word) const {
+bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
+                             u8* trap) const {
+  const vm::Limits& l = cases.limits();
+  // The stack the interpreter would need (the frames of op and one helper), and the fuel it would
+  // need at most where each step runs each instruction once (no nested loop, no walk).
+  if (l.call_depth < 2 || l.stack_slots < all_frame_slots_) return false;
+  auto within_fuel = [&](u32 steps) { return (u64(steps) + 2) * all_code_words_ <= fuel; };
   vm::Heap& heap = cases.machine(k).heap;
+  *trap = u8(vm::Trap::NONE);
+  if (native_counted_ != nullptr) {  // run_case() knows the fuel suffices, but for a v too large
+    const i64 v = i64(operands[*steps_operand_]->words[k]);
+    if (v > 0 && u64(v) > kMaxCountedSteps) return false;
+    u64 words[3] = {0, 0, 0};
+    for (u32 i = 0; i < arity(); ++i) words[i] = operands[i]->words[k];
+    *word = native_counted_(words);
+    return true;
+  }
   const u64 xs = operands[0]->words[k];
+  if ((native_ == nullptr && native_list_ == nullptr) || !heap.is_array(xs)) return false;
+  if (native_ != nullptr) {
+    const u32 length = heap.header(u32(xs))->length;
+    if (!within_fuel(length)) return false;
+    heap.header(u32(xs))->capacity |= vm::kSharedBit;  // as op's call to the helper marks it
+    *trap = u8(native_(heap.slots(u32(xs)), length, operands[1]->words[k], word));
+    return true;
+  }
   const bool zip = arity() == 2 && operands_[1] == Type::IntArray;
   const u64 ys = zip ? operands[1]->words[k] : xs;
-  if (!heap.is_array(xs) || !heap.is_array(ys)) return false;
+  if (!heap.is_array(ys)) return false;
   const u32 steps = std::min(heap.header(u32(xs))->length, heap.header(u32(ys))->length);
-  if (cost_base_ + cost_step_ * u64(steps) > fuel) return false;
-  // `[]`, then a push per step, each growing the array in place where it ends the heap.
-  u32 capacity = 0;
-  for (u32 length = 0; length < steps; length = capacity) capacity = vm::grown_capacity(length);
+  if (!within_fuel(steps)) return false;
+  // `[]`, then a push a step at most, each growing the array in place where it ends the heap:
+  // room for every step's, then the capacity the pushes made reach.
+  auto capacity_for = [](u32 length) {
+    u32 capacity = 0;
+    while (capacity < length) capacity = vm::grown_capacity(capacity);
+    return capacity;
+  };
   const u32 used = heap.used;
-  u32 out = 0;
-  if (!heap.new_array(steps, capacity, &out)) return false;
+  u32 out = 0, made = 0;
+  if (!heap.new_array(0, capacity_for(steps), &out)) return false;
   const u64 v = arity() == 2 && !zip ? operands[1]->words[k] : 0;
-  if (native_list_(heap.slots(u32(xs)), heap.slots(u32(ys)), steps, v, heap.slots(out)) != vm::Trap::NONE) {
+  if (native_list_(heap.slots(u32(xs)), heap.slots(u32(ys)), steps, v, heap.slots(out), &made) !=
+      vm::Trap::NONE) {
     heap.used = used;  // the interpreter meets the trap, and leaves the heap as it does
     return false;
   }
-  heap.header(u32(xs))->capacity |= vm::kSharedBit;
+  const u32 capacity = capacity_for(made);
+  heap.header(out)->length = made;
+  heap.header(out)->capacity = capacity | vm::kSharedBit;  // as the helper's return marks it
+  heap.used = out + 8 + capacity * 8;
+  heap.header(u32(xs))->capacity |= vm::kSharedBit;  // as op's call marks its operands
   heap.header(u32(ys))->capacity |= vm::kSharedBit;
-  heap.header(out)->capacity |= vm::kSharedBit;
   *word = out;
   return true;
 }

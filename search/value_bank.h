@@ -104,10 +104,11 @@ using NativeLoop = vm::Trap (*)(const u64* xs, u32 length, u64 v, u64* out);
 // A loop over ints alone that cannot trap, counted by one of them (Operation::count_steps_by: the
 // folds over 1..n, recur_add), computed in C++: its result over the operands' words.
 using NativeCountedLoop = u64 (*)(const u64* operands);
-// A loop that makes an [int] of as many ints as it steps — over xs (a scan, a map; v its other
-// operand) or over xs and ys as far as both go (a zip; length the shorter) — computed in C++: the
-// ints into out[0 .. length), or the trap the loop's Syn would meet (out then partly written).
-using NativeListLoop = vm::Trap (*)(const u64* xs, const u64* ys, u32 length, u64 v, u64* out);
+// A loop that makes an [int] by pushing at most one int a step — over xs (a scan, a map, a filter;
+// v its other operand) or over xs and ys as far as both go (a zip; length the shorter) — computed
+// in C++: the ints into out[0 .. *made), or the trap the loop's Syn would meet (out then partly
+// written).
+using NativeListLoop = vm::Trap (*)(const u64* xs, const u64* ys, u32 length, u64 v, u64* out, u32* made);
 
 // A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
 // operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]", "scan_sum(a0, a1)"), and the
@@ -144,12 +145,14 @@ class Operation {
   // std::logic_error): run_case() calls `loop` wherever the interpreter would not run out of fuel,
   // as it knows already, nor of stack.
   void loop_natively(NativeCountedLoop loop);
-  // … of `(xs: [int], v: int) -> [int]`, `(xs: [int]) -> [int]` or `(xs: [int], ys: [int]) -> [int]`
-  // whose fuel is affine in the steps (measured here, as count_steps_by() does; std::logic_error
-  // when it is not): run_case() calls `loop` wherever the interpreter could run the whole loop
-  // (fuel and stack) with the result growing in place at the heap's end, and leaves the heap as the
-  // interpreter would — the result's object where its `[]` and pushes put it, the result and the
-  // operands marked shared; where `loop` traps, the interpreter runs the case.
+  // … of `(xs: [int], v: int) -> [int]`, `(xs: [int]) -> [int]` or `(xs: [int], ys: [int]) -> [int]`,
+  // its functions without nested loops nor instructions that walk a sequence: run_case() calls
+  // `loop` wherever the interpreter could not run out of fuel ((steps + 2) times all the functions'
+  // code words within the fuel, as for the loops above) or stack, and the list it makes grows in
+  // place at the heap's end to its last capacity (vm::grown_capacity), as the interpreter's `[]`
+  // and pushes grow it; the heap is then left as the interpreter leaves it — the list's object
+  // where those put it, the list and the operands marked shared. Where `loop` traps, the
+  // interpreter runs the case.
   void loop_natively(NativeListLoop loop);
 
   // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
@@ -211,9 +214,11 @@ class Operation {
   u64 cost_base_ = 0, cost_step_ = 0;
   NativeLoop native_ = nullptr;                 // loop_natively()
   NativeCountedLoop native_counted_ = nullptr;  // loop_natively()
-  NativeListLoop native_list_ = nullptr;        // loop_natively(): its fuel cost_base_ + cost_step_ * steps
-  // The C++ path of a loop that makes a list (native_list_), for case k; false where it is not taken.
-  bool run_list_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const;
+  NativeListLoop native_list_ = nullptr;        // loop_natively()
+  // The C++ path of a loop_natively() loop for case k, where it is taken: true, the trap in *trap
+  // (and the word in *word).
+  bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
+                    u8* trap) const;
   u32 all_code_words_ = 0, all_frame_slots_ = 0;  // over every function, helpers included
 };
 

@@ -236,8 +236,8 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
   }
 }
 
-// The loops computed in C++ (Operation::loop_natively: the folds, scans, maps and zips,
-// count_where, first_where and last_where, the folds over 1..n and recur_add) against the
+// The loops computed in C++ (Operation::loop_natively: the folds, scans, maps, zips and filters,
+// remove_all, count_where, first_where and last_where, the folds over 1..n and recur_add) against the
 // interpreter, their reference (Cases that are interpreter_only): every loop production on the
 // same cases gives the same word or list and trap, and leaves the same heap — as many bytes used,
 // the same headers (lengths, capacities, shared bits) — over the extreme ints, MIN % -1, v == 0
