@@ -61,7 +61,8 @@ u64 recur_add_natively(const u64* operands) {
   return x;
 }
 
-// kOp(x, v) for each x, kOp(x, y) for each pair (a zip: kZip), or kOp(x, x) (a square: kSquare).
+// kOp(x, v) for each x (a unary kOp ignores v), kOp(x, y) for each pair (Pairs::Zip), or kOp(x, x)
+// (Pairs::Square).
 enum class Pairs : u8 { WithV, Zip, Square };
 template <vm::Op kOp, Pairs kPairs>
 vm::Trap map_natively(const u64* xs, const u64* ys, u32 length, u64 v, u64* out, u32* made) {

@@ -148,11 +148,11 @@ class Operation {
   // … of `(xs: [int], v: int) -> [int]`, `(xs: [int]) -> [int]` or `(xs: [int], ys: [int]) -> [int]`,
   // its functions without nested loops nor instructions that walk a sequence: run_case() calls
   // `loop` wherever the interpreter could not run out of fuel ((steps + 2) times all the functions'
-  // code words within the fuel, as for the loops above) or stack, and the list it makes grows in
-  // place at the heap's end to its last capacity (vm::grown_capacity), as the interpreter's `[]`
-  // and pushes grow it; the heap is then left as the interpreter leaves it — the list's object
-  // where those put it, the list and the operands marked shared. Where `loop` traps, the
-  // interpreter runs the case.
+  // code words within the fuel, as for the loops above) or stack, and where the list, grown in
+  // place at the heap's end as the interpreter's `[]` and pushes grow it (vm::grown_capacity),
+  // has room for an element a step; the heap is then left as the interpreter leaves it — the
+  // list's object where those put it, with the capacity they reach, the list and the operands
+  // marked shared. Where `loop` traps, the interpreter runs the case.
   void loop_natively(NativeListLoop loop);
 
   // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
