@@ -171,7 +171,7 @@ void Operation::loop_natively(NativeLoop loop) {
 }
 
 void Operation::loop_natively(NativeCountedLoop loop) {
-  if (!steps_operand_ || result_ != Type::Int)
+  if (!steps_operand_ || result_ != Type::Int || arity() > 3)  // run_natively() passes 3 words at most
     throw std::logic_error("loop_natively: not an int loop whose steps are counted: " + source_);
   native_counted_ = loop;
 }
@@ -257,6 +257,7 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
 
 bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
                              u8* trap) const {
+  if (native_counted_ == nullptr && native_ == nullptr && native_list_ == nullptr) return false;
   const vm::Limits& l = cases.limits();
   // The stack the interpreter would need (the frames of op and one helper), and the fuel it would
   // need at most where each step runs each instruction once (no nested loop, no walk).
@@ -273,7 +274,7 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
     return true;
   }
   const u64 xs = operands[0]->words[k];
-  if ((native_ == nullptr && native_list_ == nullptr) || !heap.is_array(xs)) return false;
+  if (!heap.is_array(xs)) return false;
   if (native_ != nullptr) {
     const u32 length = heap.header(u32(xs))->length;
     if (!within_fuel(length)) return false;

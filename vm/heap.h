@@ -23,7 +23,7 @@ inline constexpr u32 kSharedBit = 0x80000000u;
 inline constexpr u32 kMaxObjectLength = 0x7fffffffu;
 
 // The capacity PUSH_VAR gives an array of `length` elements with no room for one more: 8, then
-// twice the length (amortised growth), one more once doubling would pass kMaxObjectLength.
+// twice the length (amortised growth), one more past kMaxObjectLength / 16.
 GS_HD inline u32 grown_capacity(u32 length) {
   return length < 4 ? 8 : (length > kMaxObjectLength / 16 ? length + 1 : 2 * length);
 }
