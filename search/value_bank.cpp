@@ -233,7 +233,8 @@ u8 first_trap(const Behaviour* const* operands, u32 arity, u32 k) {
 
 }  // namespace
 
-u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const {
+u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
+                       u64* native) const {
   *word = 0;
   if (const u8 t = first_trap(operands, arity(), k); t != u8(vm::Trap::NONE)) return t;
   if (steps_operand_ && !cases.interpreter_only()) {
@@ -243,7 +244,10 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
         (fuel < cost_base_ || (cost_step_ != 0 && steps > (fuel - cost_base_) / cost_step_)))
       return u8(vm::Trap::OUT_OF_FUEL);
   }
-  if (u8 t = 0; !cases.interpreter_only() && run_natively(operands, cases, k, fuel, word, &t)) return t;
+  if (u8 t = 0; !cases.interpreter_only() && run_natively(operands, cases, k, fuel, word, &t)) {
+    ++*native;
+    return t;
+  }
   vm::Machine& m = cases.machine(k);
   for (u32 i = 0; i < arity(); ++i) m.stack[i] = operands[i]->words[k];
   m.fuel = fuel;
@@ -337,7 +341,10 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
     apply_words(instruction_, n, a, ta, b, tb, words, traps);
     return;
   }
-  for (u32 k = 0; k < n; ++k) out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k]);
+  u64 native = 0;
+  for (u32 k = 0; k < n; ++k)
+    out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k], &native);
+  if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
 }
 
 namespace {
@@ -407,9 +414,12 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
   }
   // Case by case, every application: a case's machine is one thread's.
   auto run = [&](u64 begin, u64 end) {
+    u64 native = 0;
     for (u64 k = begin; k < end; ++k)
       for (size_t j = 0; j < outs.size(); ++j)
-        outs[j].traps[k] = run_case(operands.data() + j * width, cases, u32(k), fuel, &outs[j].words[k]);
+        outs[j].traps[k] =
+            run_case(operands.data() + j * width, cases, u32(k), fuel, &outs[j].words[k], &native);
+    if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
   };
   ThreadPool* pool = cases.pool();
   if (pool != nullptr && outs.size() > 1 && n > 1)

@@ -16,6 +16,7 @@
 // operands' word vectors directly, by the same function the interpreter's case for it calls.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <span>
@@ -154,6 +155,12 @@ class Operation {
   // list's object where those put it, with the capacity they reach, the list and the operands
   // marked shared. Where `loop` traps, the interpreter runs the case.
   void loop_natively(NativeListLoop loop);
+  // Whether a loop_natively() loop was declared, and over how many cases the C++ path has
+  // computed this operation since it was made (where it was not taken, the interpreter ran).
+  bool loops_natively() const {
+    return native_ != nullptr || native_counted_ != nullptr || native_list_ != nullptr;
+  }
+  u64 native_cases() const { return native_cases_.n.load(std::memory_order_relaxed); }
 
   // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
   // (vm/scalar_ops.h), reading the heap (vm/reading_ops.h) or making arrays and strings
@@ -192,9 +199,10 @@ class Operation {
   std::string source_;
   u64 fuel_ = 0;
   std::optional<vm::Program> program_;
-  // Case k of one application through the interpreter (operands: arity() behaviours): the trap,
-  // and the word in *word. A word result gives the heap back.
-  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const;
+  // Case k of one application through the interpreter or a loop_natively() loop (operands:
+  // arity() behaviours): the trap, and the word in *word; ++*native where the loop ran. A word
+  // result gives the heap back.
+  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word, u64* native) const;
   bool takes_direct_path(const Cases& cases, u64 fuel) const;
   u64 fuel_for(const Cases& cases) const;
 
@@ -220,6 +228,18 @@ class Operation {
   bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
                     u8* trap) const;
   u32 all_code_words_ = 0, all_frame_slots_ = 0;  // over every function, helpers included
+  // native_cases(): added to once an application (or a thread's share of apply_all()'s), copied
+  // by its value.
+  struct Count {
+    std::atomic<u64> n{0};
+    Count() = default;
+    Count(const Count& other) : n(other.n.load()) {}
+    Count& operator=(const Count& other) {
+      n = other.n.load();
+      return *this;
+    }
+  };
+  mutable Count native_cases_;
 };
 
 // Per case, the hash the pipeline gives that output (pipeline::output_hash, which the device's

@@ -272,6 +272,7 @@ TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
   const std::vector<Type> params = {A, A, I, I, I};
   auto header = [](Cases& cases, u32 k, u64 ref) { return *cases.machine(k).heap.header(u32(ref)); };
   u32 compared = 0;
+  std::map<std::string, u32> natively;  // the productions with a loop in C++
   for (const int limit : {0, 1, 2}) {
     vm::Limits limits;
     if (limit == 1) limits.fuel = 300;
@@ -295,8 +296,21 @@ TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
         for (u32 k = 0; k < cases->count(); ++k)
           for (u32 i : {0u, 1u})
             cases->machine(k).heap.header(u32(cases->parameter(i).words[k]))->capacity &= ~vm::kSharedBit;
+      const u64 native_before = p.operation->native_cases();
       const Behaviour got = p.operation->apply(fast_operands, fast);
+      const u64 native = p.operation->native_cases() - native_before;
       const Behaviour want = p.operation->apply(reference_operands, reference);
+      // The comparison below means something only where the C++ path ran: on most cases under
+      // the bank's own limits, and never for the reference.
+      EXPECT_EQ(p.operation->native_cases(), native_before + native) << p.text << ": the reference's";
+      if (p.operation->loops_natively()) {
+        ++natively[p.text];
+        if (limit == 0) {
+          EXPECT_GT(native, fast.count() / 2) << p.text << " ran in C++ on " << native << " cases";
+        }
+      } else {
+        EXPECT_EQ(native, 0u) << p.text;
+      }
       for (u32 k = 0; k < fast.count(); ++k) {
         std::string args;
         for (u32 i : which) args += " " + vm::to_json(inputs[k][i]);
@@ -329,6 +343,15 @@ TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
     if (limit == 2) EXPECT_GT(traps[u8(vm::Trap::HEAP_EXHAUSTED)], 100u);
   }
   EXPECT_EQ(compared, 3 * loop_productions({I, Type::Bool, A}).size());
+  // Which loops have their C++ (search/bank_loops.cpp): every fold, scan, map, zip and filter over
+  // an [int], count / first / last index where, the folds over 1..n and recur_add.
+  std::string in_cpp;
+  for (const auto& [text, n] : natively) in_cpp += text.substr(0, text.find('(')) + " ";
+  for (const char* name : {"fold_add", "fold_max", "scan_add", "scan_count", "map_add", "map_square",
+                           "zip_sub", "filter_lt", "remove_all", "count_where_eq", "first_where_lt",
+                           "last_where_divides", "fold_range_mul", "recur_add"})
+    EXPECT_NE(in_cpp.find(std::string(name) + " "), std::string::npos) << name << " not in C++: " << in_cpp;
+  EXPECT_EQ(natively.size(), 49u) << in_cpp;
 }
 
 // decimal_digits, a helper of the int parameters' leaves rather than a production, on random ints
