@@ -1,5 +1,6 @@
 #include "search/bank_loops.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -34,11 +35,30 @@ vm::Trap fold_natively(const u64* xs, u32 length, u64 init, u64* out) {
   return vm::Trap::NONE;
 }
 
+// Whether `steps` steps of at most code_words instructions each, and two more (the loop's set-up
+// and its end), are within the fuel.
+bool steps_within(u64 steps, u64 code_words, u64 fuel) {
+  const u64 most = fuel / code_words;
+  return most >= 2 && steps <= most - 2;
+}
+
+// NativeListLoop::fits of a loop with a step and a push at most for each element of operand 0.
+bool fits_each(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  *room = in[0].length;
+  return steps_within(in[0].length, code_words, fuel);
+}
+
+// … for each pair of operands 0 and 1, as far as both go (a zip).
+bool fits_pairs(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  *room = std::min(in[0].length, in[1].length);
+  return steps_within(*room, code_words, fuel);
+}
+
 template <Acc kAcc>
-vm::Trap scan_natively(const u64* xs, const u64* /*ys*/, u32 length, u64 init, u64* out, u32* made) {
-  u64 acc = init;
-  for (u32 k = 0; k < length; ++k) out[k] = acc = accumulate<kAcc>(acc, xs[k]);
-  *made = length;
+vm::Trap scan_natively(const LoopOperand* in, u64* out, u32* made) {
+  u64 acc = in[1].word;
+  for (u32 k = 0; k < in[0].length; ++k) out[k] = acc = accumulate<kAcc>(acc, in[0].slots[k]);
+  *made = in[0].length;
   return vm::Trap::NONE;
 }
 
@@ -65,13 +85,20 @@ u64 recur_add_natively(const u64* operands) {
 // (Pairs::Square).
 enum class Pairs : u8 { WithV, Zip, Square };
 template <vm::Op kOp, Pairs kPairs>
-vm::Trap map_natively(const u64* xs, const u64* ys, u32 length, u64 v, u64* out, u32* made) {
+vm::Trap map_natively(const LoopOperand* in, u64* out, u32* made) {
+  const u64* xs = in[0].slots;
+  const u32 length = kPairs == Pairs::Zip ? std::min(in[0].length, in[1].length) : in[0].length;
   for (u32 k = 0; k < length; ++k) {
-    const u64 b = kPairs == Pairs::Zip ? ys[k] : kPairs == Pairs::Square ? xs[k] : v;
+    const u64 b = kPairs == Pairs::Zip ? in[1].slots[k] : kPairs == Pairs::Square ? xs[k] : in[1].word;
     if (const vm::Trap t = vm::scalar_op(kOp, xs[k], b, &out[k]); t != vm::Trap::NONE) return t;
   }
   *made = length;
   return vm::Trap::NONE;
+}
+
+template <vm::Op kOp, Pairs kPairs>
+constexpr NativeListLoop map_loop() {
+  return {kPairs == Pairs::Zip ? fits_pairs : fits_each, map_natively<kOp, kPairs>};
 }
 
 // Whether x passes the test against v; v is not 0 for the divisibility tests.
@@ -121,12 +148,111 @@ vm::Trap last_natively(const u64* xs, u32 length, u64 v, u64* out) {
 
 // The x of xs that pass the test against v, in order (filter_P; remove_all: Test::Ne).
 template <Test kTest>
-vm::Trap filter_natively(const u64* xs, const u64* /*ys*/, u32 length, u64 v, u64* out, u32* made) {
-  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+vm::Trap filter_natively(const LoopOperand* in, u64* out, u32* made) {
+  const u64 v = in[1].word;
+  if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u32 n = 0;
-  for (u32 k = 0; k < length; ++k)
-    if (passes<kTest>(i64(xs[k]), i64(v))) out[n++] = xs[k];
+  for (u32 k = 0; k < in[0].length; ++k)
+    if (passes<kTest>(i64(in[0].slots[k]), i64(v))) out[n++] = in[0].slots[k];
   *made = n;
+  return vm::Trap::NONE;
+}
+
+// The list builders (kListBuilders below).
+
+// repeat(v, n): v, n times.
+bool fits_repeat(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  const i64 n = i64(in[1].word);
+  *room = n > 0 ? u32(std::min<i64>(n, vm::kMaxObjectLength)) : 0;
+  return n <= 0 || steps_within(u64(n), code_words, fuel);
+}
+vm::Trap repeat_natively(const LoopOperand* in, u64* out, u32* made) {
+  const i64 n = i64(in[1].word);
+  *made = n > 0 ? u32(n) : 0;
+  std::fill(out, out + *made, in[0].word);
+  return vm::Trap::NONE;
+}
+
+// range_to(a, b): a, a + 1, …, b, as `for x in a..b + 1` runs (b + 1 wraps: none for the largest b).
+u64 range_to_steps(const LoopOperand* in) {
+  const i64 a = i64(in[0].word), end = i64(in[1].word + 1);
+  return end > a ? u64(end) - u64(a) : 0;
+}
+bool fits_range_to(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  const u64 steps = range_to_steps(in);
+  *room = u32(std::min<u64>(steps, vm::kMaxObjectLength));
+  return steps_within(steps, code_words, fuel);
+}
+vm::Trap range_to_natively(const LoopOperand* in, u64* out, u32* made) {
+  *made = u32(range_to_steps(in));
+  for (u32 k = 0; k < *made; ++k) out[k] = in[0].word + k;
+  return vm::Trap::NONE;
+}
+
+// range_by(a, b, s): x = a, then x + s (wrapping), while s > 0 and x <= b — counted, up to what
+// the fuel allows, by walking it.
+bool fits_range_by(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  const i64 b = i64(in[1].word), s = i64(in[2].word);
+  if (fuel / code_words < 2) return false;
+  const u64 most = fuel / code_words - 2;
+  u64 steps = 0;
+  for (u64 x = in[0].word; s > 0 && i64(x) <= b; x += u64(s))
+    if (++steps > most) return false;
+  *room = u32(steps);
+  return true;
+}
+vm::Trap range_by_natively(const LoopOperand* in, u64* out, u32* made) {
+  const i64 b = i64(in[1].word), s = i64(in[2].word);
+  u32 n = 0;
+  for (u64 x = in[0].word; s > 0 && i64(x) <= b; x += u64(s)) out[n++] = x;
+  *made = n;
+  return vm::Trap::NONE;
+}
+
+// unique(xs): each step's `contains(out, x)` walks what is made so far, charging its elements.
+bool fits_unique(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  const u64 n = in[0].length;
+  *room = in[0].length;
+  const u64 walks = n * (n == 0 ? 0 : n - 1) / 2;  // at most 0 + 1 + … + (n - 1) elements
+  return steps_within(n, code_words, fuel) && walks <= fuel - (n + 2) * code_words;
+}
+vm::Trap unique_natively(const LoopOperand* in, u64* out, u32* made) {
+  u32 n = 0;
+  for (u32 k = 0; k < in[0].length; ++k) {
+    const u64 x = in[0].slots[k];
+    if (std::find(out, out + n, x) == out + n) out[n++] = x;
+  }
+  *made = n;
+  return vm::Trap::NONE;
+}
+
+// interleave(xs, ys): two pushes a step.
+bool fits_interleave(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  const u32 steps = std::min(in[0].length, in[1].length);
+  if (u64(steps) * 2 > vm::kMaxObjectLength) return false;
+  *room = 2 * steps;
+  return steps_within(steps, code_words, fuel);
+}
+vm::Trap interleave_natively(const LoopOperand* in, u64* out, u32* made) {
+  const u32 steps = std::min(in[0].length, in[1].length);
+  for (u32 k = 0; k < steps; ++k) {
+    out[2 * k] = in[0].slots[k];
+    out[2 * k + 1] = in[1].slots[k];
+  }
+  *made = 2 * steps;
+  return vm::Trap::NONE;
+}
+
+// count_each(vs, xs): a loop over xs inside each step over vs — (len(xs) + 3) steps' instructions
+// at most in each of those, and two more.
+bool fits_count_each(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+  *room = in[0].length;
+  return steps_within(in[0].length, (u64(in[1].length) + 3) * code_words, fuel);
+}
+vm::Trap count_each_natively(const LoopOperand* in, u64* out, u32* made) {
+  for (u32 k = 0; k < in[0].length; ++k)
+    out[k] = u64(std::count(in[1].slots, in[1].slots + in[1].length, in[0].slots[k]));
+  *made = in[0].length;
   return vm::Trap::NONE;
 }
 
@@ -141,7 +267,10 @@ struct Accumulation {
 template <Acc kAcc>
 constexpr Accumulation accumulation(const char* name, const char* step) {
   const bool ranges = kAcc == Acc::Add || kAcc == Acc::Mul || kAcc == Acc::Squares;
-  return {name, step, kAcc == Acc::Count ? nullptr : fold_natively<kAcc>, scan_natively<kAcc>,
+  return {name,
+          step,
+          kAcc == Acc::Count ? nullptr : fold_natively<kAcc>,
+          {fits_each, scan_natively<kAcc>},
           ranges ? fold_range_natively<kAcc> : nullptr};
 }
 
@@ -163,8 +292,12 @@ struct Predicate {
 
 template <Test kTest>
 constexpr Predicate predicate(const char* name, const char* test) {
-  return {
-      name, test, count_natively<kTest>, first_natively<kTest>, last_natively<kTest>, filter_natively<kTest>};
+  return {name,
+          test,
+          count_natively<kTest>,
+          first_natively<kTest>,
+          last_natively<kTest>,
+          {fits_each, filter_natively<kTest>}};
 }
 
 const Predicate kPredicates[] = {predicate<Test::Eq>("eq", "x == v"), predicate<Test::Lt>("lt", "x < v"),
@@ -179,21 +312,21 @@ struct Function {
 };
 
 using vm::Op;
-const Function kMaps[] = {{"add", "x + v", map_natively<Op::BINARY_ADD, Pairs::WithV>},
-                          {"sub", "x - v", map_natively<Op::BINARY_SUB, Pairs::WithV>},
-                          {"mul", "x * v", map_natively<Op::BINARY_MUL, Pairs::WithV>},
-                          {"div", "x / v", map_natively<Op::BINARY_DIV, Pairs::WithV>},
-                          {"mod", "x % v", map_natively<Op::BINARY_MOD, Pairs::WithV>},
-                          {"max", "max(x, v)", map_natively<Op::MAX_INT, Pairs::WithV>},
-                          {"min", "min(x, v)", map_natively<Op::MIN_INT, Pairs::WithV>}};
-const Function kUnaryMaps[] = {{"square", "x * x", map_natively<Op::BINARY_MUL, Pairs::Square>},
-                               {"negate", "-x", map_natively<Op::UNARY_NEG, Pairs::WithV>},
-                               {"abs", "abs(x)", map_natively<Op::ABS_INT, Pairs::WithV>}};
-const Function kZips[] = {{"add", "x + y", map_natively<Op::BINARY_ADD, Pairs::Zip>},
-                          {"sub", "x - y", map_natively<Op::BINARY_SUB, Pairs::Zip>},
-                          {"mul", "x * y", map_natively<Op::BINARY_MUL, Pairs::Zip>},
-                          {"max", "max(x, y)", map_natively<Op::MAX_INT, Pairs::Zip>},
-                          {"min", "min(x, y)", map_natively<Op::MIN_INT, Pairs::Zip>}};
+const Function kMaps[] = {{"add", "x + v", map_loop<Op::BINARY_ADD, Pairs::WithV>()},
+                          {"sub", "x - v", map_loop<Op::BINARY_SUB, Pairs::WithV>()},
+                          {"mul", "x * v", map_loop<Op::BINARY_MUL, Pairs::WithV>()},
+                          {"div", "x / v", map_loop<Op::BINARY_DIV, Pairs::WithV>()},
+                          {"mod", "x % v", map_loop<Op::BINARY_MOD, Pairs::WithV>()},
+                          {"max", "max(x, v)", map_loop<Op::MAX_INT, Pairs::WithV>()},
+                          {"min", "min(x, v)", map_loop<Op::MIN_INT, Pairs::WithV>()}};
+const Function kUnaryMaps[] = {{"square", "x * x", map_loop<Op::BINARY_MUL, Pairs::Square>()},
+                               {"negate", "-x", map_loop<Op::UNARY_NEG, Pairs::WithV>()},
+                               {"abs", "abs(x)", map_loop<Op::ABS_INT, Pairs::WithV>()}};
+const Function kZips[] = {{"add", "x + y", map_loop<Op::BINARY_ADD, Pairs::Zip>()},
+                          {"sub", "x - y", map_loop<Op::BINARY_SUB, Pairs::Zip>()},
+                          {"mul", "x * y", map_loop<Op::BINARY_MUL, Pairs::Zip>()},
+                          {"max", "max(x, y)", map_loop<Op::MAX_INT, Pairs::Zip>()},
+                          {"min", "min(x, y)", map_loop<Op::MIN_INT, Pairs::Zip>()}};
 
 std::string fold(const std::string& name, const std::string& step) {
   return "fn " + name +
@@ -272,6 +405,7 @@ struct ListBuilder {
   const char* name;
   std::vector<Type> operands;
   const char* source;
+  NativeListLoop native;  // in C++
 };
 
 const ListBuilder kListBuilders[] = {
@@ -279,32 +413,38 @@ const ListBuilder kListBuilders[] = {
      {Type::Int, Type::Int},
      "fn NAME(v: int, n: int) -> [int] {\n  let out: [int] = [];\n  for j in 0..n {\n    out = push(out, "
      "v);\n"
-     "  }\n  return out;\n}\n"},
+     "  }\n  return out;\n}\n",
+     {fits_repeat, repeat_natively}},
     {"range_to",
      {Type::Int, Type::Int},
      "fn NAME(a: int, b: int) -> [int] {\n  let out: [int] = [];\n  for x in a..b + 1 {\n    out = push(out, "
      "x);\n"
-     "  }\n  return out;\n}\n"},
+     "  }\n  return out;\n}\n",
+     {fits_range_to, range_to_natively}},
     {"range_by",
      {Type::Int, Type::Int, Type::Int},
      "fn NAME(a: int, b: int, s: int) -> [int] {\n  let out: [int] = [];\n  let x = a;\n"
-     "  while s > 0 && x <= b {\n    out = push(out, x);\n    x = x + s;\n  }\n  return out;\n}\n"},
+     "  while s > 0 && x <= b {\n    out = push(out, x);\n    x = x + s;\n  }\n  return out;\n}\n",
+     {fits_range_by, range_by_natively}},
     {"unique",
      {Type::IntArray},
      "fn NAME(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if !contains(out, x) {\n"
-     "      out = push(out, x);\n    }\n  }\n  return out;\n}\n"},
+     "      out = push(out, x);\n    }\n  }\n  return out;\n}\n",
+     {fits_unique, unique_natively}},
     // xs[0], ys[0], xs[1], ys[1], … (flatten(zip(xs, ys))), as far as both go.
     {"interleave",
      {Type::IntArray, Type::IntArray},
      "fn NAME(xs: [int], ys: [int]) -> [int] {\n  let out: [int] = [];\n"
-     "  for i in 0..min(len(xs), len(ys)) {\n    out = push(push(out, xs[i]), ys[i]);\n  }\n  return "
-     "out;\n}\n"},
+     "  for i in 0..min(len(xs), len(ys)) {\n    out = push(out, xs[i]);\n    out = push(out, ys[i]);\n  }\n"
+     "  return out;\n}\n",
+     {fits_interleave, interleave_natively}},
     // How often each of vs occurs in xs (over unique(xs): a histogram).
     {"count_each",
      {Type::IntArray, Type::IntArray},
      "fn NAME(vs: [int], xs: [int]) -> [int] {\n  let out: [int] = [];\n  for v in vs {\n    let n = 0;\n"
      "    for x in xs {\n      if x == v {\n        n = n + 1;\n      }\n    }\n    out = push(out, n);\n"
-     "  }\n  return out;\n}\n"},
+     "  }\n  return out;\n}\n",
+     {fits_count_each, count_each_natively}},
 };
 
 // A whole helper's source with NAME for its function's name, named.
@@ -348,7 +488,7 @@ struct LoopForm {
   // The loop in C++, where it has one (Operation::loop_natively).
   NativeLoop native = nullptr;
   NativeCountedLoop native_counted = nullptr;
-  NativeListLoop native_list = nullptr;
+  NativeListLoop native_list{};
 };
 
 std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
@@ -400,8 +540,11 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     }
   if (types.count(A)) {
     add({A, I}, A, "remove_all", filter, "x != v");
-    p.back().native_list = filter_natively<Test::Ne>;
-    for (const ListBuilder& b : kListBuilders) add(b.operands, A, b.name, named, b.source);
+    p.back().native_list = {fits_each, filter_natively<Test::Ne>};
+    for (const ListBuilder& b : kListBuilders) {
+      add(b.operands, A, b.name, named, b.source);
+      p.back().native_list = b.native;
+    }
     for (const Function& f : kMaps) {
       add({A, I}, A, std::string("map_") + f.name, map, f.value);
       p.back().native_list = f.native;
@@ -451,7 +594,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     if (f.counted) p.back().operation->count_steps_by(0);
     if (f.native != nullptr) p.back().operation->loop_natively(f.native);
     if (f.native_counted != nullptr) p.back().operation->loop_natively(f.native_counted);
-    if (f.native_list != nullptr) p.back().operation->loop_natively(f.native_list);
+    if (f.native_list.run != nullptr) p.back().operation->loop_natively(f.native_list);
   }
   return p;
 }

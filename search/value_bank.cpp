@@ -177,10 +177,11 @@ void Operation::loop_natively(NativeCountedLoop loop) {
 }
 
 void Operation::loop_natively(NativeListLoop loop) {
-  const bool second = arity() == 2 && (operands_[1] == Type::Int || operands_[1] == Type::IntArray);
-  if (arity() < 1 || arity() > 2 || (arity() == 2 && !second) || operands_[0] != Type::IntArray ||
-      result_ != Type::IntArray)
-    throw std::logic_error("loop_natively: not (xs: [int][, v: int | ys: [int]]) -> [int]: " + source_);
+  const bool words_and_lists = std::all_of(operands_.begin(), operands_.end(),
+                                           [](Type t) { return t == Type::Int || t == Type::IntArray; });
+  if (arity() < 1 || arity() > 3 || !words_and_lists || result_ != Type::IntArray || loop.fits == nullptr ||
+      loop.run == nullptr)
+    throw std::logic_error("loop_natively: not ([int] | int, …) -> [int] with 1-3 operands: " + source_);
   native_list_ = loop;
 }
 
@@ -261,12 +262,11 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
 
 bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
                              u8* trap) const {
-  if (native_counted_ == nullptr && native_ == nullptr && native_list_ == nullptr) return false;
+  if (!loops_natively()) return false;
   const vm::Limits& l = cases.limits();
   // The stack the interpreter would need (the frames of op and one helper), and the fuel it would
   // need at most where each step runs each instruction once (no nested loop, no walk).
   if (l.call_depth < 2 || l.stack_slots < all_frame_slots_) return false;
-  auto within_fuel = [&](u32 steps) { return (u64(steps) + 2) * all_code_words_ <= fuel; };
   vm::Heap& heap = cases.machine(k).heap;
   *trap = u8(vm::Trap::NONE);
   if (native_counted_ != nullptr) {  // run_case() knows the fuel suffices, but for a v too large
@@ -277,22 +277,28 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
     *word = native_counted_(words);
     return true;
   }
-  const u64 xs = operands[0]->words[k];
-  if (!heap.is_array(xs)) return false;
   if (native_ != nullptr) {
+    const u64 xs = operands[0]->words[k];
+    if (!heap.is_array(xs)) return false;
     const u32 length = heap.header(u32(xs))->length;
-    if (!within_fuel(length)) return false;
+    if ((u64(length) + 2) * all_code_words_ > fuel) return false;
     heap.header(u32(xs))->capacity |= vm::kSharedBit;  // as op's call to the helper marks it
     *trap = u8(native_(heap.slots(u32(xs)), length, operands[1]->words[k], word));
     return true;
   }
-  const bool zip = arity() == 2 && operands_[1] == Type::IntArray;
-  const u64 ys = zip ? operands[1]->words[k] : xs;
-  if (!heap.is_array(ys)) return false;
-  const u32 steps = std::min(heap.header(u32(xs))->length, heap.header(u32(ys))->length);
-  if (!within_fuel(steps)) return false;
-  // `[]`, then a push a step at most, each growing the array in place where it ends the heap:
-  // room for every step's, then the capacity the pushes made reach.
+  LoopOperand in[3];
+  for (u32 i = 0; i < arity(); ++i) {
+    const u64 w = operands[i]->words[k];
+    in[i].word = w;
+    if (operands_[i] != Type::IntArray) continue;
+    if (!heap.is_array(w)) return false;
+    in[i].slots = heap.slots(u32(w));
+    in[i].length = heap.header(u32(w))->length;
+  }
+  u32 room = 0;
+  if (!native_list_.fits(in, all_code_words_, fuel, &room)) return false;
+  // `[]`, then the pushes, each growing the array in place where it ends the heap: room for every
+  // push, then the capacity the pushes made reach.
   auto capacity_for = [](u32 length) {
     u32 capacity = 0;
     while (capacity < length) capacity = vm::grown_capacity(capacity);
@@ -300,10 +306,8 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   };
   const u32 used = heap.used;
   u32 out = 0, made = 0;
-  if (!heap.new_array(0, capacity_for(steps), &out)) return false;
-  const u64 v = arity() == 2 && !zip ? operands[1]->words[k] : 0;
-  if (native_list_(heap.slots(u32(xs)), heap.slots(u32(ys)), steps, v, heap.slots(out), &made) !=
-      vm::Trap::NONE) {
+  if (!heap.new_array(0, capacity_for(room), &out)) return false;
+  if (native_list_.run(in, heap.slots(out), &made) != vm::Trap::NONE) {
     heap.used = used;  // the interpreter meets the trap, and leaves the heap as it does
     return false;
   }
@@ -311,8 +315,8 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   heap.header(out)->length = made;
   heap.header(out)->capacity = capacity | vm::kSharedBit;  // as the helper's return marks it
   heap.used = out + 8 + capacity * 8;
-  heap.header(u32(xs))->capacity |= vm::kSharedBit;  // as op's call marks its operands
-  heap.header(u32(ys))->capacity |= vm::kSharedBit;
+  for (u32 i = 0; i < arity(); ++i)  // as op's call marks its operands
+    if (operands_[i] == Type::IntArray) heap.header(u32(in[i].word))->capacity |= vm::kSharedBit;
   *word = out;
   return true;
 }

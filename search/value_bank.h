@@ -105,11 +105,24 @@ using NativeLoop = vm::Trap (*)(const u64* xs, u32 length, u64 v, u64* out);
 // A loop over ints alone that cannot trap, counted by one of them (Operation::count_steps_by: the
 // folds over 1..n, recur_add), computed in C++: its result over the operands' words.
 using NativeCountedLoop = u64 (*)(const u64* operands);
-// A loop that makes an [int] by pushing at most one int a step — over xs (a scan, a map, a filter;
-// v its other operand) or over xs and ys as far as both go (a zip; length the shorter) — computed
-// in C++: the ints into out[0 .. *made), or the trap the loop's Syn would meet (out then partly
-// written).
-using NativeListLoop = vm::Trap (*)(const u64* xs, const u64* ys, u32 length, u64 v, u64* out, u32* made);
+// An operand of a loop computed in C++, on one case: an [int]'s elements, or an int.
+struct LoopOperand {
+  const u64* slots = nullptr;  // an [int]'s, length of them
+  u32 length = 0;
+  u64 word = 0;  // an int
+};
+// A loop that makes an [int] — `let out: [int] = [];`, then `out = push(out, …)` and nothing else
+// made in the heap — computed in C++ (search/bank_loops.cpp: the scans, maps, zips, filters,
+// repeat, the ranges, unique, interleave, count_each), over its operands (arity() of them).
+struct NativeListLoop {
+  // Whether the interpreter could not run out of fuel on these operands, at most `code_words`
+  // instructions a step (every function's: each step runs each instruction at most once, plus the
+  // elements a walk like `contains` charges), and in *room the most ints the loop pushes.
+  bool (*fits)(const LoopOperand* operands, u64 code_words, u64 fuel, u32* room) = nullptr;
+  // The ints into out[0 .. *made) (room of them at most), or the trap the loop's Syn would meet
+  // (out then partly written).
+  vm::Trap (*run)(const LoopOperand* operands, u64* out, u32* made) = nullptr;
+};
 
 // A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
 // operands a0, a1, ... (e.g. "a0 / a1", "max(a0)", "a0[a1]", "scan_sum(a0, a1)"), and the
@@ -146,19 +159,17 @@ class Operation {
   // std::logic_error): run_case() calls `loop` wherever the interpreter would not run out of fuel,
   // as it knows already, nor of stack.
   void loop_natively(NativeCountedLoop loop);
-  // … of `(xs: [int], v: int) -> [int]`, `(xs: [int]) -> [int]` or `(xs: [int], ys: [int]) -> [int]`,
-  // its functions without nested loops nor instructions that walk a sequence: run_case() calls
-  // `loop` wherever the interpreter could not run out of fuel ((steps + 2) times all the functions'
-  // code words within the fuel, as for the loops above) or stack, and where the list, grown in
-  // place at the heap's end as the interpreter's `[]` and pushes grow it (vm::grown_capacity),
-  // has room for an element a step; the heap is then left as the interpreter leaves it — the
-  // list's object where those put it, with the capacity they reach, the list and the operands
-  // marked shared. Where `loop` traps, the interpreter runs the case.
+  // … of an operation that makes an [int] over ints and [int]s, its functions as NativeListLoop
+  // says: run_case() calls `loop` wherever `fits` says the interpreter could not run out of fuel,
+  // the stack is there, and the list, grown in place at the heap's end as the interpreter's `[]`
+  // and pushes grow it (vm::grown_capacity), has room for `room` ints; the heap is then left as the
+  // interpreter leaves it — the list's object where those put it, with the capacity they reach,
+  // the list and the operands marked shared. Where `loop` traps, the interpreter runs the case.
   void loop_natively(NativeListLoop loop);
   // Whether a loop_natively() loop was declared, and over how many cases the C++ path has
   // computed this operation since it was made (where it was not taken, the interpreter ran).
   bool loops_natively() const {
-    return native_ != nullptr || native_counted_ != nullptr || native_list_ != nullptr;
+    return native_ != nullptr || native_counted_ != nullptr || native_list_.run != nullptr;
   }
   u64 native_cases() const { return native_cases_.n.load(std::memory_order_relaxed); }
 
@@ -222,7 +233,7 @@ class Operation {
   u64 cost_base_ = 0, cost_step_ = 0;
   NativeLoop native_ = nullptr;                 // loop_natively()
   NativeCountedLoop native_counted_ = nullptr;  // loop_natively()
-  NativeListLoop native_list_ = nullptr;        // loop_natively()
+  NativeListLoop native_list_;                  // loop_natively()
   // The C++ path of a loop_natively() loop for case k, where it is taken: true, the trap in *trap
   // (and the word in *word).
   bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,

@@ -344,14 +344,17 @@ TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
   }
   EXPECT_EQ(compared, 3 * loop_productions({I, Type::Bool, A}).size());
   // Which loops have their C++ (search/bank_loops.cpp): every fold, scan, map, zip and filter over
-  // an [int], count / first / last index where, the folds over 1..n and recur_add.
+  // an [int], count / first / last index where, the folds over 1..n, recur_add and the list
+  // builders.
   std::string in_cpp;
   for (const auto& [text, n] : natively) in_cpp += text.substr(0, text.find('(')) + " ";
-  for (const char* name : {"fold_add", "fold_max", "scan_add", "scan_count", "map_add", "map_square",
-                           "zip_sub", "filter_lt", "remove_all", "count_where_eq", "first_where_lt",
-                           "last_where_divides", "fold_range_mul", "recur_add"})
+  for (const char* name :
+       {"fold_add",       "fold_max",  "scan_add",   "scan_count",     "map_add",        "map_square",
+        "zip_sub",        "filter_lt", "remove_all", "count_where_eq", "first_where_lt", "last_where_divides",
+        "fold_range_mul", "recur_add", "repeat",     "range_to",       "range_by",       "unique",
+        "interleave",     "count_each"})
     EXPECT_NE(in_cpp.find(std::string(name) + " "), std::string::npos) << name << " not in C++: " << in_cpp;
-  EXPECT_EQ(natively.size(), 49u) << in_cpp;
+  EXPECT_EQ(natively.size(), 55u) << in_cpp;
 }
 
 // decimal_digits, a helper of the int parameters' leaves rather than a production, on random ints
