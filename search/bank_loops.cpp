@@ -27,19 +27,30 @@ u64 accumulate(u64 acc, u64 x) {
   return acc + 1;
 }
 
-template <Acc kAcc>
-vm::Trap fold_natively(const u64* xs, u32 length, u64 init, u64* out) {
-  u64 acc = init;
-  for (u32 k = 0; k < length; ++k) acc = accumulate<kAcc>(acc, xs[k]);
-  *out = acc;
-  return vm::Trap::NONE;
-}
-
 // Whether `steps` steps of at most code_words instructions each, and two more (the loop's set-up
 // and its end), are within the fuel.
 bool steps_within(u64 steps, u64 code_words, u64 fuel) {
   const u64 most = fuel / code_words;
   return most >= 2 && steps <= most - 2;
+}
+
+// NativeWordLoop::fits of a loop with a step for each element of operand 0.
+bool fits_walk(const LoopOperand* in, u64 code_words, u64 fuel) {
+  return steps_within(in[0].length, code_words, fuel);
+}
+
+// … of a loop over 1..n, n operand 0, whose operation's steps are counted
+// (Operation::count_steps_by): run_case() has checked the fuel for every n it answers for.
+bool fits_counted(const LoopOperand* in, u64 /*code_words*/, u64 /*fuel*/) {
+  return i64(in[0].word) <= 0 || in[0].word <= Operation::kMaxCountedSteps;
+}
+
+template <Acc kAcc>
+vm::Trap fold_natively(const LoopOperand* in, u64* out) {
+  u64 acc = in[1].word;
+  for (u32 k = 0; k < in[0].length; ++k) acc = accumulate<kAcc>(acc, in[0].slots[k]);
+  *out = acc;
+  return vm::Trap::NONE;
 }
 
 // NativeListLoop::fits of a loop with a step and a push at most for each element of operand 0.
@@ -64,21 +75,65 @@ vm::Trap scan_natively(const LoopOperand* in, u64* out, u32* made) {
 
 // The fold over 1, 2, …, n (operands n, init).
 template <Acc kAcc>
-u64 fold_range_natively(const u64* operands) {
-  u64 acc = operands[1];
-  for (i64 x = 1; x <= i64(operands[0]); ++x) acc = accumulate<kAcc>(acc, u64(x));
-  return acc;
+vm::Trap fold_range_natively(const LoopOperand* in, u64* out) {
+  u64 acc = in[1].word;
+  for (i64 x = 1; x <= i64(in[0].word); ++x) acc = accumulate<kAcc>(acc, u64(x));
+  *out = acc;
+  return vm::Trap::NONE;
 }
 
 // (x, y) = (y, x + y) n times from (a, b) (operands n, a, b); x.
-u64 recur_add_natively(const u64* operands) {
-  u64 x = operands[1], y = operands[2];
-  for (i64 k = 0; k < i64(operands[0]); ++k) {
+vm::Trap recur_add_natively(const LoopOperand* in, u64* out) {
+  u64 x = in[1].word, y = in[2].word;
+  for (i64 k = 0; k < i64(in[0].word); ++k) {
     const u64 z = x + y;
     x = y;
     y = z;
   }
-  return x;
+  *out = x;
+  return vm::Trap::NONE;
+}
+
+// The digit loops (operands n, b, init): while n > 0 and b > 1, x = n % b, acc = STEP, n = n / b —
+// all positive, so C++'s % and / are Syn's. A step is a digit.
+bool fits_digits(const LoopOperand* in, u64 code_words, u64 fuel) {
+  const i64 b = i64(in[1].word);
+  u64 steps = 0;
+  for (i64 n = i64(in[0].word); n > 0 && b > 1; n /= b) ++steps;
+  return steps_within(steps, code_words, fuel);
+}
+template <Acc kAcc, bool kRebuild = false>
+vm::Trap digits_natively(const LoopOperand* in, u64* out) {
+  const i64 b = i64(in[1].word);
+  u64 acc = in[2].word;
+  for (i64 n = i64(in[0].word); n > 0 && b > 1; n /= b)
+    acc = kRebuild ? acc * u64(b) + u64(n % b) : accumulate<kAcc>(acc, u64(n % b));
+  *out = acc;
+  return vm::Trap::NONE;
+}
+
+// Euclid's loop (operands a, b): (a, b) = (b, a % b) until b is 0, Syn's % (truncated; MIN % -1
+// is 0); a step an exchange, counted up to what the fuel allows.
+u64 euclid_steps(const LoopOperand* in, u64 most, u64* gcd) {
+  i64 a = i64(in[0].word), b = i64(in[1].word);
+  u64 steps = 0;
+  while (b != 0 && steps <= most) {
+    const i64 r = b == -1 ? 0 : a % b;
+    a = b;
+    b = r;
+    ++steps;
+  }
+  *gcd = u64(a);
+  return steps;
+}
+bool fits_euclid(const LoopOperand* in, u64 code_words, u64 fuel) {
+  const u64 most = fuel / code_words;
+  u64 gcd = 0;
+  return most >= 2 && euclid_steps(in, most - 2, &gcd) <= most - 2;
+}
+vm::Trap euclid_natively(const LoopOperand* in, u64* out) {
+  euclid_steps(in, ~u64(0), out);
+  return vm::Trap::NONE;
 }
 
 // kOp(x, v) for each x (a unary kOp ignores v), kOp(x, y) for each pair (Pairs::Zip), or kOp(x, x)
@@ -118,7 +173,9 @@ bool divides_by_zero(u32 length, u64 v) {
 }
 
 template <Test kTest>
-vm::Trap count_natively(const u64* xs, u32 length, u64 v, u64* out) {
+vm::Trap count_natively(const LoopOperand* in, u64* out) {
+  const u64 *xs = in[0].slots, v = in[1].word;
+  const u32 length = in[0].length;
   if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u64 count = 0;
   for (u32 k = 0; k < length; ++k) count += passes<kTest>(i64(xs[k]), i64(v));
@@ -127,7 +184,9 @@ vm::Trap count_natively(const u64* xs, u32 length, u64 v, u64* out) {
 }
 
 template <Test kTest>
-vm::Trap first_natively(const u64* xs, u32 length, u64 v, u64* out) {
+vm::Trap first_natively(const LoopOperand* in, u64* out) {
+  const u64 *xs = in[0].slots, v = in[1].word;
+  const u32 length = in[0].length;
   if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u64 at = u64(-1);
   for (u32 k = 0; k < length && at == u64(-1); ++k)
@@ -137,7 +196,9 @@ vm::Trap first_natively(const u64* xs, u32 length, u64 v, u64* out) {
 }
 
 template <Test kTest>
-vm::Trap last_natively(const u64* xs, u32 length, u64 v, u64* out) {
+vm::Trap last_natively(const LoopOperand* in, u64* out) {
+  const u64 *xs = in[0].slots, v = in[1].word;
+  const u32 length = in[0].length;
   if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u64 at = u64(-1);
   for (u32 k = length; k-- > 0 && at == u64(-1);)
@@ -258,10 +319,11 @@ vm::Trap count_each_natively(const LoopOperand* in, u64* out, u32* made) {
 
 struct Accumulation {
   const char* name;
-  const char* step;              // acc's next value, over acc and x (and b, in a digit loop)
-  NativeLoop fold;               // fold_NAME in C++ (count: no fold of the bank's)
-  NativeListLoop scan;           // scan_NAME
-  NativeCountedLoop fold_range;  // fold_range_NAME (max, min, count: no such fold)
+  const char* step;           // acc's next value, over acc and x (and b, in a digit loop)
+  NativeWordLoop fold;        // fold_NAME in C++ (count: no fold of the bank's)
+  NativeListLoop scan;        // scan_NAME
+  NativeWordLoop fold_range;  // fold_range_NAME (max, min, count: no such fold)
+  NativeWordLoop digits;      // digits_NAME
 };
 
 template <Acc kAcc>
@@ -269,9 +331,10 @@ constexpr Accumulation accumulation(const char* name, const char* step) {
   const bool ranges = kAcc == Acc::Add || kAcc == Acc::Mul || kAcc == Acc::Squares;
   return {name,
           step,
-          kAcc == Acc::Count ? nullptr : fold_natively<kAcc>,
+          kAcc == Acc::Count ? NativeWordLoop{} : NativeWordLoop{fits_walk, fold_natively<kAcc>},
           {fits_each, scan_natively<kAcc>},
-          ranges ? fold_range_natively<kAcc> : nullptr};
+          ranges ? NativeWordLoop{fits_counted, fold_range_natively<kAcc>} : NativeWordLoop{},
+          {fits_digits, digits_natively<kAcc>}};
 }
 
 const Accumulation kAccumulations[] = {
@@ -285,18 +348,18 @@ const Accumulation kAccumulations[] = {
 
 struct Predicate {
   const char* name;
-  const char* test;               // over x and v
-  NativeLoop count, first, last;  // count_where_NAME, first_where_NAME, last_where_NAME in C++
-  NativeListLoop filter;          // filter_NAME
+  const char* test;                   // over x and v
+  NativeWordLoop count, first, last;  // count_where_NAME, first_where_NAME, last_where_NAME in C++
+  NativeListLoop filter;              // filter_NAME
 };
 
 template <Test kTest>
 constexpr Predicate predicate(const char* name, const char* test) {
   return {name,
           test,
-          count_natively<kTest>,
-          first_natively<kTest>,
-          last_natively<kTest>,
+          {fits_walk, count_natively<kTest>},
+          {fits_walk, first_natively<kTest>},
+          {fits_walk, last_natively<kTest>},
           {fits_each, filter_natively<kTest>}};
 }
 
@@ -486,8 +549,7 @@ struct LoopForm {
   // decimal_digits, the leaves' of the int parameters (a list beside every banked int, else).
   bool production = true;
   // The loop in C++, where it has one (Operation::loop_natively).
-  NativeLoop native = nullptr;
-  NativeCountedLoop native_counted = nullptr;
+  NativeWordLoop native_word{};
   NativeListLoop native_list{};
 };
 
@@ -504,35 +566,38 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     if (types.count(A)) {
       if (op != "count") {  // count: len(xs) + init
         add({A, I}, I, "fold_" + op, fold, a.step);
-        p.back().native = a.fold;
+        p.back().native_word = a.fold;
       }
       add({A, I}, A, "scan_" + op, scan, a.step);
       p.back().native_list = a.scan;
     }
-    if (a.fold_range != nullptr) {  // max/min over 1..n: n or 1 against init; count: n + init
+    if (a.fold_range.run != nullptr) {  // max/min over 1..n: n or 1 against init; count: n + init
       add({I, I}, I, "fold_range_" + op, fold_range, a.step);
       // n steps that cannot trap: a case whose n needs more than the loop's fuel traps at once.
       p.back().counted = true;
-      p.back().native_counted = a.fold_range;
+      p.back().native_word = a.fold_range;
     }
     add({I, I, I}, I, "digits_" + op, digits, a.step);
+    p.back().native_word = a.digits;
   }
   add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");
+  p.back().native_word = {fits_digits, digits_natively<Acc::Add, true>};
   add({I, I, I}, I, "recur_add", recur, "x + y");
   p.back().counted = true;  // n steps, as a fold over 1..n
-  p.back().native_counted = recur_add_natively;
+  p.back().native_word = {fits_counted, recur_add_natively};
   add({I, I}, I, "euclid", named, kEuclid);
+  p.back().native_word = {fits_euclid, euclid_natively};
   if (types.count(A))
     for (const Predicate& w : kPredicates) {
       const std::string test = w.name;
       add({A, I}, I, "count_where_" + test, count_where, w.test);
-      p.back().native = w.count;
+      p.back().native_word = w.count;
       if (test != "eq") {  // eq: index_of
         add({A, I}, I, "first_where_" + test, first_where, w.test);
-        p.back().native = w.first;
+        p.back().native_word = w.first;
       }
       add({A, I}, I, "last_where_" + test, last_where, w.test);
-      p.back().native = w.last;
+      p.back().native_word = w.last;
       if (test != "eq") {  // eq: repeat(v, count_where_eq(xs, v))
         add({A, I}, A, "filter_" + test, filter, w.test);
         p.back().native_list = w.filter;
@@ -592,8 +657,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     const std::string text = call_text(f);
     p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, kLoopFuel));
     if (f.counted) p.back().operation->count_steps_by(0);
-    if (f.native != nullptr) p.back().operation->loop_natively(f.native);
-    if (f.native_counted != nullptr) p.back().operation->loop_natively(f.native_counted);
+    if (f.native_word.run != nullptr) p.back().operation->loop_natively(f.native_word);
     if (f.native_list.run != nullptr) p.back().operation->loop_natively(f.native_list);
   }
   return p;

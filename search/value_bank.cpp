@@ -164,22 +164,21 @@ void Operation::count_steps_by(u32 operand) {
   cost_step_ = step;
 }
 
-void Operation::loop_natively(NativeLoop loop) {
-  if (arity() != 2 || operands_[0] != Type::IntArray || operands_[1] != Type::Int || result_ != Type::Int)
-    throw std::logic_error("loop_natively: not (xs: [int], v: int) -> int: " + source_);
-  native_ = loop;
+// Whether the operation is (1-3 ints and [int]s) -> result, for a loop_natively() loop.
+static bool over_words_and_lists(std::span<const Type> operands, Type result, Type want) {
+  return !operands.empty() && operands.size() <= 3 && result == want &&
+         std::all_of(operands.begin(), operands.end(),
+                     [](Type t) { return t == Type::Int || t == Type::IntArray; });
 }
 
-void Operation::loop_natively(NativeCountedLoop loop) {
-  if (!steps_operand_ || result_ != Type::Int || arity() > 3)  // run_natively() passes 3 words at most
-    throw std::logic_error("loop_natively: not an int loop whose steps are counted: " + source_);
-  native_counted_ = loop;
+void Operation::loop_natively(NativeWordLoop loop) {
+  if (!over_words_and_lists(operands_, result_, Type::Int) || loop.fits == nullptr || loop.run == nullptr)
+    throw std::logic_error("loop_natively: not ([int] | int, …) -> int with 1-3 operands: " + source_);
+  native_word_ = loop;
 }
 
 void Operation::loop_natively(NativeListLoop loop) {
-  const bool words_and_lists = std::all_of(operands_.begin(), operands_.end(),
-                                           [](Type t) { return t == Type::Int || t == Type::IntArray; });
-  if (arity() < 1 || arity() > 3 || !words_and_lists || result_ != Type::IntArray || loop.fits == nullptr ||
+  if (!over_words_and_lists(operands_, result_, Type::IntArray) || loop.fits == nullptr ||
       loop.run == nullptr)
     throw std::logic_error("loop_natively: not ([int] | int, …) -> [int] with 1-3 operands: " + source_);
   native_list_ = loop;
@@ -264,28 +263,10 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
                              u8* trap) const {
   if (!loops_natively()) return false;
   const vm::Limits& l = cases.limits();
-  // The stack the interpreter would need (the frames of op and one helper), and the fuel it would
-  // need at most where each step runs each instruction once (no nested loop, no walk).
+  // The stack the interpreter would need: the frames of op and one helper.
   if (l.call_depth < 2 || l.stack_slots < all_frame_slots_) return false;
   vm::Heap& heap = cases.machine(k).heap;
   *trap = u8(vm::Trap::NONE);
-  if (native_counted_ != nullptr) {  // run_case() knows the fuel suffices, but for a v too large
-    const i64 v = i64(operands[*steps_operand_]->words[k]);
-    if (v > 0 && u64(v) > kMaxCountedSteps) return false;
-    u64 words[3] = {0, 0, 0};
-    for (u32 i = 0; i < arity(); ++i) words[i] = operands[i]->words[k];
-    *word = native_counted_(words);
-    return true;
-  }
-  if (native_ != nullptr) {
-    const u64 xs = operands[0]->words[k];
-    if (!heap.is_array(xs)) return false;
-    const u32 length = heap.header(u32(xs))->length;
-    if ((u64(length) + 2) * all_code_words_ > fuel) return false;
-    heap.header(u32(xs))->capacity |= vm::kSharedBit;  // as op's call to the helper marks it
-    *trap = u8(native_(heap.slots(u32(xs)), length, operands[1]->words[k], word));
-    return true;
-  }
   LoopOperand in[3];
   for (u32 i = 0; i < arity(); ++i) {
     const u64 w = operands[i]->words[k];
@@ -294,6 +275,16 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
     if (!heap.is_array(w)) return false;
     in[i].slots = heap.slots(u32(w));
     in[i].length = heap.header(u32(w))->length;
+  }
+  auto mark_shared = [&] {  // as op's call marks its operands
+    for (u32 i = 0; i < arity(); ++i)
+      if (operands_[i] == Type::IntArray) heap.header(u32(in[i].word))->capacity |= vm::kSharedBit;
+  };
+  if (native_word_.run != nullptr) {
+    if (!native_word_.fits(in, all_code_words_, fuel)) return false;
+    mark_shared();
+    *trap = u8(native_word_.run(in, word));
+    return true;
   }
   u32 room = 0;
   if (!native_list_.fits(in, all_code_words_, fuel, &room)) return false;
@@ -315,8 +306,7 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   heap.header(out)->length = made;
   heap.header(out)->capacity = capacity | vm::kSharedBit;  // as the helper's return marks it
   heap.used = out + 8 + capacity * 8;
-  for (u32 i = 0; i < arity(); ++i)  // as op's call marks its operands
-    if (operands_[i] == Type::IntArray) heap.header(u32(in[i].word))->capacity |= vm::kSharedBit;
+  mark_shared();
   *word = out;
   return true;
 }

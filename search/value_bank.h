@@ -98,18 +98,25 @@ class Cases {
   std::vector<Behaviour> params_;
 };
 
-// A loop over the ints of an [int] (xs, length of them) with an int operand v, computed in C++
-// rather than by the interpreter (search/bank_loops.cpp: the folds, count_where, first_where,
-// last_where): the result word in *out, or the trap the loop's Syn would meet (*out then unset).
-using NativeLoop = vm::Trap (*)(const u64* xs, u32 length, u64 v, u64* out);
-// A loop over ints alone that cannot trap, counted by one of them (Operation::count_steps_by: the
-// folds over 1..n, recur_add), computed in C++: its result over the operands' words.
-using NativeCountedLoop = u64 (*)(const u64* operands);
 // An operand of a loop computed in C++, on one case: an [int]'s elements, or an int.
 struct LoopOperand {
   const u64* slots = nullptr;  // an [int]'s, length of them
   u32 length = 0;
   u64 word = 0;  // an int
+};
+// A loop with an int result over its operands (arity() of them, ints and [int]s), its functions
+// making nothing in the heap, computed in C++ rather than by the interpreter
+// (search/bank_loops.cpp: the folds, count / first / last index where, the folds over 1..n,
+// recur_add, the digit loops, euclid).
+struct NativeWordLoop {
+  // Whether the interpreter could not run out of fuel on these operands, at most `code_words`
+  // instructions a step (every function's: each step runs each instruction at most once). Of an
+  // operation whose steps are counted (Operation::count_steps_by), run_case() has already trapped
+  // out_of_fuel where the fuel would not do: what is left to ask is whether the count is one
+  // count_steps_by() answers for.
+  bool (*fits)(const LoopOperand* operands, u64 code_words, u64 fuel) = nullptr;
+  // The result word in *out, or the trap the loop's Syn would meet (*out then unset).
+  vm::Trap (*run)(const LoopOperand* operands, u64* out) = nullptr;
 };
 // A loop that makes an [int] — `let out: [int] = [];`, then `out = push(out, …)` and nothing else
 // made in the heap — computed in C++ (search/bank_loops.cpp: the scans, maps, zips, filters,
@@ -148,17 +155,13 @@ class Operation {
   // traps out_of_fuel at once, as the interpreter would after burning it.
   static constexpr u64 kMaxCountedSteps = u64(1) << 62;
   void count_steps_by(u32 operand);
-  // Declares that `loop` computes this operation — `(xs: [int], v: int) -> int`, its functions
-  // without nested loops — as its Syn does, traps included: run_case() then calls it wherever the
-  // interpreter could not run out of fuel or stack (each step runs each instruction at most once:
-  // (len(xs) + 2) times all the functions' code words within the fuel), and the interpreter
-  // elsewhere and for Cases that are interpreter_only (the reference; tests/unit/bank_loops_test.cpp
-  // compares the two).
-  void loop_natively(NativeLoop loop);
-  // … of an operation whose steps are counted (count_steps_by(), called first; else
-  // std::logic_error): run_case() calls `loop` wherever the interpreter would not run out of fuel,
-  // as it knows already, nor of stack.
-  void loop_natively(NativeCountedLoop loop);
+  // Declares that `loop` computes this operation (an int over 1-3 ints and [int]s, its functions as
+  // NativeWordLoop says) as its Syn does, traps included: run_case() then calls it wherever `fits`
+  // says the interpreter could not run out of fuel and the stack is there, and the interpreter
+  // elsewhere and for Cases that are interpreter_only (the reference;
+  // tests/unit/bank_loops_test.cpp compares the two). The operands are marked shared, as op's
+  // call marks them.
+  void loop_natively(NativeWordLoop loop);
   // … of an operation that makes an [int] over ints and [int]s, its functions as NativeListLoop
   // says: run_case() calls `loop` wherever `fits` says the interpreter could not run out of fuel,
   // the stack is there, and the list, grown in place at the heap's end as the interpreter's `[]`
@@ -168,9 +171,7 @@ class Operation {
   void loop_natively(NativeListLoop loop);
   // Whether a loop_natively() loop was declared, and over how many cases the C++ path has
   // computed this operation since it was made (where it was not taken, the interpreter ran).
-  bool loops_natively() const {
-    return native_ != nullptr || native_counted_ != nullptr || native_list_.run != nullptr;
-  }
+  bool loops_natively() const { return native_word_.run != nullptr || native_list_.run != nullptr; }
   u64 native_cases() const { return native_cases_.n.load(std::memory_order_relaxed); }
 
   // Whether apply() takes the direct path: one instruction over whole vectors, heap-free
@@ -231,9 +232,8 @@ class Operation {
   u32 frame_slots_ = 0;               // and the stack it would need
   std::optional<u32> steps_operand_;  // count_steps_by()
   u64 cost_base_ = 0, cost_step_ = 0;
-  NativeLoop native_ = nullptr;                 // loop_natively()
-  NativeCountedLoop native_counted_ = nullptr;  // loop_natively()
-  NativeListLoop native_list_;                  // loop_natively()
+  NativeWordLoop native_word_;  // loop_natively()
+  NativeListLoop native_list_;  // loop_natively()
   // The C++ path of a loop_natively() loop for case k, where it is taken: true, the trap in *trap
   // (and the word in *word).
   bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
