@@ -27,65 +27,60 @@ u64 accumulate(u64 acc, u64 x) {
   return acc + 1;
 }
 
-// Whether `steps` steps of at most code_words instructions each, and two more (the loop's set-up
-// and its end), are within the fuel.
-bool steps_within(u64 steps, u64 code_words, u64 fuel) {
-  const u64 most = fuel / code_words;
-  return most >= 2 && steps <= most - 2;
-}
+// Each loop counts its steps in n[0] and stops after most_steps + 1 of them (its fuel then
+// beyond the case's: Operation::run_natively); the other counts are what else its Syn's fuel
+// depends on.
+struct Counter {
+  LoopCounts* counts;
+  u64 most_steps;
+  // Another step: false when it is past most_steps (the loop stops).
+  bool step() { return ++counts->n[0] <= most_steps; }
+};
 
-// NativeWordLoop::fits of a loop with a step for each element of operand 0.
-bool fits_walk(const LoopOperand* in, u64 code_words, u64 fuel) {
-  return steps_within(in[0].length, code_words, fuel);
-}
-
-// … of a loop over 1..n, n operand 0, whose operation's steps are counted
-// (Operation::count_steps_by): run_case() has checked the fuel for every n it answers for.
-bool fits_counted(const LoopOperand* in, u64 /*code_words*/, u64 /*fuel*/) {
-  return i64(in[0].word) <= 0 || in[0].word <= Operation::kMaxCountedSteps;
-}
-
+// A loop over operand 0's elements, with a step each: what it takes.
 template <Acc kAcc>
-vm::Trap fold_natively(const LoopOperand* in, u64* out) {
+vm::Trap fold_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   u64 acc = in[1].word;
-  for (u32 k = 0; k < in[0].length; ++k) acc = accumulate<kAcc>(acc, in[0].slots[k]);
+  for (u32 k = 0; k < in[0].length && c.step(); ++k) acc = accumulate<kAcc>(acc, in[0].slots[k]);
   *out = acc;
   return vm::Trap::NONE;
 }
 
-// NativeListLoop::fits of a loop with a step and a push at most for each element of operand 0.
-bool fits_each(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
-  *room = in[0].length;
-  return steps_within(in[0].length, code_words, fuel);
-}
-
-// … for each pair of operands 0 and 1, as far as both go (a zip).
-bool fits_pairs(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
-  *room = std::min(in[0].length, in[1].length);
-  return steps_within(*room, code_words, fuel);
+// NativeListLoop::room of a loop with a push at most for each element of operand 0, and for each
+// pair of operands 0 and 1 as far as both go (a zip).
+u64 room_each(const LoopOperand* in, u64 most_steps) { return std::min<u64>(in[0].length, most_steps); }
+u64 room_pairs(const LoopOperand* in, u64 most_steps) {
+  return std::min<u64>(std::min(in[0].length, in[1].length), most_steps);
 }
 
 template <Acc kAcc>
-vm::Trap scan_natively(const LoopOperand* in, u64* out, u32* made) {
+vm::Trap scan_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   u64 acc = in[1].word;
-  for (u32 k = 0; k < in[0].length; ++k) out[k] = acc = accumulate<kAcc>(acc, in[0].slots[k]);
-  *made = in[0].length;
+  u32 n = 0;
+  for (u32 k = 0; k < in[0].length && c.step(); ++k) out[n++] = acc = accumulate<kAcc>(acc, in[0].slots[k]);
+  *made = n;
   return vm::Trap::NONE;
 }
 
-// The fold over 1, 2, …, n (operands n, init).
+// The fold over 1, 2, …, n (operands n, init), as `for x in 1..n + 1` runs (n + 1 wraps: none for
+// the largest n).
 template <Acc kAcc>
-vm::Trap fold_range_natively(const LoopOperand* in, u64* out) {
+vm::Trap fold_range_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   u64 acc = in[1].word;
-  for (i64 x = 1; x <= i64(in[0].word); ++x) acc = accumulate<kAcc>(acc, u64(x));
+  const i64 end = i64(in[0].word + 1);
+  for (i64 x = 1; x < end && c.step(); ++x) acc = accumulate<kAcc>(acc, u64(x));
   *out = acc;
   return vm::Trap::NONE;
 }
 
 // (x, y) = (y, x + y) n times from (a, b) (operands n, a, b); x.
-vm::Trap recur_add_natively(const LoopOperand* in, u64* out) {
+vm::Trap recur_add_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   u64 x = in[1].word, y = in[2].word;
-  for (i64 k = 0; k < i64(in[0].word); ++k) {
+  for (i64 k = 0; k < i64(in[0].word) && c.step(); ++k) {
     const u64 z = x + y;
     x = y;
     y = z;
@@ -95,44 +90,32 @@ vm::Trap recur_add_natively(const LoopOperand* in, u64* out) {
 }
 
 // The digit loops (operands n, b, init): while n > 0 and b > 1, x = n % b, acc = STEP, n = n / b —
-// all positive, so C++'s % and / are Syn's. A step is a digit.
-bool fits_digits(const LoopOperand* in, u64 code_words, u64 fuel) {
-  const i64 b = i64(in[1].word);
-  u64 steps = 0;
-  for (i64 n = i64(in[0].word); n > 0 && b > 1; n /= b) ++steps;
-  return steps_within(steps, code_words, fuel);
-}
+// all positive, so C++'s % and / are Syn's. n[1]: whether it ended on b > 1 (n > 0 held), the
+// longer test.
 template <Acc kAcc, bool kRebuild = false>
-vm::Trap digits_natively(const LoopOperand* in, u64* out) {
+vm::Trap digits_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   const i64 b = i64(in[1].word);
   u64 acc = in[2].word;
-  for (i64 n = i64(in[0].word); n > 0 && b > 1; n /= b)
+  i64 n = i64(in[0].word);
+  for (; n > 0 && b > 1 && c.step(); n /= b)
     acc = kRebuild ? acc * u64(b) + u64(n % b) : accumulate<kAcc>(acc, u64(n % b));
+  counts->n[1] = n > 0 && b <= 1;
   *out = acc;
   return vm::Trap::NONE;
 }
 
 // Euclid's loop (operands a, b): (a, b) = (b, a % b) until b is 0, Syn's % (truncated; MIN % -1
-// is 0); a step an exchange, counted up to what the fuel allows.
-u64 euclid_steps(const LoopOperand* in, u64 most, u64* gcd) {
+// is 0).
+vm::Trap euclid_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   i64 a = i64(in[0].word), b = i64(in[1].word);
-  u64 steps = 0;
-  while (b != 0 && steps <= most) {
+  while (b != 0 && c.step()) {
     const i64 r = b == -1 ? 0 : a % b;
     a = b;
     b = r;
-    ++steps;
   }
-  *gcd = u64(a);
-  return steps;
-}
-bool fits_euclid(const LoopOperand* in, u64 code_words, u64 fuel) {
-  const u64 most = fuel / code_words;
-  u64 gcd = 0;
-  return most >= 2 && euclid_steps(in, most - 2, &gcd) <= most - 2;
-}
-vm::Trap euclid_natively(const LoopOperand* in, u64* out) {
-  euclid_steps(in, ~u64(0), out);
+  *out = u64(a);
   return vm::Trap::NONE;
 }
 
@@ -140,20 +123,22 @@ vm::Trap euclid_natively(const LoopOperand* in, u64* out) {
 // (Pairs::Square).
 enum class Pairs : u8 { WithV, Zip, Square };
 template <vm::Op kOp, Pairs kPairs>
-vm::Trap map_natively(const LoopOperand* in, u64* out, u32* made) {
+vm::Trap map_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   const u64* xs = in[0].slots;
   const u32 length = kPairs == Pairs::Zip ? std::min(in[0].length, in[1].length) : in[0].length;
-  for (u32 k = 0; k < length; ++k) {
+  u32 n = 0;
+  for (u32 k = 0; k < length && c.step(); ++k) {
     const u64 b = kPairs == Pairs::Zip ? in[1].slots[k] : kPairs == Pairs::Square ? xs[k] : in[1].word;
-    if (const vm::Trap t = vm::scalar_op(kOp, xs[k], b, &out[k]); t != vm::Trap::NONE) return t;
+    if (const vm::Trap t = vm::scalar_op(kOp, xs[k], b, &out[n++]); t != vm::Trap::NONE) return t;
   }
-  *made = length;
+  *made = n;
   return vm::Trap::NONE;
 }
 
 template <vm::Op kOp, Pairs kPairs>
 constexpr NativeListLoop map_loop() {
-  return {kPairs == Pairs::Zip ? fits_pairs : fits_each, map_natively<kOp, kPairs>};
+  return {kPairs == Pairs::Zip ? room_pairs : room_each, map_natively<kOp, kPairs>};
 }
 
 // Whether x passes the test against v; v is not 0 for the divisibility tests.
@@ -172,65 +157,71 @@ bool divides_by_zero(u32 length, u64 v) {
   return (kTest == Test::Divides || kTest == Test::NotDivides) && v == 0 && length > 0;
 }
 
+// count_where: n[1] the elements that pass (each a count's step more).
 template <Test kTest>
-vm::Trap count_natively(const LoopOperand* in, u64* out) {
-  const u64 *xs = in[0].slots, v = in[1].word;
-  const u32 length = in[0].length;
-  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
-  u64 count = 0;
-  for (u32 k = 0; k < length; ++k) count += passes<kTest>(i64(xs[k]), i64(v));
-  *out = count;
+vm::Trap count_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  const u64 v = in[1].word;
+  if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
+  for (u32 k = 0; k < in[0].length && c.step(); ++k)
+    counts->n[1] += passes<kTest>(i64(in[0].slots[k]), i64(v));
+  *out = counts->n[1];
   return vm::Trap::NONE;
 }
 
+// first_where and last_where: n[1] whether one passed (the loop returns from inside).
 template <Test kTest>
-vm::Trap first_natively(const LoopOperand* in, u64* out) {
-  const u64 *xs = in[0].slots, v = in[1].word;
-  const u32 length = in[0].length;
-  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+vm::Trap first_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  const u64 v = in[1].word;
+  if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u64 at = u64(-1);
-  for (u32 k = 0; k < length && at == u64(-1); ++k)
-    if (passes<kTest>(i64(xs[k]), i64(v))) at = k;
+  for (u32 k = 0; k < in[0].length && at == u64(-1) && c.step(); ++k)
+    if (passes<kTest>(i64(in[0].slots[k]), i64(v))) at = k;
+  counts->n[1] = at != u64(-1);
   *out = at;
   return vm::Trap::NONE;
 }
 
 template <Test kTest>
-vm::Trap last_natively(const LoopOperand* in, u64* out) {
-  const u64 *xs = in[0].slots, v = in[1].word;
-  const u32 length = in[0].length;
-  if (divides_by_zero<kTest>(length, v)) return vm::Trap::DIVISION_BY_ZERO;
+vm::Trap last_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  const u64 v = in[1].word;
+  if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u64 at = u64(-1);
-  for (u32 k = length; k-- > 0 && at == u64(-1);)
-    if (passes<kTest>(i64(xs[k]), i64(v))) at = k;
+  for (u32 k = in[0].length; k-- > 0 && at == u64(-1) && c.step();)
+    if (passes<kTest>(i64(in[0].slots[k]), i64(v))) at = k;
+  counts->n[1] = at != u64(-1);
   *out = at;
   return vm::Trap::NONE;
 }
 
-// The x of xs that pass the test against v, in order (filter_P; remove_all: Test::Ne).
+// The x of xs that pass the test against v, in order (filter_P; remove_all: Test::Ne); n[1] how
+// many.
 template <Test kTest>
-vm::Trap filter_natively(const LoopOperand* in, u64* out, u32* made) {
+vm::Trap filter_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   const u64 v = in[1].word;
   if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u32 n = 0;
-  for (u32 k = 0; k < in[0].length; ++k)
+  for (u32 k = 0; k < in[0].length && c.step(); ++k)
     if (passes<kTest>(i64(in[0].slots[k]), i64(v))) out[n++] = in[0].slots[k];
   *made = n;
+  counts->n[1] = n;
   return vm::Trap::NONE;
 }
 
 // The list builders (kListBuilders below).
 
 // repeat(v, n): v, n times.
-bool fits_repeat(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
-  const i64 n = i64(in[1].word);
-  *room = n > 0 ? u32(std::min<i64>(n, vm::kMaxObjectLength)) : 0;
-  return n <= 0 || steps_within(u64(n), code_words, fuel);
+u64 room_repeat(const LoopOperand* in, u64 most_steps) {
+  return i64(in[1].word) > 0 ? std::min(in[1].word, most_steps) : 0;
 }
-vm::Trap repeat_natively(const LoopOperand* in, u64* out, u32* made) {
-  const i64 n = i64(in[1].word);
-  *made = n > 0 ? u32(n) : 0;
-  std::fill(out, out + *made, in[0].word);
+vm::Trap repeat_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  u32 n = 0;
+  for (i64 j = 0; j < i64(in[1].word) && c.step(); ++j) out[n++] = in[0].word;
+  *made = n;
   return vm::Trap::NONE;
 }
 
@@ -239,81 +230,74 @@ u64 range_to_steps(const LoopOperand* in) {
   const i64 a = i64(in[0].word), end = i64(in[1].word + 1);
   return end > a ? u64(end) - u64(a) : 0;
 }
-bool fits_range_to(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+u64 room_range_to(const LoopOperand* in, u64 most_steps) { return std::min(range_to_steps(in), most_steps); }
+vm::Trap range_to_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   const u64 steps = range_to_steps(in);
-  *room = u32(std::min<u64>(steps, vm::kMaxObjectLength));
-  return steps_within(steps, code_words, fuel);
-}
-vm::Trap range_to_natively(const LoopOperand* in, u64* out, u32* made) {
-  *made = u32(range_to_steps(in));
-  for (u32 k = 0; k < *made; ++k) out[k] = in[0].word + k;
-  return vm::Trap::NONE;
-}
-
-// range_by(a, b, s): x = a, then x + s (wrapping), while s > 0 and x <= b — counted, up to what
-// the fuel allows, by walking it.
-bool fits_range_by(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
-  const i64 b = i64(in[1].word), s = i64(in[2].word);
-  if (fuel / code_words < 2) return false;
-  const u64 most = fuel / code_words - 2;
-  u64 steps = 0;
-  for (u64 x = in[0].word; s > 0 && i64(x) <= b; x += u64(s))
-    if (++steps > most) return false;
-  *room = u32(steps);
-  return true;
-}
-vm::Trap range_by_natively(const LoopOperand* in, u64* out, u32* made) {
-  const i64 b = i64(in[1].word), s = i64(in[2].word);
   u32 n = 0;
-  for (u64 x = in[0].word; s > 0 && i64(x) <= b; x += u64(s)) out[n++] = x;
+  for (u64 k = 0; k < steps && c.step(); ++k) out[n++] = in[0].word + k;
   *made = n;
   return vm::Trap::NONE;
 }
 
-// unique(xs): each step's `contains(out, x)` walks what is made so far, charging its elements.
-bool fits_unique(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
-  const u64 n = in[0].length;
-  *room = in[0].length;
-  const u64 walks = n * (n == 0 ? 0 : n - 1) / 2;  // at most 0 + 1 + … + (n - 1) elements
-  return steps_within(n, code_words, fuel) && walks <= fuel - (n + 2) * code_words;
-}
-vm::Trap unique_natively(const LoopOperand* in, u64* out, u32* made) {
+// range_by(a, b, s): x = a, then x + s (wrapping), while s > 0 and x <= b; n[1] whether it ended
+// on x <= b (s > 0 held), the longer test.
+u64 room_range_by(const LoopOperand* /*in*/, u64 most_steps) { return most_steps; }
+vm::Trap range_by_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  const i64 b = i64(in[1].word), s = i64(in[2].word);
   u32 n = 0;
-  for (u32 k = 0; k < in[0].length; ++k) {
+  u64 x = in[0].word;
+  for (; s > 0 && i64(x) <= b && c.step(); x += u64(s)) out[n++] = x;
+  counts->n[1] = s > 0;
+  *made = n;
+  return vm::Trap::NONE;
+}
+
+// unique(xs): n[1] the elements kept, n[2] the elements each step's `contains(out, x)` walks.
+vm::Trap unique_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  u32 n = 0;
+  for (u32 k = 0; k < in[0].length && c.step(); ++k) {
     const u64 x = in[0].slots[k];
+    counts->n[2] += n;
     if (std::find(out, out + n, x) == out + n) out[n++] = x;
   }
   *made = n;
+  counts->n[1] = n;
   return vm::Trap::NONE;
 }
 
 // interleave(xs, ys): two pushes a step.
-bool fits_interleave(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
+u64 room_interleave(const LoopOperand* in, u64 most_steps) { return 2 * room_pairs(in, most_steps); }
+vm::Trap interleave_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
   const u32 steps = std::min(in[0].length, in[1].length);
-  if (u64(steps) * 2 > vm::kMaxObjectLength) return false;
-  *room = 2 * steps;
-  return steps_within(steps, code_words, fuel);
-}
-vm::Trap interleave_natively(const LoopOperand* in, u64* out, u32* made) {
-  const u32 steps = std::min(in[0].length, in[1].length);
-  for (u32 k = 0; k < steps; ++k) {
-    out[2 * k] = in[0].slots[k];
-    out[2 * k + 1] = in[1].slots[k];
+  u32 n = 0;
+  for (u32 k = 0; k < steps && c.step(); ++k) {
+    out[n++] = in[0].slots[k];
+    out[n++] = in[1].slots[k];
   }
-  *made = 2 * steps;
+  *made = n;
   return vm::Trap::NONE;
 }
 
-// count_each(vs, xs): a loop over xs inside each step over vs — (len(xs) + 3) steps' instructions
-// at most in each of those, and two more.
-bool fits_count_each(const LoopOperand* in, u64 code_words, u64 fuel, u32* room) {
-  *room = in[0].length;
-  return steps_within(in[0].length, (u64(in[1].length) + 3) * code_words, fuel);
-}
-vm::Trap count_each_natively(const LoopOperand* in, u64* out, u32* made) {
-  for (u32 k = 0; k < in[0].length; ++k)
-    out[k] = u64(std::count(in[1].slots, in[1].slots + in[1].length, in[0].slots[k]));
-  *made = in[0].length;
+// count_each(vs, xs): its steps are the inner loop's over xs (n[0]); n[1] the outer loop's over
+// vs, n[2] the elements that match.
+u64 room_count_each(const LoopOperand* in, u64 /*most_steps*/) { return in[0].length; }
+vm::Trap count_each_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  u32 n = 0;
+  for (u32 k = 0; k < in[0].length; ++k) {
+    if (counts->n[0] + in[1].length > most_steps) {  // stopped: past the fuel
+      counts->n[0] = most_steps + 1;
+      break;
+    }
+    counts->n[0] += in[1].length;
+    ++counts->n[1];
+    out[n] = u64(std::count(in[1].slots, in[1].slots + in[1].length, in[0].slots[k]));
+    counts->n[2] += out[n++];
+  }
+  *made = n;
   return vm::Trap::NONE;
 }
 
@@ -331,10 +315,10 @@ constexpr Accumulation accumulation(const char* name, const char* step) {
   const bool ranges = kAcc == Acc::Add || kAcc == Acc::Mul || kAcc == Acc::Squares;
   return {name,
           step,
-          kAcc == Acc::Count ? NativeWordLoop{} : NativeWordLoop{fits_walk, fold_natively<kAcc>},
-          {fits_each, scan_natively<kAcc>},
-          ranges ? NativeWordLoop{fits_counted, fold_range_natively<kAcc>} : NativeWordLoop{},
-          {fits_digits, digits_natively<kAcc>}};
+          kAcc == Acc::Count ? NativeWordLoop{} : NativeWordLoop{fold_natively<kAcc>},
+          {room_each, scan_natively<kAcc>},
+          ranges ? NativeWordLoop{fold_range_natively<kAcc>} : NativeWordLoop{},
+          {digits_natively<kAcc>}};
 }
 
 const Accumulation kAccumulations[] = {
@@ -357,10 +341,10 @@ template <Test kTest>
 constexpr Predicate predicate(const char* name, const char* test) {
   return {name,
           test,
-          {fits_walk, count_natively<kTest>},
-          {fits_walk, first_natively<kTest>},
-          {fits_walk, last_natively<kTest>},
-          {fits_each, filter_natively<kTest>}};
+          {count_natively<kTest>},
+          {first_natively<kTest>},
+          {last_natively<kTest>},
+          {room_each, filter_natively<kTest>}};
 }
 
 const Predicate kPredicates[] = {predicate<Test::Eq>("eq", "x == v"), predicate<Test::Lt>("lt", "x < v"),
@@ -477,37 +461,37 @@ const ListBuilder kListBuilders[] = {
      "fn NAME(v: int, n: int) -> [int] {\n  let out: [int] = [];\n  for j in 0..n {\n    out = push(out, "
      "v);\n"
      "  }\n  return out;\n}\n",
-     {fits_repeat, repeat_natively}},
+     {room_repeat, repeat_natively}},
     {"range_to",
      {Type::Int, Type::Int},
      "fn NAME(a: int, b: int) -> [int] {\n  let out: [int] = [];\n  for x in a..b + 1 {\n    out = push(out, "
      "x);\n"
      "  }\n  return out;\n}\n",
-     {fits_range_to, range_to_natively}},
+     {room_range_to, range_to_natively}},
     {"range_by",
      {Type::Int, Type::Int, Type::Int},
      "fn NAME(a: int, b: int, s: int) -> [int] {\n  let out: [int] = [];\n  let x = a;\n"
      "  while s > 0 && x <= b {\n    out = push(out, x);\n    x = x + s;\n  }\n  return out;\n}\n",
-     {fits_range_by, range_by_natively}},
+     {room_range_by, range_by_natively}},
     {"unique",
      {Type::IntArray},
      "fn NAME(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if !contains(out, x) {\n"
      "      out = push(out, x);\n    }\n  }\n  return out;\n}\n",
-     {fits_unique, unique_natively}},
+     {room_each, unique_natively}},
     // xs[0], ys[0], xs[1], ys[1], … (flatten(zip(xs, ys))), as far as both go.
     {"interleave",
      {Type::IntArray, Type::IntArray},
      "fn NAME(xs: [int], ys: [int]) -> [int] {\n  let out: [int] = [];\n"
      "  for i in 0..min(len(xs), len(ys)) {\n    out = push(out, xs[i]);\n    out = push(out, ys[i]);\n  }\n"
      "  return out;\n}\n",
-     {fits_interleave, interleave_natively}},
+     {room_interleave, interleave_natively}},
     // How often each of vs occurs in xs (over unique(xs): a histogram).
     {"count_each",
      {Type::IntArray, Type::IntArray},
      "fn NAME(vs: [int], xs: [int]) -> [int] {\n  let out: [int] = [];\n  for v in vs {\n    let n = 0;\n"
      "    for x in xs {\n      if x == v {\n        n = n + 1;\n      }\n    }\n    out = push(out, n);\n"
      "  }\n  return out;\n}\n",
-     {fits_count_each, count_each_natively}},
+     {room_count_each, count_each_natively}},
 };
 
 // A whole helper's source with NAME for its function's name, named.
@@ -581,12 +565,12 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     p.back().native_word = a.digits;
   }
   add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");
-  p.back().native_word = {fits_digits, digits_natively<Acc::Add, true>};
+  p.back().native_word = {digits_natively<Acc::Add, true>};
   add({I, I, I}, I, "recur_add", recur, "x + y");
   p.back().counted = true;  // n steps, as a fold over 1..n
-  p.back().native_word = {fits_counted, recur_add_natively};
+  p.back().native_word = {recur_add_natively};
   add({I, I}, I, "euclid", named, kEuclid);
-  p.back().native_word = {fits_euclid, euclid_natively};
+  p.back().native_word = {euclid_natively};
   if (types.count(A))
     for (const Predicate& w : kPredicates) {
       const std::string test = w.name;
@@ -605,7 +589,7 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     }
   if (types.count(A)) {
     add({A, I}, A, "remove_all", filter, "x != v");
-    p.back().native_list = {fits_each, filter_natively<Test::Ne>};
+    p.back().native_list = {room_each, filter_natively<Test::Ne>};
     for (const ListBuilder& b : kListBuilders) {
       add(b.operands, A, b.name, named, b.source);
       p.back().native_list = b.native;

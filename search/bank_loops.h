@@ -24,6 +24,8 @@
 //   range_to(a, b)           a, a + 1, …, b ([] when b < a)
 //   range_by(a, b, s)        a, a + s, … up to b ([] unless s > 0)
 //   unique(xs)               each x of xs at its first place
+//   interleave(xs, ys)       xs[0], ys[0], xs[1], ys[1], … below both lengths
+//   count_each(vs, xs)       how often each v of vs occurs in xs                 a histogram
 //
 // with OP an accumulation (acc + x, acc * x, max, min, acc + x * x, acc + 1, and for digits
 // acc * b + x), P a comparison with a banked value (x == v, x < v, x > v, v divides x, v does
@@ -35,6 +37,12 @@
 // every case each time it is tried (PSB1's checksum fell from ~10^5 to 10^3 candidates/s). A
 // program that needs a longer loop is missed by the bank, never proposed wrongly: the pipeline
 // judges it with the run's own fuel.
+//
+// The Syn is the reference; the bank computes every loop in C++ as well (search/bank_loops.cpp,
+// Operation::loop_natively), with the fuel the Syn would spend — affine in counts the C++ loop
+// keeps (steps, elements kept, matched or walked, the way out), measured against the interpreter
+// when the production is made — so that a case traps out_of_fuel exactly where the interpreter's
+// would, and with the heap left as the interpreter leaves it.
 
 #pragma once
 

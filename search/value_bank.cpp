@@ -1,6 +1,12 @@
 #include "search/value_bank.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
 #include <stdexcept>
 
 #include "base/hash.h"
@@ -118,7 +124,6 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
   code_words_ = f.code_words;
   frame_slots_ = u32(f.local_count) + f.max_stack;
   for (u32 i = 0; i < view.function_count(); ++i) {
-    all_code_words_ += view.functions[i].code_words;
     all_frame_slots_ += u32(view.functions[i].local_count) + view.functions[i].max_stack;
   }
   if (view.function_count() == 1 && n >= 1 && n <= 3 && f.code_words == n + 2) {
@@ -172,16 +177,148 @@ static bool over_words_and_lists(std::span<const Type> operands, Type result, Ty
 }
 
 void Operation::loop_natively(NativeWordLoop loop) {
-  if (!over_words_and_lists(operands_, result_, Type::Int) || loop.fits == nullptr || loop.run == nullptr)
+  if (!over_words_and_lists(operands_, result_, Type::Int) || loop.run == nullptr)
     throw std::logic_error("loop_natively: not ([int] | int, …) -> int with 1-3 operands: " + source_);
   native_word_ = loop;
+  measure_loop_cost();
 }
 
 void Operation::loop_natively(NativeListLoop loop) {
-  if (!over_words_and_lists(operands_, result_, Type::IntArray) || loop.fits == nullptr ||
+  if (!over_words_and_lists(operands_, result_, Type::IntArray) || loop.room == nullptr ||
       loop.run == nullptr)
     throw std::logic_error("loop_natively: not ([int] | int, …) -> [int] with 1-3 operands: " + source_);
   native_list_ = loop;
+  measure_loop_cost();
+}
+
+namespace {
+
+// The integer coefficients c with c[0] + c[1] x[1] + … = y exactly on every row x (x[0] = 1), by
+// least squares over the terms that vary (Gauss-Jordan elimination of the normal equations; a
+// term that depends on the others gets 0), or nothing when no such integers fit.
+template <size_t kTerms>
+std::optional<std::array<i64, kTerms>> exact_affine_fit(const std::vector<std::array<double, kTerms>>& rows,
+                                                        const std::vector<u64>& ys) {
+  std::array<bool, kTerms> used{true};
+  for (const auto& row : rows)
+    for (u32 j = 1; j < kTerms; ++j) used[j] = used[j] || row[j] != rows[0][j];
+  std::array<std::array<double, kTerms + 1>, kTerms> a{};
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (u32 i = 0; i < kTerms; ++i) {
+      for (u32 j = 0; j < kTerms; ++j) a[i][j] += rows[r][i] * rows[r][j];
+      a[i][kTerms] += rows[r][i] * double(ys[r]);
+    }
+  std::array<int, kTerms> pivot_row;
+  pivot_row.fill(-1);
+  std::array<bool, kTerms> taken{};
+  for (u32 j = 0; j < kTerms; ++j) {
+    if (!used[j]) continue;
+    int best = -1;
+    for (u32 i = 0; i < kTerms; ++i)
+      if (!taken[i] && used[i] && std::abs(a[i][j]) > 1e-6 &&
+          (best < 0 || std::abs(a[i][j]) > std::abs(a[best][j])))
+        best = int(i);
+    if (best < 0) continue;
+    taken[best] = true;
+    pivot_row[j] = best;
+    for (u32 i = 0; i < kTerms; ++i) {
+      if (i == u32(best) || a[i][j] == 0) continue;
+      const double f = a[i][j] / a[best][j];
+      for (u32 c = 0; c <= kTerms; ++c) a[i][c] -= f * a[best][c];
+    }
+  }
+  std::array<i64, kTerms> c{};
+  for (u32 j = 0; j < kTerms; ++j) {
+    const double x = pivot_row[j] >= 0 ? a[pivot_row[j]][kTerms] / a[pivot_row[j]][j] : 0.0;
+    if (std::abs(std::round(x) - x) > 1e-3 || std::abs(x) > 1e9) return std::nullopt;
+    c[j] = i64(std::round(x));
+  }
+  for (size_t r = 0; r < rows.size(); ++r) {
+    __int128 y = c[0];
+    for (u32 j = 1; j < kTerms; ++j) y += __int128(c[j]) * i64(rows[r][j]);
+    if (y != __int128(ys[r])) return std::nullopt;
+  }
+  return c;
+}
+
+}  // namespace
+
+void Operation::measure_loop_cost() {
+  // Once a process for each program: a search makes its loop productions afresh.
+  using Cost = std::array<i64, LoopCounts::kCounts + 1>;
+  static std::mutex mutex;
+  static std::map<std::string, Cost> measured;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = measured.find(source_); it != measured.end()) {
+      std::copy(it->second.begin(), it->second.end(), loop_cost_);
+      return;
+    }
+  }
+  // The interpreter and the loop on random operands — ints from -3 to 12, lists of up to 6 ints
+  // from -2 to 3 (repeats, matches, divisors) — where the interpreter meets no trap: the fuel
+  // spent and the counts, and the affine map between them that gives every sample's fuel.
+  std::mt19937_64 rng(11);
+  auto draw = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
+  vm::Limits limits;  // the operands are small: a small machine, soon made
+  limits.heap_bytes = 1 << 12;
+  limits.stack_slots = 256;
+  vm::OwnedMachine owned(limits);
+  constexpr u32 kTerms = LoopCounts::kCounts + 1;
+  std::vector<std::array<double, kTerms>> rows;
+  std::vector<u64> costs;
+  std::vector<u64> out;
+  for (int sample = 0; sample < 120; ++sample) {
+    vm::Machine& m = owned.get();
+    vm::begin_execution(m);
+    LoopOperand in[3];
+    for (u32 i = 0; i < arity(); ++i) {
+      if (operands_[i] == Type::Int) {
+        in[i].word = u64(draw(-3, 12));
+      } else {
+        std::vector<u64> words(size_t(draw(0, 6)));
+        for (u64& w : words) w = u64(draw(-2, 3));
+        if (!vm::place_words(m.heap, words, &in[i].word)) throw std::logic_error("loop_natively: no heap");
+        in[i].slots = m.heap.slots(u32(in[i].word));
+        in[i].length = u32(words.size());
+      }
+      m.stack[i] = in[i].word;
+    }
+    m.fuel = limits.fuel;
+    if (vm::execute(program_->view(), 0, m) != vm::Trap::NONE) continue;
+    const u64 cost = limits.fuel - m.fuel;
+    LoopCounts counts;
+    u64 word = 0;
+    u32 made = 0;
+    vm::Trap t = vm::Trap::NONE;
+    constexpr u64 kMostSteps = 1000;  // more than the small operands' loops take
+    if (native_word_.run != nullptr) {
+      t = native_word_.run(in, kMostSteps, &word, &counts);
+    } else {
+      out.resize(size_t(native_list_.room(in, kMostSteps)));
+      t = native_list_.run(in, kMostSteps, out.data(), &made, &counts);
+    }
+    if (t != vm::Trap::NONE || counts.n[0] > kMostSteps)
+      throw std::logic_error("loop_natively: the loop traps or runs on where its Syn does not: " + source_);
+    std::array<double, kTerms> row{1.0};
+    for (u32 j = 0; j < LoopCounts::kCounts; ++j) row[j + 1] = double(counts.n[j]);
+    rows.push_back(row);
+    costs.push_back(cost);
+  }
+  if (rows.size() < 50) throw std::logic_error("loop_natively: too few runs without a trap: " + source_);
+  const std::optional<std::array<i64, kTerms>> fit = exact_affine_fit(rows, costs);
+  if (!fit) throw std::logic_error("loop_natively: the fuel is not affine in the loop's counts: " + source_);
+  std::copy(fit->begin(), fit->end(), loop_cost_);
+  if (loop_cost_[1] <= 0) throw std::logic_error("loop_natively: steps that cost no fuel: " + source_);
+  const std::lock_guard<std::mutex> lock(mutex);
+  Cost& cost = measured[source_];
+  std::copy(loop_cost_, loop_cost_ + cost.size(), cost.begin());
+}
+
+u64 Operation::loop_cost(const LoopCounts& counts) const {
+  __int128 total = loop_cost_[0];
+  for (u32 j = 0; j < LoopCounts::kCounts; ++j) total += __int128(loop_cost_[j + 1]) * counts.n[j];
+  return total < 0 ? 0 : total > __int128(~u64(0)) ? ~u64(0) : u64(total);
 }
 
 u64 Operation::fuel_for(const Cases& cases) const {
@@ -254,7 +391,8 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
   // The heap keeps what earlier applications made: the operands' arrays and strings live there.
   const u32 used = m.heap.used;
   const vm::Trap t = vm::execute(program_->view(), 0, m);
-  if (is_word(result_)) m.heap.used = used;  // nothing made here is referred to
+  // Nothing made here is referred to where the result is a word, or a trap.
+  if (is_word(result_) || t != vm::Trap::NONE) m.heap.used = used;
   if (t == vm::Trap::NONE) *word = m.stack[0];
   return u8(t);
 }
@@ -280,14 +418,18 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
     for (u32 i = 0; i < arity(); ++i)
       if (operands_[i] == Type::IntArray) heap.header(u32(in[i].word))->capacity |= vm::kSharedBit;
   };
+  // The steps within the fuel: each costs loop_cost_[1] at least, so a loop that would take more
+  // runs out of it before it ends (or before its next trap, which the loop would have met first).
+  const u64 most_steps = fuel / u64(loop_cost_[1]);
+  LoopCounts counts;
   if (native_word_.run != nullptr) {
-    if (!native_word_.fits(in, all_code_words_, fuel)) return false;
+    if (native_word_.run(in, most_steps, word, &counts) != vm::Trap::NONE) return false;
     mark_shared();
-    *trap = u8(native_word_.run(in, word));
+    if (counts.n[0] > most_steps || loop_cost(counts) > fuel) *trap = u8(vm::Trap::OUT_OF_FUEL);
     return true;
   }
-  u32 room = 0;
-  if (!native_list_.fits(in, all_code_words_, fuel, &room)) return false;
+  const u64 room = native_list_.room(in, most_steps);
+  if (room > vm::kMaxObjectLength) return false;
   // `[]`, then the pushes, each growing the array in place where it ends the heap: room for every
   // push, then the capacity the pushes made reach.
   auto capacity_for = [](u32 length) {
@@ -297,16 +439,19 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   };
   const u32 used = heap.used;
   u32 out = 0, made = 0;
-  if (!heap.new_array(0, capacity_for(room), &out)) return false;
-  if (native_list_.run(in, heap.slots(out), &made) != vm::Trap::NONE) {
-    heap.used = used;  // the interpreter meets the trap, and leaves the heap as it does
-    return false;
+  if (!heap.new_array(0, capacity_for(u32(room)), &out)) return false;
+  const vm::Trap t = native_list_.run(in, most_steps, heap.slots(out), &made, &counts);
+  heap.used = used;                       // until the list is known to stand
+  if (t != vm::Trap::NONE) return false;  // the interpreter meets the trap
+  mark_shared();
+  if (counts.n[0] > most_steps || loop_cost(counts) > fuel) {  // run_case() gives the heap back after a trap
+    *trap = u8(vm::Trap::OUT_OF_FUEL);
+    return true;
   }
   const u32 capacity = capacity_for(made);
   heap.header(out)->length = made;
   heap.header(out)->capacity = capacity | vm::kSharedBit;  // as the helper's return marks it
   heap.used = out + 8 + capacity * 8;
-  mark_shared();
   *word = out;
   return true;
 }
@@ -361,6 +506,7 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
     for (u32 i = 0; i < arity; ++i) x[i] = operands[i]->words[k];
     u8 t = first_trap(operands, arity, k);
     vm::Heap& heap = cases.machine(k).heap;
+    const u32 used = heap.used;
     if (t == kNone)
       t = u8(reads ? vm::reading_check(kOp, heap, x[0], &work)
                    : vm::making_check(kOp, operand, heap, x, &work));
@@ -369,6 +515,7 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
       t = u8(reads ? vm::reading_op(kOp, operand, heap, x[0], x[1], &r)
                    : vm::making_op(kOp, operand, heap, x, &r));
     if (t == kNone && charges && work > fuel - code_words) t = u8(vm::Trap::OUT_OF_FUEL);
+    if (t != kNone) heap.used = used;  // as run_case() gives it back: nothing refers to it
     out->traps[k] = t;
     out->words[k] = t == kNone ? r : 0;
   }

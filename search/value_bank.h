@@ -104,31 +104,35 @@ struct LoopOperand {
   u32 length = 0;
   u64 word = 0;  // an int
 };
+// What a loop computed in C++ counted on one case: its steps (n[0]), and what else the fuel its
+// Syn spends depends on — the elements kept or matched, the elements a walk charges, which way
+// the loop ended. That fuel is affine in these counts, the coefficients measured against the
+// interpreter when the loop is declared (Operation::loop_natively); n[0]'s is positive, and every
+// step the interpreter runs costs at least that much (so that a loop stopped after more steps
+// than the fuel buys is out of it).
+struct LoopCounts {
+  static constexpr u32 kCounts = 4;
+  u64 n[kCounts] = {};
+};
 // A loop with an int result over its operands (arity() of them, ints and [int]s), its functions
 // making nothing in the heap, computed in C++ rather than by the interpreter
 // (search/bank_loops.cpp: the folds, count / first / last index where, the folds over 1..n,
 // recur_add, the digit loops, euclid).
 struct NativeWordLoop {
-  // Whether the interpreter could not run out of fuel on these operands, at most `code_words`
-  // instructions a step (every function's: each step runs each instruction at most once). Of an
-  // operation whose steps are counted (Operation::count_steps_by), run_case() has already trapped
-  // out_of_fuel where the fuel would not do: what is left to ask is whether the count is one
-  // count_steps_by() answers for.
-  bool (*fits)(const LoopOperand* operands, u64 code_words, u64 fuel) = nullptr;
-  // The result word in *out, or the trap the loop's Syn would meet (*out then unset).
-  vm::Trap (*run)(const LoopOperand* operands, u64* out) = nullptr;
+  // On these operands, taking at most most_steps steps (a loop that would take more stops there,
+  // its n[0] then most_steps + 1): the result in *out and the counts, or the trap its Syn would
+  // meet.
+  vm::Trap (*run)(const LoopOperand* operands, u64 most_steps, u64* out, LoopCounts* counts) = nullptr;
 };
 // A loop that makes an [int] — `let out: [int] = [];`, then `out = push(out, …)` and nothing else
 // made in the heap — computed in C++ (search/bank_loops.cpp: the scans, maps, zips, filters,
 // repeat, the ranges, unique, interleave, count_each), over its operands (arity() of them).
 struct NativeListLoop {
-  // Whether the interpreter could not run out of fuel on these operands, at most `code_words`
-  // instructions a step (every function's: each step runs each instruction at most once, plus the
-  // elements a walk like `contains` charges), and in *room the most ints the loop pushes.
-  bool (*fits)(const LoopOperand* operands, u64 code_words, u64 fuel, u32* room) = nullptr;
-  // The ints into out[0 .. *made) (room of them at most), or the trap the loop's Syn would meet
-  // (out then partly written).
-  vm::Trap (*run)(const LoopOperand* operands, u64* out, u32* made) = nullptr;
+  // The most ints it pushes in at most most_steps steps: the room made for them first.
+  u64 (*room)(const LoopOperand* operands, u64 most_steps) = nullptr;
+  // As NativeWordLoop's, the ints into out[0 .. *made) (out then partly written on a trap).
+  vm::Trap (*run)(const LoopOperand* operands, u64 most_steps, u64* out, u32* made,
+                  LoopCounts* counts) = nullptr;
 };
 
 // A production: `fn op(a0: T0, a1: T1, ...) -> R { return BODY; }`, BODY an expression over the
@@ -155,19 +159,20 @@ class Operation {
   // traps out_of_fuel at once, as the interpreter would after burning it.
   static constexpr u64 kMaxCountedSteps = u64(1) << 62;
   void count_steps_by(u32 operand);
-  // Declares that `loop` computes this operation (an int over 1-3 ints and [int]s, its functions as
-  // NativeWordLoop says) as its Syn does, traps included: run_case() then calls it wherever `fits`
-  // says the interpreter could not run out of fuel and the stack is there, and the interpreter
-  // elsewhere and for Cases that are interpreter_only (the reference;
-  // tests/unit/bank_loops_test.cpp compares the two). The operands are marked shared, as op's
-  // call marks them.
+  // Declares that `loop` computes this operation (an int over 1-3 ints and [int]s, its functions
+  // as NativeWordLoop says) as its Syn does, traps included, and measures the fuel its Syn spends
+  // against the counts it gives, on random operands (std::logic_error when that is not affine in
+  // them: the loop does not count what its fuel depends on). run_case() then calls `loop` wherever
+  // the stack is there, and where the fuel would not do, traps out_of_fuel as the interpreter
+  // would; the interpreter runs the cases where `loop` meets another trap, and every case of
+  // Cases that are interpreter_only (the reference; tests/unit/bank_loops_test.cpp compares the
+  // two). The operands are marked shared, as op's call marks them.
   void loop_natively(NativeWordLoop loop);
   // … of an operation that makes an [int] over ints and [int]s, its functions as NativeListLoop
-  // says: run_case() calls `loop` wherever `fits` says the interpreter could not run out of fuel,
-  // the stack is there, and the list, grown in place at the heap's end as the interpreter's `[]`
-  // and pushes grow it (vm::grown_capacity), has room for `room` ints; the heap is then left as the
+  // says, where besides the list, grown in place at the heap's end as the interpreter's `[]` and
+  // pushes grow it (vm::grown_capacity), has room for `room` ints; the heap is then left as the
   // interpreter leaves it — the list's object where those put it, with the capacity they reach,
-  // the list and the operands marked shared. Where `loop` traps, the interpreter runs the case.
+  // the list and the operands marked shared.
   void loop_natively(NativeListLoop loop);
   // Whether a loop_natively() loop was declared, and over how many cases the C++ path has
   // computed this operation since it was made (where it was not taken, the interpreter ran).
@@ -234,11 +239,16 @@ class Operation {
   u64 cost_base_ = 0, cost_step_ = 0;
   NativeWordLoop native_word_;  // loop_natively()
   NativeListLoop native_list_;  // loop_natively()
+  // The fuel a loop_natively() loop's Syn spends: loop_cost_[0] + loop_cost_[1 + j] * counts.n[j]
+  // (a step's cost, loop_cost_[1], positive; one that ends a loop otherwise may be negative).
+  i64 loop_cost_[LoopCounts::kCounts + 1] = {};
+  void measure_loop_cost();
+  u64 loop_cost(const LoopCounts& counts) const;  // saturating
   // The C++ path of a loop_natively() loop for case k, where it is taken: true, the trap in *trap
   // (and the word in *word).
   bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
                     u8* trap) const;
-  u32 all_code_words_ = 0, all_frame_slots_ = 0;  // over every function, helpers included
+  u32 all_frame_slots_ = 0;  // over every function, helpers included
   // native_cases(): added to once an application (or a thread's share of apply_all()'s), copied
   // by its value.
   struct Count {
