@@ -284,7 +284,9 @@ vm::Trap interleave_natively(const LoopOperand* in, u64 most_steps, u64* out, u3
 
 // count_each(vs, xs): its steps are the inner loop's over xs (n[0]); n[1] the outer loop's over
 // vs, n[2] the elements that match.
-u64 room_count_each(const LoopOperand* in, u64 /*most_steps*/) { return in[0].length; }
+u64 room_count_each(const LoopOperand* in, u64 most_steps) {  // a push an outer step it reaches
+  return in[1].length == 0 ? in[0].length : std::min<u64>(in[0].length, most_steps / in[1].length);
+}
 vm::Trap count_each_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
   u32 n = 0;
   for (u32 k = 0; k < in[0].length; ++k) {

@@ -243,7 +243,7 @@ TEST(BankLoops, EachComputesWhatItsDocumentSays) {
 // the same heap — as many bytes used, the same headers (lengths, capacities, shared bits) — over the extreme
 // ints, MIN % -1, v == 0 under a division over an empty list and a longer one, n beyond what the fuel
 // reaches, lists long enough that the loop runs out of fuel, and heaps that fill up: under the bank's fuel,
-// under a limit of 300 (the interpreter takes over) and in a heap of 16 KiB.
+// under a limit of 300 (where most loops run out, as the interpreter's do) and in a heap of 16 KiB.
 TEST(BankLoops, TheLoopsInCppAgreeWithTheInterpreter) {
   std::mt19937_64 rng(23);
   auto small = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
