@@ -528,7 +528,6 @@ struct LoopForm {
   std::vector<Type> operands;
   Type result = Type::Unit;
   std::string name, helper;
-  bool counted = false;  // its steps are operand 0's (a fold over 1..n): Operation::count_steps_by
   // A production of the grammar, or only a helper an answer is written with: map_str, which a
   // lines goal of numbers writes around its [int] (search/goal_shapes.h) — as a production it put
   // a [str] beside every banked [int], and those filled PSB1's heaps (200 cases) by size 5 — and
@@ -559,8 +558,6 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     }
     if (a.fold_range.run != nullptr) {  // max/min over 1..n: n or 1 against init; count: n + init
       add({I, I}, I, "fold_range_" + op, fold_range, a.step);
-      // n steps that cannot trap: a case whose n needs more than the loop's fuel traps at once.
-      p.back().counted = true;
       p.back().native_word = a.fold_range;
     }
     add({I, I, I}, I, "digits_" + op, digits, a.step);
@@ -569,7 +566,6 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
   add({I, I, I}, I, "digits_rebuild", digits, "acc * b + x");
   p.back().native_word = {digits_natively<Acc::Add, true>};
   add({I, I, I}, I, "recur_add", recur, "x + y");
-  p.back().counted = true;  // n steps, as a fold over 1..n
   p.back().native_word = {recur_add_natively};
   add({I, I}, I, "euclid", named, kEuclid);
   p.back().native_word = {euclid_natively};
@@ -642,7 +638,6 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
     if (!f.production) continue;
     const std::string text = call_text(f);
     p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, kLoopFuel));
-    if (f.counted) p.back().operation->count_steps_by(0);
     if (f.native_word.run != nullptr) p.back().operation->loop_natively(f.native_word);
     if (f.native_list.run != nullptr) p.back().operation->loop_natively(f.native_list);
   }

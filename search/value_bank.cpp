@@ -144,31 +144,6 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
   }
 }
 
-void Operation::count_steps_by(u32 operand) {
-  for (Type t : operands_)
-    if (t != Type::Int) throw std::logic_error("count_steps_by: an operand is not an int: " + source_);
-  if (operand >= arity()) throw std::logic_error("count_steps_by: no operand " + std::to_string(operand));
-  vm::Limits limits;
-  vm::OwnedMachine owned(limits);
-  auto cost = [&](i64 v) {
-    vm::Machine& m = owned.get();
-    vm::begin_execution(m);
-    for (u32 i = 0; i < arity(); ++i) m.stack[i] = i == operand ? u64(v) : 0;
-    m.fuel = limits.fuel;
-    if (vm::execute(program_->view(), 0, m) != vm::Trap::NONE)
-      throw std::logic_error("count_steps_by: a trap at " + std::to_string(v) + ": " + source_);
-    return limits.fuel - m.fuel;
-  };
-  const u64 base = cost(0), step = cost(1) - base;
-  for (i64 v : {-7, -1, 2, 3, 10, 41, 300})
-    if (cost(v) != base + step * u64(std::max<i64>(v, 0)))
-      throw std::logic_error("count_steps_by: the fuel is not affine in operand " + std::to_string(operand) +
-                             ": " + source_);
-  steps_operand_ = operand;
-  cost_base_ = base;
-  cost_step_ = step;
-}
-
 // Whether the operation is (1-3 ints and [int]s) -> result, for a loop_natively() loop.
 static bool over_words_and_lists(std::span<const Type> operands, Type result, Type want) {
   return !operands.empty() && operands.size() <= 3 && result == want &&
@@ -374,13 +349,6 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
                        u64* native) const {
   *word = 0;
   if (const u8 t = first_trap(operands, arity(), k); t != u8(vm::Trap::NONE)) return t;
-  if (steps_operand_ && !cases.interpreter_only()) {
-    const i64 v = i64(operands[*steps_operand_]->words[k]);
-    const u64 steps = v > 0 ? u64(v) : 0;
-    if (steps <= kMaxCountedSteps &&
-        (fuel < cost_base_ || (cost_step_ != 0 && steps > (fuel - cost_base_) / cost_step_)))
-      return u8(vm::Trap::OUT_OF_FUEL);
-  }
   if (u8 t = 0; !cases.interpreter_only() && run_natively(operands, cases, k, fuel, word, &t)) {
     ++*native;
     return t;
@@ -423,9 +391,13 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   const u64 most_steps = fuel / u64(loop_cost_[1]);
   LoopCounts counts;
   if (native_word_.run != nullptr) {
-    if (native_word_.run(in, most_steps, word, &counts) != vm::Trap::NONE) return false;
+    u64 result = 0;  // a trapped case's word is 0, as the interpreter leaves it
+    if (native_word_.run(in, most_steps, &result, &counts) != vm::Trap::NONE) return false;
     mark_shared();
-    if (counts.n[0] > most_steps || loop_cost(counts) > fuel) *trap = u8(vm::Trap::OUT_OF_FUEL);
+    if (counts.n[0] > most_steps || loop_cost(counts) > fuel)
+      *trap = u8(vm::Trap::OUT_OF_FUEL);
+    else
+      *word = result;
     return true;
   }
   const u64 room = native_list_.room(in, most_steps);

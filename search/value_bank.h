@@ -151,14 +151,6 @@ class Operation {
   u32 arity() const { return u32(operands_.size()); }
   Type operand(u32 i) const { return operands_[i]; }
   const std::string& source() const { return source_; }
-  // Declares that an application's fuel is affine in operand `operand`'s value v (an int; every
-  // operand an int), base + step * max(v, 0) whatever the other operands are, and that it traps on
-  // nothing but fuel: a fold over 1..v with a step that cannot trap (for every v up to
-  // kMaxCountedSteps: beyond, v + 1 may wrap). The two numbers are measured here (std::logic_error
-  // when the cost is not affine), and a case whose application would need more than its fuel then
-  // traps out_of_fuel at once, as the interpreter would after burning it.
-  static constexpr u64 kMaxCountedSteps = u64(1) << 62;
-  void count_steps_by(u32 operand);
   // Declares that `loop` computes this operation (an int over 1-3 ints and [int]s, its functions
   // as NativeWordLoop says) as its Syn does, traps included, and measures the fuel its Syn spends
   // against the counts it gives, on random operands (std::logic_error when that is not affine in
@@ -233,10 +225,8 @@ class Operation {
                       Behaviour* out) const;
   vm::Op instruction_ = vm::Op::RETURN;
   u32 instruction_operand_ = 0;
-  u32 code_words_ = 0;                // the fuel the interpreter would charge
-  u32 frame_slots_ = 0;               // and the stack it would need
-  std::optional<u32> steps_operand_;  // count_steps_by()
-  u64 cost_base_ = 0, cost_step_ = 0;
+  u32 code_words_ = 0;          // the fuel the interpreter would charge
+  u32 frame_slots_ = 0;         // and the stack it would need
   NativeWordLoop native_word_;  // loop_natively()
   NativeListLoop native_list_;  // loop_natively()
   // The fuel a loop_natively() loop's Syn spends: loop_cost_[0] + loop_cost_[1 + j] * counts.n[j]

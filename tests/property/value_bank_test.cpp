@@ -636,8 +636,8 @@ TEST(ValueBank, TheDirectMakingPathAgreesWithTheInterpreter) {
 }
 
 // Applications in chunks on two threads (Operation::apply_all) against one by one through the
-// interpreter alone: loops with an int result (the fold over 1..n with its fuel bound measured,
-// count_steps_by), builtins over arrays, each on random operands, large counts included.
+// interpreter alone: a loop with an int result (a fold over 1..n that runs out of fuel on large
+// counts), builtins over arrays, each on random operands, large counts included.
 TEST(ValueBank, ChunksOnThreadsAgreeWithOneByOne) {
   Rng rng(env_u64("GPUSYNTH_PROPERTY_SEED", 0xc4a2));
   const u32 n = 40;
@@ -656,7 +656,6 @@ TEST(ValueBank, ChunksOnThreadsAgreeWithOneByOne) {
       "* x;\n"
       "  }\n  return acc;\n}\n";
   Operation loop(std::vector<Type>{I, I}, I, "fold_add(a0, a1)", fold_range, 5000);
-  loop.count_steps_by(0);
   const Operation sum(std::vector<Type>{A}, I, "sum(a0)"), max(std::vector<Type>{A}, I, "max(a0)"),
       at(std::vector<Type>{A, I}, I, "a0[a1]"), has(std::vector<Type>{A, I}, B, "contains(a0, a1)"),
       sorted_len(std::vector<Type>{A}, I, "len(sort(a0))");
@@ -711,7 +710,6 @@ TEST(ValueBank, ChunksOnThreadsAgreeWithOneByOne) {
   EXPECT_EQ(chunked.machine(0).heap.used, before);
 }
 
-// count_steps_by refuses a loop whose fuel does not grow by a fixed step per count.
 // An operation that makes nothing although its result is a reference (an element of a [str])
 // goes in chunks through the interpreter as on the direct path (`--bank-interpreter 1` once
 // stopped every search that banks a [str] here), leaving the heaps as they were; one that makes
@@ -748,12 +746,49 @@ TEST(ValueBank, AStrElementGoesInChunksOnEitherPath) {
                std::logic_error);
 }
 
-TEST(ValueBank, CountingStepsNeedsAnAffineCost) {
+// Halving n until it is not positive, in C++: the steps are counted in n[0] where `count`.
+template <bool count>
+vm::Trap halve(const search::bank::LoopOperand* in, u64 most_steps, u64* out,
+               search::bank::LoopCounts* counts) {
+  i64 n = i64(in[0].word);
+  u64 steps = 0;
+  while (n > 0 && steps <= most_steps) {
+    n /= 2;
+    ++steps;
+  }
+  *out = steps;
+  counts->n[0] = count ? steps : 1;
+  return vm::Trap::NONE;
+}
+
+// loop_natively measures a C++ loop's fuel against its Syn's and refuses one that does not count
+// what that fuel depends on; one that does computes the cases the interpreter would, running out
+// of fuel where it would, without it.
+TEST(ValueBank, ALoopInCppMustCountWhatItsFuelDependsOn) {
   const std::string halving =
       "fn halve(n: int) -> int {\n  let s = 0;\n  while n > 0 {\n    n = n / 2;\n    s = s + 1;\n  }\n"
       "  return s;\n}\n";
-  Operation op(std::vector<Type>{I}, I, "halve(a0)", halving, 5000);
-  EXPECT_THROW(op.count_steps_by(0), std::logic_error);
+  Operation uncounted(std::vector<Type>{I}, I, "halve(a0)", halving, 200);
+  EXPECT_THROW(uncounted.loop_natively(search::bank::NativeWordLoop{halve<false>}), std::logic_error);
+
+  Operation counted(std::vector<Type>{I}, I, "halve(a0)", halving, 200);
+  counted.loop_natively(search::bank::NativeWordLoop{halve<true>});
+  std::vector<std::vector<vm::Value>> inputs;
+  for (i64 n : {i64(0), i64(-5), i64(1), i64(2), i64(1000), i64(1) << 20, INT64_MAX})
+    inputs.push_back({vm::Value::of_int(n)});
+  vm::Limits limits;
+  Cases native(std::vector<Type>{I}, inputs, limits),
+      reference(std::vector<Type>{I}, inputs, limits, {.interpreter_only = true});
+  const Behaviour* n = &native.parameter(0);
+  const Behaviour* n_reference = &reference.parameter(0);
+  const Behaviour fast = counted.apply({&n, 1}, native), slow = counted.apply({&n_reference, 1}, reference);
+  EXPECT_EQ(fast.traps, slow.traps);
+  EXPECT_EQ(fast.words, slow.words);
+  EXPECT_EQ(counted.native_cases(), inputs.size());
+  // 200 instructions halve a few times, not 63 times.
+  EXPECT_EQ(slow.traps.back(), u8(vm::Trap::OUT_OF_FUEL));
+  EXPECT_EQ(slow.traps[4], u8(vm::Trap::NONE));
+  EXPECT_EQ(slow.words[4], 10u);
 }
 
 // A rejected candidate's arrays are given back; the banked values before it stay readable.
