@@ -191,9 +191,22 @@ void BankEnumerator::evaluate_on(std::unique_ptr<BankDevice> device) {
 bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production,
                           std::span<const u32> operands, u64* hash, const u64* known) {
   if (too_long(b)) return false;
-  const u64 h = known != nullptr ? *known : behaviour_hash(b, cases_);
+  const bool keep = keep_hashes_ && known == nullptr && !is_word(b.type);
+  u64 h = 0;
+  if (keep) {  // behaviour_hash's, the case hashes kept on the way
+    hashing_.resize(cases_.count());
+    h = kHashSeed;
+    for (u32 k = 0; k < cases_.count(); ++k) h = mix_word(h, hashing_[k] = case_hash(b, cases_, k));
+  } else {
+    h = known != nullptr ? *known : behaviour_hash(b, cases_);
+  }
   if (hash != nullptr) *hash = h;
   if (!seen_[u8(b.type)].insert(h)) return false;
+  if (keep) {
+    kept_at_.resize(entries_.size() - kept_from_ + 1, kLeaf);
+    kept_at_.back() = u32(kept_hashes_.size());
+    kept_hashes_.insert(kept_hashes_.end(), hashing_.begin(), hashing_.end());
+  }
   std::vector<std::vector<u32>>& levels = by_type_level_[u8(b.type)];
   if (levels.size() <= cost) levels.resize(cost + 1);
   levels[cost].push_back(u32(entries_.size()));

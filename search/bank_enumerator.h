@@ -118,6 +118,23 @@ class BankEnumerator {
     longest_str_ = str;
   }
 
+  // From now on keeps the output hash of each case (case_hash) of every banked list, str or
+  // [str], which bank() computes to tell duplicates: a caller that compares the new entries with
+  // goals case by case (search/enumerate_generator.cpp) need not hash them again.
+  // forget_case_hashes() lets those of the entries banked so far go.
+  void keep_case_hashes() { keep_hashes_ = true; }
+  void forget_case_hashes() {
+    kept_from_ = count();
+    kept_at_.clear();
+    kept_hashes_.clear();
+  }
+  // Entry id's case hashes where they are kept, else empty.
+  std::span<const u64> case_hashes(u32 id) const {
+    if (id < kept_from_ || id - kept_from_ >= kept_at_.size() || kept_at_[id - kept_from_] == kLeaf)
+      return {};
+    return {kept_hashes_.data() + kept_at_[id - kept_from_], cases_.count()};
+  }
+
   // After an answer: goes on through the rest of its level, at most `budget` expressions, and
   // counts the expressions of that level whose outputs and traps on every case are the answer's
   // (its observational twins, which the bank does not keep: programs that no train case tells
@@ -154,6 +171,10 @@ class BankEnumerator {
 
  private:
   static constexpr u32 kLeaf = ~0u;
+  bool keep_hashes_ = false;  // keep_case_hashes()
+  u32 kept_from_ = 0;         // the first entry whose case hashes may be kept
+  std::vector<u32> kept_at_;  // by entry - kept_from_: where its hashes begin, or kLeaf (none)
+  std::vector<u64> kept_hashes_, hashing_;
   struct Entry {
     Type type;
     u32 size, cost;

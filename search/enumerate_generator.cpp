@@ -14,6 +14,7 @@
 #include <set>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/hash.h"
 #include "pipeline/case_set.h"
@@ -25,6 +26,7 @@
 #include "search/case_split.h"
 #include "search/forward_steps.h"
 #include "search/generator.h"
+#include "search/goal_index.h"
 #include "search/goal_shapes.h"
 #include "trees/syntax.h"
 
@@ -92,11 +94,15 @@ class EnumerateGenerator final : public Generator {
         for (const vm::Value& x : first.items) g.first.push_back(x.i);
         if (shape.step.permutation) std::sort(g.first.begin(), g.first.end());
       }
-      if (!shape.joined() && (shape.type == I || shape.type == A))
-        forward_goals_[shape.step.permutation].emplace(first_key(shape.type, g.first), u32(goals_.size()));
+      if (!shape.joined() && (shape.type == I || shape.type == A)) {
+        forward_goals_[shape.step.permutation].emplace(first_key(shape.type, g.first, shape.step.permutation),
+                                                       u32(goals_.size()));
+        if (shape.type == A) forward_lengths_.insert(g.first.size());
+      }
       g.shape = std::move(shape);
       goals_.push_back(std::move(g));
     }
+    index_goals();
     met_.assign(sig.results.size(), std::nullopt);
     parts_met_.assign(goals_.size(), std::nullopt);
     tolerance_ = problem.float_tolerance;
@@ -189,18 +195,9 @@ class EnumerateGenerator final : public Generator {
     }
     bank::EnumerationStats stats;
     auto meets = [&](const bank::Behaviour& b) {
-      std::optional<u64> first[2];  // b's hash on case 0, as each kind of goal takes it
-      for (u32 j = 0; j < goals_.size(); ++j) {
-        const Goal& g = goals_[j];
-        if (b.type != g.shape.type || closed(j)) continue;
-        std::optional<u64>& h = first[g.shape.step.permutation];
-        if (!g.shape.joined() && b.type != F && b.type != FA && cases_->count() > 0) {
-          if (b.traps[0] != u8(vm::Trap::NONE)) continue;
-          if (!h) h = goal_hash(g, b, 0);
-          if (*h != g.hashes[0]) continue;
-        }
-        if (meets_all(g, b)) return true;
-      }
+      candidate_goals(b, {}, false, &candidates_);
+      for (u32 j : candidates_)
+        if (!closed(j) && meets_all(goals_[j], b)) return true;
       return false;
     };
     // On through the batch while what meets a goal makes no program yet (a goal of one result of
@@ -428,6 +425,7 @@ class EnumerateGenerator final : public Generator {
     if (settings_.policy) guide(leaves, productions);
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
                                                          parameters_);
+    enumerator_->keep_case_hashes();  // assemble() compares the lists and strs with goals case by case
     if (settings_.device == pipeline::Device::Cuda)
       enumerator_->evaluate_on(bank::make_cuda_bank_device(cases_->count(), settings_.gpu));
     // Lists and strs at most 4 times as long as the longest of the problem's inputs, outputs and
@@ -483,7 +481,11 @@ class EnumerateGenerator final : public Generator {
   // b's hash on case k (no trap) as goal g's hashes are taken: the pipeline's output hash, or
   // for a permutation goal its elements' multiset hash.
   u64 goal_hash(const Goal& g, const bank::Behaviour& b, u32 k) {
-    if (!g.shape.step.permutation) return bank::case_hash(b, *cases_, k);
+    return entry_hash(b, k, g.shape.step.permutation);
+  }
+  // … as goals of either kind take it: its output hash, or its elements' multiset hash.
+  u64 entry_hash(const bank::Behaviour& b, u32 k, bool permutation) {
+    if (!permutation) return bank::case_hash(b, *cases_, k);
     vm::Heap& heap = cases_->machine(k).heap;
     if (!heap.is_array(b.words[k])) return 0;
     const u32 ref = u32(b.words[k]);
@@ -509,6 +511,9 @@ class EnumerateGenerator final : public Generator {
         if (g.shape.joined() || b.type == F || b.type == FA) return right_on(g, b, k);
         if (b.traps[k] != u8(vm::Trap::NONE)) return false;
         std::vector<u64>& h = hashes[g.shape.step.permutation];
+        const std::span<const u64> kept =
+            g.shape.step.permutation ? std::span<const u64>() : enumerator_->case_hashes(scanned_);
+        if (h.empty() && !kept.empty()) h.assign(kept.begin(), kept.end());
         if (h.empty()) {
           h.assign(n, 0);
           for (u32 c = 0; c < n; ++c)
@@ -516,9 +521,10 @@ class EnumerateGenerator final : public Generator {
         }
         return h[k] == g.hashes[k];
       };
-      for (u32 j = 0; j < goals_.size(); ++j) {
+      candidate_goals(b, enumerator_->case_hashes(scanned_), true, &candidates_);
+      for (u32 j : candidates_) {
         Goal& g = goals_[j];
-        if (b.type != g.shape.type || closed(j)) continue;
+        if (closed(j)) continue;
         const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
         // (An int goal with a last step, a kept part's chr goal, may be met up to an offset.)
         if (whole && n > 0 && !right(g, 0) && !may_offset(g, b)) continue;
@@ -553,6 +559,7 @@ class EnumerateGenerator final : public Generator {
         conditions_.add(scanned_, std::move(holds));
       }
     }
+    enumerator_->forget_case_hashes();  // every entry is scanned
     const bool all_met = std::find(met_.begin(), met_.end(), std::nullopt) == met_.end();
     if (!all_met && settings_.splits && conditions_.due(terms_changed))
       for (u32 j = 0; j < goals_.size(); ++j)
@@ -583,6 +590,9 @@ class EnumerateGenerator final : public Generator {
       const i64 n = step.parameter ? inputs_[0][*step.parameter].i : 0;
       const std::span<const u64> ys =
           step.parameter ? std::span<const u64>(first_lists_[*step.parameter]) : std::span<const u64>();
+      if (step.result == A)  // a list no goal's first output is as long as
+        if (const std::optional<size_t> length = sketch_length(step, xs_.size(), n, ys.size()))
+          if (!forward_lengths_.contains(*length)) continue;
       sketch(step, xs_, n, ys, &sketch_);
       ++sketched_;
       if (sketch_.traps) continue;
@@ -591,13 +601,17 @@ class EnumerateGenerator final : public Generator {
       for (bool permutation : {false, true}) {
         const auto& index = forward_goals_[permutation];
         if (index.empty() || (permutation && step.result != A)) continue;
-        if (permutation) std::sort(sketch_.items.begin(), sketch_.items.end());
-        const auto [from, to] = index.equal_range(first_key(step.result, items));
+        const auto [from, to] = index.equal_range(first_key(step.result, items, permutation));
         for (auto it = from; it != to; ++it) {
           const Goal& g = goals_[it->second];
-          if (closed(it->second) || g.shape.type != step.result ||
-              !std::equal(g.first.begin(), g.first.end(), items.begin(), items.end()))
-            continue;
+          if (closed(it->second) || g.shape.type != step.result) continue;
+          std::span<const i64> these = items;
+          if (permutation) {  // sorted only where the multiset's hash is a goal's
+            sorted_.assign(items.begin(), items.end());
+            std::sort(sorted_.begin(), sorted_.end());
+            these = sorted_;
+          }
+          if (!std::equal(g.first.begin(), g.first.end(), these.begin(), these.end())) continue;
           std::vector<const bank::Behaviour*> operands = {&b};
           if (step.parameter) operands.push_back(&cases_->parameter(*step.parameter));
           const bank::Cases::Mark mark = cases_->mark();
@@ -613,11 +627,57 @@ class EnumerateGenerator final : public Generator {
       }
     }
   }
-  // The key forward_goals_ looks a goal up by: its type and its elements on case 0 (its int's).
-  static u64 first_key(Type t, std::span<const i64> items) {
-    u64 h = mix_word(kHashSeed, u64(t));
-    for (i64 x : items) h = mix_word(h, u64(x));
-    return mix_word(h, items.size());
+  // The key forward_goals_ looks a goal up by: its type and its elements on case 0 (its int's), in
+  // order, or for a permutation goal in any order (a step's list is not sorted to be looked up).
+  // A few of the elements only, or their sum and a sum of their bits without carries: a list with
+  // the same key is compared whole.
+  static u64 first_key(Type t, std::span<const i64> items, bool permutation) {
+    u64 h = mix_word(mix_word(kHashSeed, u64(t)), items.size());
+    if (permutation) {
+      u64 sum = 0, bits = 0;
+      for (i64 x : items) {
+        sum += u64(x);
+        bits ^= u64(x) * 0x9e3779b97f4a7c15ull;
+      }
+      return mix_word(mix_word(h, sum), bits);
+    }
+    if (items.empty()) return h;
+    for (size_t i : {size_t(0), items.size() / 3, items.size() / 2, items.size() - 1})
+      h = mix_word(h, u64(items[i]));
+    return h;
+  }
+
+  // The goals by their output on case 0, for candidate_goals().
+  void index_goals() {
+    for (const Goal& g : goals_) {
+      GoalIndex::Goal entry;
+      entry.type = g.shape.type;
+      if (!g.shape.joined() && g.shape.type != F && g.shape.type != FA && !g.hashes.empty())
+        entry.first = g.hashes[0];
+      entry.permutation = g.shape.step.permutation;
+      entry.by_case = g.shape.step.empty() && g.shape.layout.empty();  // assemble()'s !whole
+      entry.offset = g.shape.type == I && g.shape.layout.empty();      // may_offset()'s
+      goal_index_.add(entry);
+    }
+  }
+  // The goals b may meet, ascending, into *out (search/goal_index.h): the rest differ from b on
+  // case 0. `kept`: b's case hashes, where the bank kept them; `assembling`: for assemble(), which
+  // keeps a goal's terms for its splits and meets an int goal up to an offset.
+  void candidate_goals(const bank::Behaviour& b, std::span<const u64> kept, bool assembling,
+                       std::vector<u32>* out) {
+    const u32 n = cases_->count();
+    if (n == 0) {  // no case to look up by: every goal of b's type
+      out->clear();
+      for (u32 j = 0; j < goals_.size(); ++j)
+        if (goals_[j].shape.type == b.type) out->push_back(j);
+      return;
+    }
+    std::optional<u64> first[2];
+    for (bool permutation : {false, true})
+      if (b.traps[0] == u8(vm::Trap::NONE) && goal_index_.hashed(b.type, permutation))
+        first[permutation] = !permutation && !kept.empty() ? kept[0] : entry_hash(b, 0, permutation);
+    goal_index_.candidates(b.type, first, assembling,
+                           b.type == I && n >= kTrustedCases && !b.traps_anywhere(), out);
   }
 
   // Whether goal g needs meeting no more: its result is met, or (a part) it is.
@@ -844,6 +904,10 @@ class EnumerateGenerator final : public Generator {
   std::vector<std::vector<u64>> first_lists_;  // by parameter: its elements on case 0, if a list
   // The int and [int] goals by first_key(), those met in order [0] and in any order [1].
   std::unordered_multimap<u64, u32> forward_goals_[2];
+  std::vector<i64> sorted_;                     // step_forward()'s sketch sorted, for a permutation goal
+  std::unordered_set<size_t> forward_lengths_;  // the [int] goals' first outputs' lengths
+  GoalIndex goal_index_;
+  std::vector<u32> candidates_;                        // candidate_goals()'s
   std::vector<u64> xs_;                                // step_forward()'s list on case 0
   Sketch sketch_;                                      // … and its sketch of a step
   std::optional<std::pair<u32, std::string>> answer_;  // the last whole answer's id in the bank, and source

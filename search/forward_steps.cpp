@@ -189,6 +189,24 @@ void sketch(const ForwardStep& step, std::span<const u64> xs, i64 n, std::span<c
   }
 }
 
+std::optional<size_t> sketch_length(const ForwardStep& step, size_t length, i64 n, size_t ys_length) {
+  switch (step.kind) {
+    case Kind::MapSquare:
+    case Kind::MapDiv:
+    case Kind::ScanMax:
+    case Kind::ScanMin:
+    case Kind::ScanMul: return length;
+    case Kind::ZipMax:
+    case Kind::ZipMin: return std::min(length, ys_length);
+    case Kind::Take:
+    case Kind::Drop: {
+      const size_t cut = size_t(std::clamp<i64>(n, 0, i64(length)));
+      return step.kind == Kind::Take ? cut : length - cut;
+    }
+    default: return std::nullopt;
+  }
+}
+
 std::string around(const ForwardStep& step, const std::string& e, const std::string& parameter_name) {
   return bank::substitute(step.text, {&e, &parameter_name});
 }

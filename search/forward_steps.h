@@ -76,6 +76,10 @@ struct Sketch {
 };
 // Into *out (its items' storage reused).
 void sketch(const ForwardStep& step, std::span<const u64> xs, i64 n, std::span<const u64> ys, Sketch* out);
+// How long the list sketch() gives is (where it does not trap), for a list xs of `length` and a
+// parameter ys of `ys_length`, without computing it: none for an int, or a filter's (its length
+// depends on the elements).
+std::optional<size_t> sketch_length(const ForwardStep& step, size_t length, i64 n, size_t ys_length);
 
 // The step written around e (Syn), with `parameter_name` for its parameter.
 std::string around(const ForwardStep& step, const std::string& e, const std::string& parameter_name);

@@ -162,6 +162,49 @@ TEST(BankEnumerator, BanksNoListLongerThanItsBound) {
   EXPECT_EQ(longest, 5u);  // push(push(push(xs, 1), 1), 1)
 }
 
+// The case hashes kept for the caller are output_hashes' of each list banked since the last
+// forget_case_hashes(), traps included (0), and of nothing else.
+TEST(BankEnumerator, KeepsTheCaseHashesOfWhatItBanked) {
+  std::vector<std::vector<Value>> inputs;
+  for (i64 k = 0; k < 5; ++k) inputs.push_back({list({k, 7 - k, 2 * k})});
+  inputs.push_back({list({})});
+  const std::vector<Type> params = {Type::IntArray};
+  Cases cases(params, inputs, vm::Limits{});
+  std::vector<Production> p;
+  p.push_back(operation_production({A, I}, A, "push($0, $1)"));
+  p.push_back(operation_production({A, I}, A, "slice($0, $1, len($0))"));
+  p.push_back(operation_production({A}, I, "max($0)"));
+  p.push_back(operation_production({I, I}, I, "$0 / $1"));
+  std::vector<Leaf> leaves = {{"xs", cases.parameter(0)}};
+  for (i64 c : {0, 1, 2}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
+  BankEnumerator e(cases, std::move(leaves), std::move(p), "xs: [int]");
+  e.keep_case_hashes();
+  EnumerationStats stats;
+  u32 lists = 0, traps = 0, from = 0;
+  for (int round = 0; round < 4; ++round) {
+    e.search([](const Behaviour&) { return false; }, 7, 200, &stats);
+    for (u32 id = 0; id < e.count(); ++id) {
+      const std::span<const u64> kept = e.case_hashes(id);
+      const Behaviour& b = e.behaviour(id);
+      if (b.type != A || id < from) {
+        EXPECT_TRUE(kept.empty()) << id;
+        continue;
+      }
+      if (kept.empty()) {  // a leaf, banked before
+        EXPECT_EQ(e.size(id), 1u);
+        continue;
+      }
+      EXPECT_EQ(std::vector<u64>(kept.begin(), kept.end()), output_hashes(b, cases)) << e.text(id);
+      ++lists;
+      traps += u32(b.traps_anywhere());
+    }
+    e.forget_case_hashes();
+    from = e.count();
+  }
+  EXPECT_GT(lists, 20u);
+  EXPECT_GT(traps, 0u);  // push(xs, max(xs)) on the empty list
+}
+
 // Searching in slices of 1, 7 or 100 expressions reaches the same answer after the same work.
 TEST(BankEnumerator, ResumesWhereItStopped) {
   const Problem train = range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),

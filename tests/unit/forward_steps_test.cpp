@@ -55,7 +55,7 @@ TEST(ForwardSteps, TheSketchIsWhatTheVMGives) {
     return xs;
   };
   std::set<ForwardStep::Kind> seen;
-  u64 compared = 0;
+  u64 compared = 0, lengths = 0;
   for (int round = 0; round < 40; ++round) {
     std::vector<std::vector<Value>> inputs;
     for (u32 k = 0; k < 6; ++k)
@@ -88,12 +88,18 @@ TEST(ForwardSteps, TheSketchIsWhatTheVMGives) {
           std::vector<i64> vm_items;
           for (const Value& x : cases.value(out, k).items) vm_items.push_back(x.i);
           EXPECT_EQ(s.items, vm_items) << step.text << " on case " << k;
+          // The length known before the sketch, where it is (the steps are passed over by it).
+          if (const std::optional<size_t> length = sketch_length(step, xs.size(), parameter.i, ys.size())) {
+            EXPECT_EQ(*length, vm_items.size()) << step.text << " on case " << k;
+            ++lengths;
+          }
         }
       }
     }
   }
   EXPECT_EQ(seen.size(), size_t(ForwardStep::Kind::Drop) + 1) << "every kind of step is compared";
   EXPECT_GT(compared, 5000u);
+  EXPECT_GT(lengths, 1000u);
 }
 
 TEST(ForwardSteps, NoneWithoutAnIntOrListResult) {
