@@ -230,7 +230,7 @@ std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
   const Entry& e = entries_[id];
   if (e.production == kLeaf) {
     const Leaf& leaf = leaves_[e.operands[0]];
-    if (helpers != nullptr && !leaf.helper.empty()) helpers->leaf_calls[e.operands[0]] = true;
+    if (helpers != nullptr && leaf.helper) helpers->leaf_calls[e.operands[0]] = true;
     return leaf.text;
   }
   std::vector<std::string> texts;
@@ -277,7 +277,7 @@ Written BankEnumerator::write(std::span<const u32> ids, const std::string& prefi
   for (u32 i = 0; i < productions_.size(); ++i)
     if (helpers.calls[i]) w.functions += productions_[i].helper;
   for (u32 i = 0; i < leaves_.size(); ++i)
-    if (helpers.leaf_calls[i]) w.functions += leaves_[i].helper;
+    if (helpers.leaf_calls[i]) w.functions += leaves_[i].helper();
   return w;
 }
 

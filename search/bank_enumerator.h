@@ -54,13 +54,15 @@ std::string production_key(const std::string& text, const std::vector<Type>& ope
 // function its text calls, which a materialised program holds once.
 struct Leaf {
   Leaf() = default;
-  Leaf(std::string text, Behaviour behaviour, u32 size = 1, std::string helper = {})
+  Leaf(std::string text, Behaviour behaviour, u32 size = 1, std::function<std::string()> helper = {})
       : text(std::move(text)), behaviour(std::move(behaviour)), size(size), helper(std::move(helper)) {}
 
-  std::string text;  // a parameter's name, a constant's literal, or a call of `helper`
+  std::string text;  // a parameter's name, a constant's literal, or a call of helper()'s function
   Behaviour behaviour;
   u32 size = 1;
-  std::string helper;
+  // The helper functions `text` calls, written when a program needs them (a lambda leaf's only
+  // for an answer: the bank holds tens of thousands); none for a parameter or a constant.
+  std::function<std::string()> helper;
   u32 cost = 0;  // its level (0: its size)
   // A lambda leaf's form over its sequence (search/bank_lambdas.h), by the key the search policy
   // prices it by (search/bank_grammar.h: "map($0, x -> int) ([int]) -> [int]"); empty for others.

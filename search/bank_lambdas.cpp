@@ -70,12 +70,84 @@ class ElementContext {
     bool given = false;          // by take_met()
   };
 
+  // What a form's helper function is written from: the problem's parameters and the loop's
+  // names. Shared with the leaves, whose helpers are written when an answer asks for them.
+  struct HelperText {
+    std::string typed;  // the parameters, "xs: [int], n: int"
+    std::string xs, x, i;
+    Type sequence = Type::Unit;
+
+    std::string helper(Form form, Type result, Span span, const std::string& name, const Written& w) const {
+      std::string before, step, after = "  return out;\n";
+      switch (form) {
+        case Form::Map:
+          before = "  let out: " + std::string(type_name(result)) + " = [];\n";
+          step = "    out = push(out, BODY);\n";
+          break;
+        case Form::Filter:  // a filter keeps the sequence's type: a str's keeps characters
+          before = sequence == Type::Str ? "  let out = \"\";\n"
+                                         : "  let out: " + std::string(type_name(sequence)) + " = [];\n";
+          step = "    if BODY {\n      " +
+                 (sequence == Type::Str ? "out = out + chr(" + x + ")" : "out = push(out, " + x + ")") +
+                 ";\n    }\n";
+          break;
+        case Form::Count:
+          before = "  let count = 0;\n";
+          step = "    if BODY {\n      count = count + 1;\n    }\n";
+          after = "  return count;\n";
+          break;
+        case Form::Find:
+          step = "    if BODY {\n      return " + i + ";\n    }\n";
+          after = "  return -1;\n";
+          break;
+        case Form::FlatMap:
+          before = "  let out: [int] = [];\n";
+          step = "    out = out + BODY;\n";
+          break;
+        case Form::SortBy:  // stable: an element goes after those of an equal key
+          before = "  let out: [int] = [];\n  let keys: [int] = [];\n";
+          step =
+              "    let key = BODY;\n    let j = len(keys);\n    while j > 0 && keys[j - 1] > key {\n"
+              "      j = j - 1;\n    }\n    out = slice(out, 0, j) + [" +
+              x +
+              "] + slice(out, j, len(out));\n    keys = slice(keys, 0, j) + [key] + slice(keys, j, "
+              "len(keys));\n";
+          break;
+      }
+      for (size_t at; (at = step.find("BODY")) != std::string::npos;) step.replace(at, 4, w.expressions[0]);
+      const std::string range = span == Span::DropFirst  ? "1..len(" + xs + ")"
+                                : span == Span::DropLast ? "0..len(" + xs + ") - 1"
+                                                         : "0..len(" + xs + ")";
+      if (span == Span::Reversed) after = "  return reverse(out);\n";
+      return "fn " + name + "(" + typed + ") -> " + type_name(result) + " {\n" + before + "  for " + i +
+             " in " + range + " {\n    let " + x + " = " + xs + "[" + i + "];\n" + step + "  }\n" + after +
+             "}\n" + w.functions;
+    }
+  };
+
+  // A leaf whose helper is written now, from what is at hand only now.
+  static Leaf written(Leaf leaf) {
+    leaf.helper = [text = leaf.helper()] { return text; };
+    return leaf;
+  }
+
   ElementContext(u32 list, std::span<const Type> params, std::span<const std::string> names,
                  std::span<const std::vector<vm::Value>> inputs, const LambdaSettings& settings,
                  Evaluation evaluation)
       : list_(list), sequence_(params[list]), names_(names.begin(), names.end()) {
     x_ = free_name("x", names);
     i_ = free_name("i", names);
+    {
+      HelperText text;
+      std::vector<std::string> typed;
+      for (u32 k = 0; k < params.size(); ++k) typed.push_back(names_[k] + ": " + type_name(params[k]));
+      text.typed = join(typed);
+      text.xs = names_[list];
+      text.x = x_;
+      text.i = i_;
+      text.sequence = sequence_;
+      text_ = std::make_shared<const HelperText>(std::move(text));
+    }
     std::vector<Type> types = {element_type(sequence_), Type::Int};
     types.insert(types.end(), params.begin(), params.end());
     std::vector<std::vector<vm::Value>> elements;
@@ -262,64 +334,19 @@ class ElementContext {
   }
 
   // The form's helper, named FORM_N (N from *counter), over the problem's parameters, with the
-  // body write(its name + "_") gives as its lambda's: a leaf of `size` + 1 nodes without its
-  // behaviour.
-  Leaf helper_leaf(Form form, Type result, u32 size, std::span<const Type> params, u32* counter,
-                   const std::function<Written(const std::string&)>& write, Span span = Span::All) const {
-    std::vector<std::string> typed;
-    for (u32 k = 0; k < params.size(); ++k) typed.push_back(names_[k] + ": " + type_name(params[k]));
-    const std::string& xs = names_[list_];
-    std::string before, step, after = "  return out;\n";
-    switch (form) {
-      case Form::Map:
-        before = "  let out: " + std::string(type_name(result)) + " = [];\n";
-        step = "    out = push(out, BODY);\n";
-        break;
-      case Form::Filter:  // a filter keeps the sequence's type: a str's keeps characters
-        before = sequence_ == Type::Str ? "  let out = \"\";\n"
-                                        : "  let out: " + std::string(type_name(sequence_)) + " = [];\n";
-        step = "    if BODY {\n      " +
-               (sequence_ == Type::Str ? "out = out + chr(" + x_ + ")" : "out = push(out, " + x_ + ")") +
-               ";\n    }\n";
-        break;
-      case Form::Count:
-        before = "  let count = 0;\n";
-        step = "    if BODY {\n      count = count + 1;\n    }\n";
-        after = "  return count;\n";
-        break;
-      case Form::Find:
-        step = "    if BODY {\n      return " + i_ + ";\n    }\n";
-        after = "  return -1;\n";
-        break;
-      case Form::FlatMap:
-        before = "  let out: [int] = [];\n";
-        step = "    out = out + BODY;\n";
-        break;
-      case Form::SortBy:  // stable: an element goes after those of an equal key
-        before = "  let out: [int] = [];\n  let keys: [int] = [];\n";
-        step =
-            "    let key = BODY;\n    let j = len(keys);\n    while j > 0 && keys[j - 1] > key {\n"
-            "      j = j - 1;\n    }\n    out = slice(out, 0, j) + [" +
-            x_ +
-            "] + slice(out, j, len(out));\n    keys = slice(keys, 0, j) + [key] + slice(keys, j, "
-            "len(keys));\n";
-        break;
-    }
+  // body write(its name + "_") gives as its lambda's, written when the leaf's helper() is called
+  // (`write` must stay callable until then): a leaf of `size` + 1 nodes without its behaviour.
+  Leaf helper_leaf(Form form, Type result, u32 size, u32* counter,
+                   std::function<Written(const std::string&)> write, Span span = Span::All) const {
     static constexpr const char* kNames[] = {"map", "filter", "count", "find", "flat_map", "sort_by"};
     const std::string name = std::string(kNames[int(form)]) + "_" + std::to_string(++*counter);
-    const Written w = write(name + "_");
-    for (size_t at; (at = step.find("BODY")) != std::string::npos;) step.replace(at, 4, w.expressions[0]);
-    const std::string range = span == Span::DropFirst  ? "1..len(" + xs + ")"
-                              : span == Span::DropLast ? "0..len(" + xs + ") - 1"
-                                                       : "0..len(" + xs + ")";
-    if (span == Span::Reversed) after = "  return reverse(out);\n";
     Leaf leaf;
     leaf.form = form_key(kNames[int(form)], sequence_, body_type(form, result), result);
     leaf.text = name + "(" + join(names_) + ")";
     leaf.size = size + 1 + (span == Span::All ? 0 : 2);
-    leaf.helper = "fn " + name + "(" + join(typed) + ") -> " + type_name(result) + " {\n" + before +
-                  "  for " + i_ + " in " + range + " {\n    let " + x_ + " = " + xs + "[" + i_ + "];\n" +
-                  step + "  }\n" + after + "}\n" + w.functions;
+    leaf.helper = [text = text_, form, result, span, name, write = std::move(write)] {
+      return text->helper(form, result, span, name, write(name + "_"));
+    };
     return leaf;
   }
 
@@ -334,9 +361,9 @@ class ElementContext {
       for (const Branch& b : g.met->branches) size += 1 + bodies.size(b.predicate) + bodies.size(b.term);
       return std::pair(
           g.index,
-          helper_leaf(
-              g.form, g.result, size, params, counter,
-              [&](const std::string& prefix) { return write_body(bodies, g, params, prefix); }, g.span));
+          written(helper_leaf(
+              g.form, g.result, size, counter,
+              [&](const std::string& prefix) { return write_body(bodies, g, params, prefix); }, g.span)));
     }
     return std::nullopt;
   }
@@ -353,9 +380,11 @@ class ElementContext {
   }
 
   // `constants`: the bodies' constant leaves, after x, i and the parameters.
-  std::vector<Leaf> leaves_of(const BankEnumerator& bodies, Cases& outer, std::span<const Type> params,
+  std::vector<Leaf> leaves_of(std::shared_ptr<const BankEnumerator> shared, Cases& outer,
+                              std::span<const Type> params,
                               std::span<const std::pair<std::string, vm::Value>> constants,
                               const LambdaSettings& settings, u32* counter) {
+    const BankEnumerator& bodies = *shared;
     std::vector<Leaf> out;
     std::unordered_set<u64> seen;  // the assembled behaviours, with their types
     bool heap_full = false;
@@ -403,10 +432,10 @@ class ElementContext {
       std::optional<Behaviour> b =
           assemble(bodies.behaviour(j.body), outer, j.form, j.result, &seen, &heap_full);
       if (!b) continue;
-      out.push_back(
-          helper_leaf(j.form, j.result, bodies.size(j.body), params, counter, [&](const std::string& prefix) {
-            return bodies.write({&j.body, 1}, prefix);
-          }));
+      out.push_back(helper_leaf(j.form, j.result, bodies.size(j.body), counter,
+                                [shared, body = j.body](const std::string& prefix) {
+                                  return shared->write({&body, 1}, prefix);
+                                }));
       out.back().behaviour = std::move(*b);
       out.back().body_uses = body_uses(bodies, j.body, params, constants);
       ++n;
@@ -607,6 +636,7 @@ class ElementContext {
   Type sequence_;
   std::vector<std::string> names_;
   std::string x_, i_;
+  std::shared_ptr<const HelperText> text_;
   std::vector<u32> first_;  // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
   std::unique_ptr<Cases> cases_;
   std::vector<BodyGoal> goals_;
@@ -620,7 +650,7 @@ class ElementContext {
 
 struct LambdaBodies::Context {
   std::unique_ptr<ElementContext> elements;
-  std::unique_ptr<BankEnumerator> bodies;
+  std::shared_ptr<BankEnumerator> bodies;  // and the lambda leaves' helpers, written from it when asked
   EnumerationStats stats;
   u64 most_banked = 0;  // bodies, at most: their behaviours take a word and a trap byte per element case
 };
@@ -648,7 +678,7 @@ LambdaBodies::LambdaBodies(std::span<const Type> params, std::span<const std::st
       leaves.push_back({name, elements.parameter(p)});
     }
     for (const auto& [text, value] : constants) leaves.push_back({text, constant(value, elements)});
-    c->bodies = std::make_unique<BankEnumerator>(elements, std::move(leaves), productions(),
+    c->bodies = std::make_shared<BankEnumerator>(elements, std::move(leaves), productions(),
                                                  context.parameters(params));
     if (settings.goal_budget > 0) {
       std::vector<vm::Value> sequences;
@@ -659,7 +689,7 @@ LambdaBodies::LambdaBodies(std::span<const Type> params, std::span<const std::st
     // The bodies first enumerated for the leaves: settings.budget over all the parameters.
     enumerate(*c, settings.budget / lists);
     evaluated_ += c->stats.evaluated;
-    for (Leaf& leaf : context.leaves_of(*c->bodies, cases, params, constants, settings, &counter_))
+    for (Leaf& leaf : context.leaves_of(c->bodies, cases, params, constants, settings, &counter_))
       leaves_.push_back(std::move(leaf));
     c->elements->scan(*c->bodies, c->stats.level);
     if (context.has_goals())

@@ -182,7 +182,7 @@ class EnumerateGenerator final : public Generator {
       count -= u32(std::min<u64>(count - 1, bodies_->evaluated() - sought));
       if (met) {
         Proposal p;
-        p.source = entry(type_name(results_[0]), met->leaf.text) + met->leaf.helper;
+        p.source = entry(type_name(results_[0]), met->leaf.text) + met->leaf.helper();
         if (sources_.insert(p.source).second) {
           sought_forms_.emplace(p.source, met->leaf.form);
           spent_ = lambda_evaluated_ + sought_ + enumerated_ + stepped_;
@@ -373,7 +373,8 @@ class EnumerateGenerator final : public Generator {
       for (u32 i = 0; i < params_.size(); ++i)
         if (params_[i] == I) {
           const bank::Behaviour* n = &cases_->parameter(i);
-          leaves.push_back({"decimal_digits(" + names_[i] + ")", digits.apply({&n, 1}, *cases_), 2, helper});
+          leaves.push_back({"decimal_digits(" + names_[i] + ")", digits.apply({&n, 1}, *cases_), 2,
+                            [helper] { return helper; }});
         }
     }
     // Where guards may be made (partial_traps()), whether each sequence parameter is empty: a

@@ -54,7 +54,7 @@ u64 expect_programs_compute(const bank::LambdaLeaves& lambdas, const std::string
   for (const bank::Leaf& leaf : lambdas.leaves) {
     const std::string source = "fn solve(" + parameters + ") -> " +
                                std::string(type_name(leaf.behaviour.type)) + " {\n  return " + leaf.text +
-                               ";\n}\n" + leaf.helper;
+                               ";\n}\n" + leaf.helper();
     const std::optional<vm::Program> program = testing::compiled(source, "leaf");
     EXPECT_TRUE(program);
     if (!program) return traps;

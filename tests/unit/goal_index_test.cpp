@@ -11,8 +11,8 @@ namespace gs::search {
 namespace {
 
 // The goals a linear scan would compare b with.
-std::vector<u32> reference(const std::vector<GoalIndex::Goal>& goals, Type t, const std::optional<u64> (&first)[2],
-                           bool assembling, bool may_offset) {
+std::vector<u32> reference(const std::vector<GoalIndex::Goal>& goals, Type t,
+                           const std::optional<u64> (&first)[2], bool assembling, bool may_offset) {
   std::vector<u32> out;
   for (u32 j = 0; j < goals.size(); ++j) {
     const GoalIndex::Goal& g = goals[j];
