@@ -192,14 +192,7 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production
                           std::span<const u32> operands, u64* hash, const u64* known) {
   if (too_long(b)) return false;
   const bool keep = keep_hashes_ && known == nullptr && !is_word(b.type);
-  u64 h = 0;
-  if (keep) {  // behaviour_hash's, the case hashes kept on the way
-    hashing_.resize(cases_.count());
-    h = kHashSeed;
-    for (u32 k = 0; k < cases_.count(); ++k) h = mix_word(h, hashing_[k] = case_hash(b, cases_, k));
-  } else {
-    h = known != nullptr ? *known : behaviour_hash(b, cases_);
-  }
+  const u64 h = known != nullptr ? *known : behaviour_hash(b, cases_, keep ? &hashing_ : nullptr);
   if (hash != nullptr) *hash = h;
   if (!seen_[u8(b.type)].insert(h)) return false;
   if (keep) {

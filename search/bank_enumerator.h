@@ -67,7 +67,9 @@ struct Leaf {
   // A lambda leaf's form over its sequence (search/bank_lambdas.h), by the key the search policy
   // prices it by (search/bank_grammar.h: "map($0, x -> int) ([int]) -> [int]"); empty for others.
   std::string form;
-  std::vector<std::string> body_uses;  // … and the productions and constants its body uses, by key
+  // … and the productions and constants its body uses, by key, sorted: found when asked for (a
+  // solution's uses, policy data); none for other leaves.
+  std::function<std::vector<std::string>()> body_uses;
 };
 
 // Banked expressions written out: each expression, and the functions they call, each once (their

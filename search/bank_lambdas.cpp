@@ -131,24 +131,24 @@ class ElementContext {
     return leaf;
   }
 
+  static std::shared_ptr<const HelperText> helper_text(u32 list, std::span<const Type> params,
+                                                       std::span<const std::string> names) {
+    HelperText text;
+    std::vector<std::string> typed;
+    for (u32 k = 0; k < params.size(); ++k) typed.push_back(names[k] + ": " + type_name(params[k]));
+    text.typed = join(typed);
+    text.xs = names[list];
+    text.x = free_name("x", names);
+    text.i = free_name("i", names);
+    text.sequence = params[list];
+    return std::make_shared<const HelperText>(std::move(text));
+  }
+
   ElementContext(u32 list, std::span<const Type> params, std::span<const std::string> names,
                  std::span<const std::vector<vm::Value>> inputs, const LambdaSettings& settings,
                  Evaluation evaluation)
-      : list_(list), sequence_(params[list]), names_(names.begin(), names.end()) {
-    x_ = free_name("x", names);
-    i_ = free_name("i", names);
-    {
-      HelperText text;
-      std::vector<std::string> typed;
-      for (u32 k = 0; k < params.size(); ++k) typed.push_back(names_[k] + ": " + type_name(params[k]));
-      text.typed = join(typed);
-      text.xs = names_[list];
-      text.x = x_;
-      text.i = i_;
-      text.sequence = sequence_;
-      text_ = std::make_shared<const HelperText>(std::move(text));
-    }
-    std::vector<Type> types = {element_type(sequence_), Type::Int};
+      : list_(list), names_(names.begin(), names.end()), text_(helper_text(list, params, names)) {
+    std::vector<Type> types = {element_type(text_->sequence), Type::Int};
     types.insert(types.end(), params.begin(), params.end());
     std::vector<std::vector<vm::Value>> elements;
     for (u32 k = 0; k < inputs.size(); ++k) {
@@ -174,13 +174,14 @@ class ElementContext {
   }
 
   bool usable() const { return cases_ != nullptr; }
-  const std::string& x_name() const { return x_; }
-  const std::string& i_name() const { return i_; }
+  const std::string& x_name() const { return text_->x; }
+  const std::string& i_name() const { return text_->i; }
   Cases& cases() { return *cases_; }
 
   // The body context's parameters: x, i and the problem's.
   std::string parameters(std::span<const Type> params) const {
-    std::vector<std::string> p = {x_ + ": " + type_name(element_type(sequence_)), i_ + ": int"};
+    std::vector<std::string> p = {text_->x + ": " + type_name(element_type(text_->sequence)),
+                                  text_->i + ": int"};
     for (u32 k = 0; k < params.size(); ++k) p.push_back(names_[k] + ": " + type_name(params[k]));
     return join(p);
   }
@@ -202,7 +203,7 @@ class ElementContext {
         g.index = index;
         g.form = form;
         g.span = span;
-        g.result = form == Form::Map ? Type::IntArray : sequence_;
+        g.result = form == Form::Map ? Type::IntArray : text_->sequence;
         g.body = form == Form::Map ? Type::Int : Type::Bool;
         g.ints = t.values;
         g.free = t.free;
@@ -341,7 +342,7 @@ class ElementContext {
     static constexpr const char* kNames[] = {"map", "filter", "count", "find", "flat_map", "sort_by"};
     const std::string name = std::string(kNames[int(form)]) + "_" + std::to_string(++*counter);
     Leaf leaf;
-    leaf.form = form_key(kNames[int(form)], sequence_, body_type(form, result), result);
+    leaf.form = form_key(kNames[int(form)], text_->sequence, body_type(form, result), result);
     leaf.text = name + "(" + join(names_) + ")";
     leaf.size = size + 1 + (span == Span::All ? 0 : 2);
     leaf.helper = [text = text_, form, result, span, name, write = std::move(write)] {
@@ -379,12 +380,21 @@ class ElementContext {
                        [&](const BodyGoal& o) { return o.index == g.index && o.met.has_value(); });
   }
 
+  // The parameters' types and the constants, as the bodies' leaves have them.
+  struct BodyGrammar {
+    std::vector<Type> params;
+    std::vector<std::pair<std::string, vm::Value>> constants;
+  };
+
   // `constants`: the bodies' constant leaves, after x, i and the parameters.
   std::vector<Leaf> leaves_of(std::shared_ptr<const BankEnumerator> shared, Cases& outer,
                               std::span<const Type> params,
                               std::span<const std::pair<std::string, vm::Value>> constants,
                               const LambdaSettings& settings, u32* counter) {
     const BankEnumerator& bodies = *shared;
+    // What the leaves' body_uses() read, shared by them.
+    const auto grammar = std::make_shared<const BodyGrammar>(
+        BodyGrammar{{params.begin(), params.end()}, {constants.begin(), constants.end()}});
     std::vector<Leaf> out;
     std::unordered_set<u64> seen;  // the assembled behaviours, with their types
     bool heap_full = false;
@@ -397,9 +407,9 @@ class ElementContext {
     };
     std::vector<Job> jobs;
     for (Type t : {Type::Int, Type::Str})
-      if (t == Type::Int || sequence_ == Type::StrArray)  // a str body maps a [str] only
+      if (t == Type::Int || text_->sequence == Type::StrArray)  // a str body maps a [str] only
         for (u32 body : bodies.banked(t)) jobs.push_back({Form::Map, body, array_of(t)});
-    if (sequence_ == Type::IntArray)  // an [int] sorted by an int body, its key: a small one
+    if (text_->sequence == Type::IntArray)  // an [int] sorted by an int body, its key: a small one
       for (u32 body : bodies.banked(Type::Int))
         if (bodies.size(body) <= kLargestSortKey) jobs.push_back({Form::SortBy, body, Type::IntArray});
     // A bool body the same on every element of every case (xs == xs) filters out all or none:
@@ -411,7 +421,7 @@ class ElementContext {
     for (u32 body : bodies.banked(Type::Bool))
       if (!uniform(bodies.behaviour(body)))
         for (Form f : {Form::Filter, Form::Count, Form::Find})
-          jobs.push_back({f, body, f == Form::Filter ? sequence_ : Type::Int});
+          jobs.push_back({f, body, f == Form::Filter ? text_->sequence : Type::Int});
     for (u32 body : bodies.banked(Type::IntArray))  // not a list parameter itself, repeated
       if (bodies.size(body) > 1) jobs.push_back({Form::FlatMap, body, Type::IntArray});
     std::stable_sort(jobs.begin(), jobs.end(),
@@ -437,7 +447,9 @@ class ElementContext {
                                   return shared->write({&body, 1}, prefix);
                                 }));
       out.back().behaviour = std::move(*b);
-      out.back().body_uses = body_uses(bodies, j.body, params, constants);
+      out.back().body_uses = [shared, body = j.body, grammar] {
+        return body_uses(*shared, body, grammar->params, grammar->constants);
+      };
       ++n;
     }
     return out;
@@ -484,6 +496,14 @@ class ElementContext {
 
  private:
   std::vector<u32> order_;  // order_hash()'s elements
+  struct Scratch {          // assemble()'s buffers
+    std::vector<u8> traps;
+    std::vector<i64> ints;
+    std::vector<std::vector<u64>> lists;
+    std::vector<std::string> texts;
+    std::vector<u64> hashes;
+    std::vector<std::pair<i64, u64>> keyed;
+  } scratch_;
   // The form's behaviour (of type `result`) on the problem's cases from the body's on their
   // elements, or nothing when a behaviour of its type with the same outputs and traps was
   // assembled before (`seen`: nothing is placed in the cases' heaps for it), or when a case's
@@ -491,23 +511,27 @@ class ElementContext {
   std::optional<Behaviour> assemble(const Behaviour& body, Cases& outer, Form form, Type result,
                                     std::unordered_set<u64>* seen, bool* heap_full) {
     const u32 n = outer.count();
-    Behaviour out{result, std::vector<u64>(n, 0), std::vector<u8>(n, u8(vm::Trap::NONE))};
     // Per case, the result: an int, or an [int]'s elements and a str's bytes as they are, or a
-    // [str] as a Value (its elements are strings in the element cases' heaps).
-    std::vector<i64> ints(n, 0);
-    std::vector<std::vector<u64>> lists(result == Type::IntArray ? n : 0);
-    std::vector<std::string> texts(result == Type::Str ? n : 0);
+    // [str] as a Value (its elements are strings in the element cases' heaps). The buffers are
+    // the context's, kept from call to call: most calls make a behaviour seen before.
+    Scratch& s = scratch_;
+    s.traps.assign(n, u8(vm::Trap::NONE));
+    s.ints.assign(n, 0);
+    if (s.lists.size() < n) s.lists.resize(n);
+    if (s.texts.size() < n) s.texts.resize(n);
     std::vector<vm::Value> values(result == Type::StrArray ? n : 0);
-    std::vector<u64> hashes(2 * n + 1, u64(result));
+    s.hashes.assign(2 * n + 1, u64(result));
     const Behaviour& x = cases_->parameter(0);  // the elements (a str's as their codes)
     for (u32 k = 0; k < n; ++k) {
-      std::vector<vm::Value> items;            // a [str]'s
-      std::vector<std::pair<i64, u64>> keyed;  // a sort's elements by key
-      std::vector<u64>* list = lists.empty() ? nullptr : &lists[k];
+      std::vector<vm::Value> items;  // a [str]'s
+      s.keyed.clear();               // a sort's elements by key
+      std::vector<u64>* list = result == Type::IntArray ? &s.lists[k] : nullptr;
+      if (list != nullptr) list->clear();
+      s.texts[k].clear();
       i64 count = 0, found = -1;
       for (u32 e = first_[k]; e < first_[k + 1]; ++e) {
         if (body.traps[e] != u8(vm::Trap::NONE)) {
-          out.traps[k] = body.traps[e];
+          s.traps[k] = body.traps[e];
           break;
         }
         if (form == Form::Map) {
@@ -525,13 +549,13 @@ class ElementContext {
           continue;
         }
         if (form == Form::SortBy) {
-          keyed.emplace_back(i64(body.words[e]), x.words[e]);
+          s.keyed.emplace_back(i64(body.words[e]), x.words[e]);
           continue;
         }
         if (body.words[e] == 0) continue;
         if (form == Form::Filter) {
           if (result == Type::Str)
-            texts[k] += char(x.words[e]);
+            s.texts[k] += char(x.words[e]);
           else if (list != nullptr)
             list->push_back(x.words[e]);
           else
@@ -543,56 +567,57 @@ class ElementContext {
           break;
         }
       }
-      hashes[2 * k + 1] = out.traps[k];
-      if (out.traps[k] != u8(vm::Trap::NONE)) continue;
-      std::stable_sort(keyed.begin(), keyed.end(),
+      s.hashes[2 * k + 1] = s.traps[k];
+      if (s.traps[k] != u8(vm::Trap::NONE)) continue;
+      std::stable_sort(s.keyed.begin(), s.keyed.end(),
                        [](const auto& a, const auto& b) { return a.first < b.first; });
-      for (const auto& [key, element] : keyed) list->push_back(element);
+      for (const auto& [key, element] : s.keyed) list->push_back(element);
       switch (result) {
         case Type::Int:
-          ints[k] = form == Form::Count ? count : found;
-          hashes[2 * k + 2] = u64(ints[k]);
+          s.ints[k] = form == Form::Count ? count : found;
+          s.hashes[2 * k + 2] = u64(s.ints[k]);
           break;
         case Type::IntArray:
-          hashes[2 * k + 2] = pipeline::ints_hash(lists[k].data(), u32(lists[k].size()));
+          s.hashes[2 * k + 2] = pipeline::ints_hash(s.lists[k].data(), u32(s.lists[k].size()));
           break;
         case Type::Str:
-          hashes[2 * k + 2] =
-              pipeline::str_hash(reinterpret_cast<const u8*>(texts[k].data()), u32(texts[k].size()));
+          s.hashes[2 * k + 2] =
+              pipeline::str_hash(reinterpret_cast<const u8*>(s.texts[k].data()), u32(s.texts[k].size()));
           break;
         default:
           values[k] = vm::Value::of_array(element_of(result), std::move(items));
-          hashes[2 * k + 2] = pipeline::output_hash({&values[k], 1});
+          s.hashes[2 * k + 2] = pipeline::output_hash({&values[k], 1});
       }
     }
-    if (!seen->insert(fnv1a64(reinterpret_cast<const u8*>(hashes.data()), hashes.size() * sizeof(u64)))
+    if (!seen->insert(fnv1a64(reinterpret_cast<const u8*>(s.hashes.data()), s.hashes.size() * sizeof(u64)))
              .second)
       return std::nullopt;
     // Lists and strings go in the cases' heaps, up to half of each: the rest is the enumeration's.
     auto bytes_of = [&](u32 k) -> u64 {
       switch (result) {
-        case Type::IntArray: return vm::Heap::object_bytes(u64(lists[k].size()) * 8);
-        case Type::Str: return vm::Heap::object_bytes(texts[k].size());
+        case Type::IntArray: return vm::Heap::object_bytes(u64(s.lists[k].size()) * 8);
+        case Type::Str: return vm::Heap::object_bytes(s.texts[k].size());
         default: return vm::heap_bytes_of(values[k]);
       }
     };
     if (result != Type::Int)
       for (u32 k = 0; k < n; ++k) {
         const vm::Heap& heap = outer.machine(k).heap;
-        if (out.traps[k] == u8(vm::Trap::NONE) && heap.used + bytes_of(k) > heap.capacity / 2) {
+        if (s.traps[k] == u8(vm::Trap::NONE) && heap.used + bytes_of(k) > heap.capacity / 2) {
           *heap_full = true;
           return std::nullopt;
         }
       }
+    Behaviour out{result, std::vector<u64>(n, 0), s.traps};
     for (u32 k = 0; k < n; ++k) {
       if (out.traps[k] != u8(vm::Trap::NONE)) continue;
       vm::Heap& heap = outer.machine(k).heap;
       bool placed = true;
       switch (result) {
-        case Type::Int: out.words[k] = u64(ints[k]); break;
-        case Type::IntArray: placed = vm::place_words(heap, lists[k], &out.words[k]); break;
+        case Type::Int: out.words[k] = u64(s.ints[k]); break;
+        case Type::IntArray: placed = vm::place_words(heap, s.lists[k], &out.words[k]); break;
         case Type::Str:
-          placed = vm::place_bytes(heap, {reinterpret_cast<const u8*>(texts[k].data()), texts[k].size()},
+          placed = vm::place_bytes(heap, {reinterpret_cast<const u8*>(s.texts[k].data()), s.texts[k].size()},
                                    &out.words[k]);
           break;
         default: placed = vm::place_value(heap, values[k], &out.words[k]);
@@ -620,23 +645,21 @@ class ElementContext {
         else
           e = (a == 1 ? "(" + e + ")" : literal(a) + " * (" + e + ")") + (b == 0 ? "" : " + " + literal(b));
       }
-      if (g.times_element) w.expressions[0] = x_ + " * (" + w.expressions[0] + ")";
+      if (g.times_element) w.expressions[0] = text_->x + " * (" + w.expressions[0] + ")";
       return w;
     }
     const std::string name = prefix + "body";
     size_t at = 0;
     const std::string helper =
         decision_function(name, parameters(params), type_name(g.body), *g.met, w.expressions, &at);
-    std::vector<std::string> arguments = {x_, i_};
+    std::vector<std::string> arguments = {text_->x, text_->i};
     arguments.insert(arguments.end(), names_.begin(), names_.end());
     return {{name + "(" + join(arguments) + ")"}, helper + w.functions};
   }
 
   u32 list_;
-  Type sequence_;
   std::vector<std::string> names_;
-  std::string x_, i_;
-  std::shared_ptr<const HelperText> text_;
+  std::shared_ptr<const HelperText> text_;  // the parameters and the loop's names
   std::vector<u32> first_;  // case k's elements are the element cases first_[k] .. first_[k + 1] - 1
   std::unique_ptr<Cases> cases_;
   std::vector<BodyGoal> goals_;

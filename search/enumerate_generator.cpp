@@ -300,7 +300,10 @@ class EnumerateGenerator final : public Generator {
       for (u32 j = 0; j < leaves.size(); ++j)
         if (const bank::Leaf& leaf = enumerator_->leaf(j); leaves[j] && !leaf.form.empty()) {
           keys.insert(leaf.form);
-          keys.insert(leaf.body_uses.begin(), leaf.body_uses.end());
+          if (leaf.body_uses) {
+            const std::vector<std::string> body = leaf.body_uses();
+            keys.insert(body.begin(), body.end());
+          }
         }
     }
     return {keys.begin(), keys.end()};
@@ -507,14 +510,13 @@ class EnumerateGenerator final : public Generator {
     bool terms_changed = false;
     for (; scanned_ < enumerator_->count(); ++scanned_) {
       const bank::Behaviour& b = enumerator_->behaviour(scanned_);
+      const std::span<const u64> kept = enumerator_->case_hashes(scanned_);  // empty where not kept
       std::vector<u64> hashes[2];  // b's hashes by case, as each kind of goal takes them, once
       auto right = [&](const Goal& g, u32 k) {
         if (g.shape.joined() || b.type == F || b.type == FA) return right_on(g, b, k);
         if (b.traps[k] != u8(vm::Trap::NONE)) return false;
+        if (!g.shape.step.permutation && !kept.empty()) return kept[k] == g.hashes[k];
         std::vector<u64>& h = hashes[g.shape.step.permutation];
-        const std::span<const u64> kept =
-            g.shape.step.permutation ? std::span<const u64>() : enumerator_->case_hashes(scanned_);
-        if (h.empty() && !kept.empty()) h.assign(kept.begin(), kept.end());
         if (h.empty()) {
           h.assign(n, 0);
           for (u32 c = 0; c < n; ++c)
@@ -522,7 +524,7 @@ class EnumerateGenerator final : public Generator {
         }
         return h[k] == g.hashes[k];
       };
-      candidate_goals(b, enumerator_->case_hashes(scanned_), true, &candidates_);
+      candidate_goals(b, kept, true, &candidates_);
       for (u32 j : candidates_) {
         Goal& g = goals_[j];
         if (closed(j)) continue;
@@ -630,8 +632,9 @@ class EnumerateGenerator final : public Generator {
   }
   // The key forward_goals_ looks a goal up by: its type and its elements on case 0 (its int's), in
   // order, or for a permutation goal in any order (a step's list is not sorted to be looked up).
-  // A few of the elements only, or their sum and a sum of their bits without carries: a list with
-  // the same key is compared whole.
+  // A few of the elements only, or their sum and a sum of their bits without carries (cheaper than
+  // multiset_hash's finaliser per element, and a key only): a list with the same key is compared
+  // whole.
   static u64 first_key(Type t, std::span<const i64> items, bool permutation) {
     u64 h = mix_word(mix_word(kHashSeed, u64(t)), items.size());
     if (permutation) {

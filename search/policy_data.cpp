@@ -161,7 +161,10 @@ class PolicyBank {
           e.uses.push_back(bank::constant_key(constants[j - first_constant]));
         else if (leaves_used[j] && !bank.leaf(j).form.empty()) {
           e.uses.push_back(bank.leaf(j).form);
-          e.uses.insert(e.uses.end(), bank.leaf(j).body_uses.begin(), bank.leaf(j).body_uses.end());
+          if (bank.leaf(j).body_uses) {
+            const std::vector<std::string> body = bank.leaf(j).body_uses();
+            e.uses.insert(e.uses.end(), body.begin(), body.end());
+          }
         }
       std::sort(e.uses.begin(), e.uses.end());
       e.uses.erase(std::unique(e.uses.begin(), e.uses.end()), e.uses.end());

@@ -93,11 +93,17 @@ std::vector<u64> output_hashes(const Behaviour& b, Cases& cases) {
   return hashes;
 }
 
-u64 behaviour_hash(const Behaviour& b, Cases& cases) {
-  if (is_word(b.type) && b.words.size() == cases.count() && b.traps.size() == cases.count())
+u64 behaviour_hash(const Behaviour& b, Cases& cases, std::vector<u64>* case_hashes) {
+  if (case_hashes == nullptr && is_word(b.type) && b.words.size() == cases.count() &&
+      b.traps.size() == cases.count())
     return word_behaviour_hash(b.type, b.traps.data(), b.words.data(), cases.count());  // no heap to read
+  if (case_hashes != nullptr) case_hashes->resize(cases.count());
   u64 h = kHashSeed;
-  for (u32 k = 0; k < cases.count(); ++k) h = mix_word(h, case_hash(b, cases, k));
+  for (u32 k = 0; k < cases.count(); ++k) {
+    const u64 c = case_hash(b, cases, k);
+    if (case_hashes != nullptr) (*case_hashes)[k] = c;
+    h = mix_word(h, c);
+  }
   return h;
 }
 

@@ -259,8 +259,8 @@ class Operation {
 std::vector<u64> output_hashes(const Behaviour& b, Cases& cases);
 u64 case_hash(const Behaviour& b, Cases& cases, u32 k);  // … of case k
 // Those hashes mixed into one, case by case: the key of a behaviour's observational equivalence
-// class.
-u64 behaviour_hash(const Behaviour& b, Cases& cases);
+// class. `case_hashes`, where given, receives the case hashes on the way.
+u64 behaviour_hash(const Behaviour& b, Cases& cases, std::vector<u64>* case_hashes = nullptr);
 
 // choose(c, a, b), lazily: case k is a's output (or trap) where c is true, b's where c is false,
 // c's trap where c trapped. `a && b` is choose(a, b, false), `a || b` choose(a, true, b).
