@@ -4,7 +4,8 @@
 #   campaign_test.sh CASE GPUSYNTH MPIRUN WORKDIR
 #
 #   reference       one process, the whole suite: what every other case must reproduce
-#   same-results    mpirun -np 2 and -np 3 --oversubscribe give the reference's results and records
+#   same-results    mpirun -np 3 --oversubscribe gives the reference's results and records (-np 2
+#                   does in the signal cases, whose resumed runs end as the reference)
 #   sigterm-mpirun  SIGTERM to mpirun mid-campaign, then the same command again
 #   sigterm-ranks   SIGTERM to every rank (what Slurm does), exit status 3, then again
 #   sigkill-rank    SIGKILL to one rank (mpirun ends the job), then again
@@ -178,20 +179,19 @@ case $case_name in
     ;;
 
   same-results)
-    for n in 2 3; do
-      run=$work/np$n
-      campaign "$run" "$mpirun" -np "$n"
-      [ -e "$run/shards" ] && fail "-np $n: the shards were not removed after the join"
-      grep -q "joined from $count files" "$run.out" || { cat "$run.out"; fail "-np $n: no records joined from $count shards"; }
-      grep -Eq "^coordinator: [1-9][0-9]* messages in, [1-9][0-9]* out" "$run.out" || fail "-np $n: no coordinator cost line"
-      grep -q "solved .*/$count problems" "$run.out" || fail "-np $n: no final table"
-      same_as_reference "$run"
-      # The work was shared: more than one rank searched problems.
-      busy=$(grep -o '"rank":[0-9]*' "$run/campaign.jsonl" | sort -u | wc -l)
-      echo "ranks that searched: $busy"
-      [ "$busy" -ge 2 ] || fail "-np $n: one rank did all the work"
-      echo "-np $n: same results as one process"
-    done
+    n=3
+    run=$work/np$n
+    campaign "$run" "$mpirun" -np "$n"
+    [ -e "$run/shards" ] && fail "-np $n: the shards were not removed after the join"
+    grep -q "joined from $count files" "$run.out" || { cat "$run.out"; fail "-np $n: no records joined from $count shards"; }
+    grep -Eq "^coordinator: [1-9][0-9]* messages in, [1-9][0-9]* out" "$run.out" || fail "-np $n: no coordinator cost line"
+    grep -q "solved .*/$count problems" "$run.out" || fail "-np $n: no final table"
+    same_as_reference "$run"
+    # The work was shared: more than one rank searched problems.
+    busy=$(grep -o '"rank":[0-9]*' "$run/campaign.jsonl" | sort -u | wc -l)
+    echo "ranks that searched: $busy"
+    [ "$busy" -ge 2 ] || fail "-np $n: one rank did all the work"
+    echo "-np $n: same results as one process"
     ;;
 
   sigterm-mpirun | sigterm-ranks | sigkill-rank)
@@ -248,6 +248,9 @@ case $case_name in
     ;;
 
   bad-input)
+    # No signal here to pass on: with the delay set above, mpirun waits 10 s after a rank's
+    # usage error before it ends the job (45 of this case's 52 s).
+    unset OMPI_MCA_odls_base_sigkill_timeout
     # expect_usage WHAT PATTERN COMMAND...: exit status 2 and PATTERN on stderr.
     expect_usage() {
       local what=$1 pattern=$2
