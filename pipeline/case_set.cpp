@@ -170,9 +170,7 @@ u64 hash_scalar(u64 h, const vm::Value& v) {
     case Type::Float: return mix_word(h, float_key(bits_of(v.f)));
     default: break;
   }
-  h = mix_word(h, v.s.size());
-  for (unsigned char c : v.s) h = mix_word(h, c);
-  return h;
+  return mix_bytes(h, reinterpret_cast<const u8*>(v.s.data()), u32(v.s.size()));
 }
 
 }  // namespace

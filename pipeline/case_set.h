@@ -59,10 +59,16 @@ GS_HD inline u64 word_key(Type t, u64 word) {
   return t == Type::Float ? float_key(word) : t == Type::Bool ? u64(word != 0) : word;
 }
 
-// Mixes a str's length and bytes into hash.
+// Mixes a str's length and bytes into hash: eight bytes a word (little-endian, the last word
+// zero-padded; the length tells a padded word from one with zero bytes). Every str hash — a
+// heap's, a Value's (case_set.cpp), the device's — is this one.
 GS_HD inline u64 mix_bytes(u64 hash, const u8* bytes, u32 n) {
   hash = mix_word(hash, n);
-  for (u32 k = 0; k < n; ++k) hash = mix_word(hash, bytes[k]);
+  for (u32 k = 0; k < n; k += 8) {
+    u64 word = 0;
+    for (u32 j = 0; j < 8 && k + j < n; ++j) word |= u64(bytes[k + j]) << (8 * j);
+    hash = mix_word(hash, word);
+  }
   return hash;
 }
 
