@@ -69,8 +69,10 @@ po::options_description search_options(SearchOptions* o) {
       "policy-draws", bounded(&o->settings.gp.policy_draws, 0, 64),
       "gp, portfolio with --policy: fresh subtrees a guided mutation draws, keeping one by the policy's "
       "weights (0: GP does not follow the policy)")(
-      "enumerate-first", at_least(&o->settings.portfolio.enumerate_candidates, 0),
-      "portfolio: expressions the enumeration may evaluate before GP takes over (its lambda bodies besides)")(
+      "enumerate-first", defaulted(&o->enumerate_first),
+      "portfolio: expressions the enumeration may evaluate before GP takes over (its lambda bodies "
+      "besides): a number (0: GP only), or auto: two thirds of --budget, and with --budget 0 until the "
+      "enumeration ends (its bank full or its largest size done)")(
       "candidates,c", po::value(&o->candidates_path),
       "--generator external: a file of candidate programs (JSON Lines or '---'-separated text)")(
       "batch,b", bounded(&o->search.batch, 1, 1u << 20), "candidates per iteration (the GP population)")(
@@ -94,24 +96,38 @@ po::options_description search_options(SearchOptions* o) {
 namespace {
 
 constexpr u64 kMostBodyGoals = 1'000'000'000;
+constexpr u64 kMostEnumerateFirst = 1'000'000'000'000'000'000;
 
-// --body-goal-budget's value: a number of [0, kMostBodyGoals] as it is, or auto — a third of the
-// candidate budget, at least the enumeration's default, and no bound without a candidate budget
-// (the search's time or iterations bound it); nullopt with *error for anything else.
-std::optional<u64> body_goal_budget(const SearchOptions& o, std::string* error) {
-  const std::string& text = o.body_goal_budget;
-  if (text == "auto")
-    return o.search.budget.candidates == 0
-               ? search::kUnboundedBodyGoals
-               : std::max(search::EnumerateSettings{}.body_goal_budget, o.search.budget.candidates / 3);
+// The value of an option that takes auto or a number of [0, most]: the number as it is, or
+// auto_value for auto; nullopt with *error for anything else.
+std::optional<u64> auto_or_number(const std::string& option, const std::string& text, u64 auto_value,
+                                  u64 most, std::string* error) {
+  if (text == "auto") return auto_value;
   u64 v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > kMostBodyGoals) {
-    *error = "--body-goal-budget takes auto or a number in [0, " + std::to_string(kMostBodyGoals) +
-             "], not '" + text + "'";
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || v > most) {
+    *error = option + " takes auto or a number in [0, " + std::to_string(most) + "], not '" + text + "'";
     return std::nullopt;
   }
   return v;
+}
+
+// --body-goal-budget's value: auto is a third of the candidate budget, at least the enumeration's
+// default, and no bound without a candidate budget (the search's time or iterations bound it).
+std::optional<u64> body_goal_budget(const SearchOptions& o, std::string* error) {
+  const u64 candidates = o.search.budget.candidates;
+  return auto_or_number("--body-goal-budget", o.body_goal_budget,
+                        candidates == 0
+                            ? search::kUnboundedBodyGoals
+                            : std::max(search::EnumerateSettings{}.body_goal_budget, candidates / 3),
+                        kMostBodyGoals, error);
+}
+
+// --enumerate-first's value: auto is the enumeration's share of the candidate budget
+// (search::enumerate_share).
+std::optional<u64> enumerate_first(const SearchOptions& o, std::string* error) {
+  return auto_or_number("--enumerate-first", o.enumerate_first,
+                        search::enumerate_share(o.search.budget.candidates), kMostEnumerateFirst, error);
 }
 
 }  // namespace
@@ -148,7 +164,7 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = "--policy guides the enumeration and GP: it goes with --generator enumerate, gp or portfolio";
     return false;
   }
-  if (!body_goal_budget(o, error)) return false;
+  if (!body_goal_budget(o, error) || !enumerate_first(o, error)) return false;
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
   const search::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
@@ -177,6 +193,9 @@ std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, 
   const std::optional<u64> goals = body_goal_budget(o, error);
   if (!goals) return std::nullopt;
   c.settings.enumerate.body_goal_budget = *goals;
+  const std::optional<u64> first = enumerate_first(o, error);
+  if (!first) return std::nullopt;
+  c.settings.portfolio.enumerate_candidates = *first;
   c.settings.enumerate.lambda_budget =
       search::lambda_budget_within(c.settings.enumerate.lambda_budget, o.search.budget.candidates);
   if (!o.policy_path.empty()) {

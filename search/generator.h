@@ -156,8 +156,16 @@ inline u64 lambda_budget_within(u64 lambda_budget, u64 candidates) {
 
 // The portfolio: the enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
-  u64 enumerate_candidates = 200000;  // expressions the enumeration may evaluate (2/3 of the default budget)
+  u64 enumerate_candidates = 200000;  // expressions the enumeration may evaluate (enumerate_share)
 };
+
+// The enumeration's share of a portfolio's candidate budget: two thirds of it (200,000 of PushGP's
+// 300,000), and without one (0: time or iterations bound the search) no bound, the enumeration
+// going on until it ends (its bank full or its largest size done) and GP having the rest. A fixed
+// 200,000 whatever the budget left a search of 60 s to GP after its first second: GP makes ~1/50
+// of the enumeration's candidates a second, and at 60 s a problem the portfolio solved 4 of
+// deepcoder-neo100's first 22 where the enumeration alone solved 9 (docs/results.md).
+inline u64 enumerate_share(u64 candidates) { return candidates == 0 ? ~u64(0) : candidates - candidates / 3; }
 
 // What every generator that builds programs needs: the random program generator's settings,
 // the seed, and for GP, the enumeration and the portfolio their settings.

@@ -1,5 +1,6 @@
 // The portfolio generator (search/generator.h, docs/search.md "Generators"): the enumeration
-// over the value bank first, for a fixed number of expressions, then genetic programming.
+// over the value bank first, for its share of the budget (enumerate_share), then genetic
+// programming.
 //
 // Why both: the enumeration finds small exact programs deterministically and, smallest first,
 // ones that generalise (docs/results.md); GP can reach larger programs that the enumeration's
@@ -34,7 +35,9 @@ class PortfolioGenerator final : public Generator {
   std::vector<Proposal> propose(u32 count, u64) override {
     internal_ = 0;
     if (enumerate_) {
-      const u64 share = portfolio_.enumerate_candidates + enumerate_->evaluated_preparing();
+      const u64 preparing = enumerate_->evaluated_preparing();  // the share may be ~0: no bound
+      const u64 share =
+          portfolio_.enumerate_candidates + std::min(preparing, ~portfolio_.enumerate_candidates);
       if (spent_ < share) {
         const u64 left = share - spent_;
         std::vector<Proposal> out = enumerate_->propose(u32(std::min<u64>(count, left)), spent_);

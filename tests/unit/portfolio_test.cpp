@@ -150,5 +150,57 @@ TEST(Portfolio, TheLambdaBodiesTakeAtMostHalfTheBudget) {
   }
 }
 
+// The enumeration's share is two thirds of a candidate budget, and without one (0: time or
+// iterations bound the search) has no bound: the enumeration goes on until it ends (here at its
+// largest size, before a * b * b + 3), evaluating what it evaluates alone, and GP has the rest.
+TEST(Portfolio, WithoutABudgetTheEnumerationGoesOnUntilItEnds) {
+  EXPECT_EQ(search::enumerate_share(300000), 200000u);  // PushGP's budget: 200,000, as before
+  EXPECT_EQ(search::enumerate_share(3000), 2000u);
+  EXPECT_EQ(search::enumerate_share(0), ~u64(0));
+  EXPECT_EQ(search::enumerate_share(~u64(0)), ~u64(0) - ~u64(0) / 3);  // no overflow
+  const suites::Problem p = hard_problem();
+  search::GeneratorSettings s = settings(search::enumerate_share(0));
+  s.enumerate.max_size = 3;
+  const u32 batch = 64;
+  auto alone = search::make_enumerate_generator(p, s.enumerate);
+  u64 enumerated = 0;
+  for (u64 it = 0; it < 10000; ++it) {
+    const std::vector<search::Proposal> out = alone->propose(batch, it);
+    if (out.empty() && alone->evaluated_internally() == 0) break;  // ended
+    enumerated += alone->evaluated_internally();
+  }
+  ASSERT_GT(enumerated, 0u);
+  auto g = search::make_portfolio_generator(p, s);
+  auto pipeline = cpu();
+  u64 evaluated = 0, it = 0;
+  for (; it < 10000; ++it) {
+    Step st = step(*g, p, *pipeline, batch, it, 0);
+    if (!st.proposals.empty() && g->evaluated_internally() == 0) break;  // GP's first batch
+    evaluated += g->evaluated_internally();
+  }
+  ASSERT_LT(it, 10000u) << "GP never took over";
+  EXPECT_EQ(evaluated, enumerated);
+}
+
+// --enumerate-first takes auto (the default: enumerate_share of --budget) or a number; anything
+// else is a usage error that names it.
+TEST(Portfolio, EnumerateFirstTakesAutoOrANumber) {
+  const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/mirror-image.json";
+  for (const char* bad : {"most", "-1", "", "2e5", "1000000000000000001"}) {
+    auto o = testing::run_command(jobs::search_command, {"--problem", problem, "-g", "portfolio",
+                                                         "--enumerate-first", bad, "-d", "cpu"});
+    EXPECT_EQ(o.code, jobs::kExitUsage) << bad << ": " << o.out;
+    EXPECT_NE(o.err.find("--enumerate-first takes auto or a number in [0, 1000000000000000000], not '" +
+                         std::string(bad) + "'"),
+              std::string::npos)
+        << o.err;
+  }
+  auto o = testing::run_command(
+      jobs::search_command, {"--problem", problem, "-g", "portfolio", "--budget", "3000", "--enumerate-first",
+                             "auto", "--lambda-budget", "0", "-d", "cpu", "-q"});
+  EXPECT_EQ(o.code, jobs::kExitOk) << o.err;
+  EXPECT_NE(o.out.find("mirror-image: solved"), std::string::npos) << o.out << o.err;
+}
+
 }  // namespace
 }  // namespace gs
