@@ -112,22 +112,21 @@ std::optional<u64> auto_or_number(const std::string& option, const std::string& 
   return v;
 }
 
-// --body-goal-budget's value: auto is a third of the candidate budget, at least the enumeration's
-// default, and no bound without a candidate budget (the search's time or iterations bound it).
-std::optional<u64> body_goal_budget(const SearchOptions& o, std::string* error) {
-  const u64 candidates = o.search.budget.candidates;
-  return auto_or_number("--body-goal-budget", o.body_goal_budget,
-                        candidates == 0
-                            ? search::kUnboundedBodyGoals
-                            : std::max(search::EnumerateSettings{}.body_goal_budget, candidates / 3),
-                        kMostBodyGoals, error);
-}
-
-// --enumerate-first's value: auto is the enumeration's share of the candidate budget
-// (search::enumerate_share).
-std::optional<u64> enumerate_first(const SearchOptions& o, std::string* error) {
-  return auto_or_number("--enumerate-first", o.enumerate_first,
-                        search::enumerate_share(o.search.budget.candidates), kMostEnumerateFirst, error);
+// The generator settings the candidate budget fits (search::fit_to_budget), with the numbers
+// --body-goal-budget and --enumerate-first give in place of auto; nullopt with *error where one is
+// neither.
+std::optional<search::GeneratorSettings> budget_settings(const SearchOptions& o, std::string* error) {
+  search::GeneratorSettings s = o.settings;
+  search::fit_to_budget(&s, o.search.budget.candidates);
+  const std::optional<u64> goals = auto_or_number("--body-goal-budget", o.body_goal_budget,
+                                                  s.enumerate.body_goal_budget, kMostBodyGoals, error);
+  if (!goals) return std::nullopt;
+  const std::optional<u64> first = auto_or_number(
+      "--enumerate-first", o.enumerate_first, s.portfolio.enumerate_candidates, kMostEnumerateFirst, error);
+  if (!first) return std::nullopt;
+  s.enumerate.body_goal_budget = *goals;
+  s.portfolio.enumerate_candidates = *first;
+  return s;
 }
 
 }  // namespace
@@ -164,7 +163,7 @@ bool check_search_options(const SearchOptions& o, std::string* error) {
     *error = "--policy guides the enumeration and GP: it goes with --generator enumerate, gp or portfolio";
     return false;
   }
-  if (!body_goal_budget(o, error) || !enumerate_first(o, error)) return false;
+  if (!budget_settings(o, error)) return false;
   if (!check_compile_mode_options(o.pipeline.neural, error)) return false;
   const search::SearchBudget& b = o.search.budget;
   if (b.candidates == 0 && b.iterations == 0 && b.seconds <= 0) {
@@ -185,19 +184,13 @@ pipeline::PipelineConfig pipeline_config(const SearchOptions& o) {
 std::optional<search::GeneratorChoice> generator_choice(const SearchOptions& o, std::string* error) {
   search::GeneratorChoice c;
   c.kind = *search::parse_generator(o.generator);
-  c.settings = o.settings;
+  std::optional<search::GeneratorSettings> settings = budget_settings(o, error);
+  if (!settings) return std::nullopt;
+  c.settings = std::move(*settings);
   c.settings.gp.selection = *search::parse_selection(o.selection);
   c.settings.gp.scores = *search::parse_case_scores(o.case_scores);
   c.settings.enumerate.threads = o.pipeline.threads;
   c.settings.enumerate.memory = u64(o.bank_memory_mib) << 20;
-  const std::optional<u64> goals = body_goal_budget(o, error);
-  if (!goals) return std::nullopt;
-  c.settings.enumerate.body_goal_budget = *goals;
-  const std::optional<u64> first = enumerate_first(o, error);
-  if (!first) return std::nullopt;
-  c.settings.portfolio.enumerate_candidates = *first;
-  c.settings.enumerate.lambda_budget =
-      search::lambda_budget_within(c.settings.enumerate.lambda_budget, o.search.budget.candidates);
   if (!o.policy_path.empty()) {
     try {
       c.settings.enumerate.policy = search::load_policy(o.policy_path);

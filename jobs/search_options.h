@@ -27,8 +27,7 @@ struct SearchOptions {
   u32 bank_memory_mib = 2048;             // --bank-memory: settings.enumerate.memory in MiB
   std::string policy_path;                // --policy: settings.enumerate.policy's file
   std::string body_goal_budget = "auto";  // --body-goal-budget: settings.enumerate.body_goal_budget, or auto
-  std::string enumerate_first =
-      "auto";  // --enumerate-first: settings.portfolio.enumerate_candidates, or auto
+  std::string enumerate_first = "auto";   // --enumerate-first: settings.portfolio.enumerate_candidates
   pipeline::PipelineConfig pipeline;
   search::SearchConfig search;
   search::GeneratorSettings settings;

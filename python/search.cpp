@@ -88,9 +88,7 @@ py::dict search_problem(const suites::Problem& problem, const std::string& gener
   search::GeneratorChoice choice;
   choice.kind = *kind;
   choice.settings.seed = seed;
-  choice.settings.enumerate.lambda_budget =
-      search::lambda_budget_within(choice.settings.enumerate.lambda_budget, budget);
-  choice.settings.portfolio.enumerate_candidates = search::enumerate_share(budget);
+  search::fit_to_budget(&choice.settings, budget);
   search::SearchConfig config;
   config.batch = batch;
   config.budget = {budget, 0, seconds};

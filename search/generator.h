@@ -146,26 +146,12 @@ struct EnumerateSettings {
   double policy_temperature = 6;  // its costs' temperature (search/policy.h policy_cost)
 };
 
-// The lambda bodies a search of `candidates` (0: no candidate budget) evaluates: `lambda_budget`,
-// at most half the budget. They are evaluated before the first batch and counted as candidates:
-// uncapped, a search of 20,000 evaluated 51,000. With the cap PSB1 at 50,000 a problem solves 18,
-// without it 17; the default budget (300,000) leaves the default 50,000 as it is.
-inline u64 lambda_budget_within(u64 lambda_budget, u64 candidates) {
-  return candidates == 0 ? lambda_budget : std::min(lambda_budget, candidates / 2);
-}
-
 // The portfolio: the enumeration for its first candidates, then GP (search/portfolio_generator.cpp).
 struct PortfolioSettings {
-  u64 enumerate_candidates = 200000;  // expressions the enumeration may evaluate (enumerate_share)
+  // Expressions the enumeration may evaluate: enumerate_share of the default budget (search_loop.cpp
+  // checks it), and fit_to_budget's share of any other.
+  u64 enumerate_candidates = 200000;
 };
-
-// The enumeration's share of a portfolio's candidate budget: two thirds of it (200,000 of PushGP's
-// 300,000), and without one (0: time or iterations bound the search) no bound, the enumeration
-// going on until it ends (its bank full or its largest size done) and GP having the rest. A fixed
-// 200,000 whatever the budget left a search of 60 s to GP after its first second: GP makes ~1/50
-// of the enumeration's candidates a second, and at 60 s a problem the portfolio solved 4 of
-// deepcoder-neo100's first 22 where the enumeration alone solved 9 (docs/results.md).
-inline u64 enumerate_share(u64 candidates) { return candidates == 0 ? ~u64(0) : candidates - candidates / 3; }
 
 // What every generator that builds programs needs: the random program generator's settings,
 // the seed, and for GP, the enumeration and the portfolio their settings.
@@ -176,6 +162,43 @@ struct GeneratorSettings {
   EnumerateSettings enumerate;
   PortfolioSettings portfolio;
 };
+
+// The lambda bodies a search of `candidates` (0: no candidate budget) evaluates: `lambda_budget`,
+// at most half the budget. They are evaluated before the first batch and counted as candidates:
+// uncapped, a search of 20,000 evaluated 51,000. With the cap PSB1 at 50,000 a problem solves 18,
+// without it 17; the default budget (300,000) leaves the default 50,000 as it is.
+inline u64 lambda_budget_within(u64 lambda_budget, u64 candidates) {
+  return candidates == 0 ? lambda_budget : std::min(lambda_budget, candidates / 2);
+}
+
+// The enumeration's share of a portfolio's candidate budget: two thirds of it (200,000 of PushGP's
+// 300,000), and without one (0: time or iterations bound the search) no bound, the enumeration
+// going on until it ends (its bank full or its largest size done) and GP having the rest. A fixed
+// 200,000 whatever the budget left a search of 60 s to GP after its first second: GP makes ~1/50
+// of the enumeration's candidates a second, and at 60 s a problem the portfolio solved 4 of
+// deepcoder-neo100's first 22 where the enumeration alone solved 9 (docs/results.md).
+constexpr u64 enumerate_share(u64 candidates) {
+  return candidates == 0 ? ~u64(0) : candidates - candidates / 3;
+}
+
+// EnumerateSettings::body_goal_budget for a search of `candidates`: a third of them, at least the
+// enumeration's default (100,000), and no bound without a candidate budget (time or iterations
+// bound the search).
+inline u64 body_goals_within(u64 candidates) {
+  return candidates == 0 ? kUnboundedBodyGoals
+                         : std::max(EnumerateSettings{}.body_goal_budget, candidates / 3);
+}
+
+// Fits the settings that follow the candidate budget to a search of `candidates` (0: none): caps
+// the lambda bodies (lambda_budget_within) and sets the body goals (body_goals_within) and the
+// portfolio's enumeration (enumerate_share). The one place both front ends take them from: the
+// command (jobs/search_options.cpp, before --body-goal-budget and --enumerate-first give numbers)
+// and Python's search.
+inline void fit_to_budget(GeneratorSettings* s, u64 candidates) {
+  s->enumerate.lambda_budget = lambda_budget_within(s->enumerate.lambda_budget, candidates);
+  s->enumerate.body_goal_budget = body_goals_within(candidates);
+  s->portfolio.enumerate_candidates = enumerate_share(candidates);
+}
 
 // Random programs with the problem's signature: candidate k of iteration t is a pure function
 // of (seed, t, k).

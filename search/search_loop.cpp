@@ -12,6 +12,9 @@
 
 namespace gs::search {
 
+static_assert(PortfolioSettings{}.enumerate_candidates == enumerate_share(SearchBudget{}.candidates),
+              "the portfolio's default share is enumerate_share of the default budget");
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "jobs/command.h"
+#include "jobs/search_options.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/cases.h"
@@ -180,6 +181,31 @@ TEST(Portfolio, WithoutABudgetTheEnumerationGoesOnUntilItEnds) {
   }
   ASSERT_LT(it, 10000u) << "GP never took over";
   EXPECT_EQ(evaluated, enumerated);
+}
+
+// The settings that follow the candidate budget come from one place, search::fit_to_budget, which
+// the command (with --body-goal-budget and --enumerate-first at auto) and Python's search share.
+TEST(Portfolio, TheBudgetFitsItsSettingsInOnePlace) {
+  for (u64 candidates : {u64(0), u64(1000), u64(20000), u64(300000), u64(3000000)}) {
+    search::GeneratorSettings fitted;
+    search::fit_to_budget(&fitted, candidates);
+    EXPECT_EQ(fitted.enumerate.lambda_budget, search::lambda_budget_within(50000, candidates));
+    EXPECT_EQ(fitted.enumerate.body_goal_budget, search::body_goals_within(candidates));
+    EXPECT_EQ(fitted.portfolio.enumerate_candidates, search::enumerate_share(candidates));
+    jobs::SearchOptions o;
+    o.search.budget.candidates = candidates;
+    o.search.budget.seconds = 60;
+    std::string error;
+    std::optional<search::GeneratorChoice> choice = jobs::generator_choice(o, &error);
+    ASSERT_TRUE(choice) << error;
+    EXPECT_EQ(choice->settings.enumerate.lambda_budget, fitted.enumerate.lambda_budget) << candidates;
+    EXPECT_EQ(choice->settings.enumerate.body_goal_budget, fitted.enumerate.body_goal_budget) << candidates;
+    EXPECT_EQ(choice->settings.portfolio.enumerate_candidates, fitted.portfolio.enumerate_candidates)
+        << candidates;
+  }
+  EXPECT_EQ(search::body_goals_within(0), search::kUnboundedBodyGoals);
+  EXPECT_EQ(search::body_goals_within(300000), 100000u);
+  EXPECT_EQ(search::body_goals_within(3000000), 1000000u);
 }
 
 // --enumerate-first takes auto (the default: enumerate_share of --budget) or a number; anything
