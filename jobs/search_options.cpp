@@ -54,6 +54,10 @@ po::options_description search_options(SearchOptions* o) {
       "forward-steps", defaulted(&o->settings.enumerate.forward_steps),
       "enumerate: also take each banked [int] one step on against the goals (filter_gt(e, 0), sum(e), "
       "scan_max(e, ...), map_square(e)) (1), or not (0)")(
+      "list-forms", defaulted(&o->settings.enumerate.list_forms),
+      "enumerate: where a parameter is an [int], DeepCoder's list language as one-node forms too: xs[0], "
+      "map_triple(xs) (x * 3; +1, -1, *2, /2, /3, *4, /4), filter_odd(xs) and count_where_odd(xs) (> 0, < 0, "
+      "even), scanl1_max(xs) (-, min) (1), or not (0)")(
       "sample-cases", bounded(&o->settings.enumerate.sample_cases, 0, 1u << 20),
       "enumerate: the value bank holds this many of the train cases (the first half of them, the rest spread "
       "over the others), and the cases a proposal fails join them (the pipeline judges every proposal on all "

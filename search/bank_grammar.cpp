@@ -54,6 +54,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
   add({B}, B, "!$0");
   for (const char* op : {"len($0)", "sum($0)", "max($0)", "min($0)"}) add({A}, I, op);
   add({A, I}, I, "$0[$1]");
+  add({A}, I, "$0[0]");            // the first element (DeepCoder's head), one node
   add({A}, I, "$0[len($0) - 1]");  // the last element (DeepCoder's last), one node
   add({A, I}, I, "index_of($0, $1)");
   add({A, I}, B, "contains($0, $1)");
@@ -112,6 +113,30 @@ bool body_production(const Production& p) {
   if (p.result != Type::Int && p.result != Type::Bool && p.result != Type::Str) return false;
   if (p.choose || p.helper.empty()) return true;  // an operator, a builtin, a choose
   return starts("digits_") || starts("count_where_") || starts("first_where_") || starts("last_where_");
+}
+
+bool list_language_form(const Production& p) {
+  static const std::set<std::string> kForms = {"$0[0]",
+                                               "map_inc($0)",
+                                               "map_dec($0)",
+                                               "map_double($0)",
+                                               "map_half($0)",
+                                               "map_triple($0)",
+                                               "map_third($0)",
+                                               "map_quadruple($0)",
+                                               "map_quarter($0)",
+                                               "filter_positive($0)",
+                                               "filter_negative($0)",
+                                               "filter_even($0)",
+                                               "filter_odd($0)",
+                                               "count_where_positive($0)",
+                                               "count_where_negative($0)",
+                                               "count_where_even($0)",
+                                               "count_where_odd($0)",
+                                               "scanl1_sub($0)",
+                                               "scanl1_max($0)",
+                                               "scanl1_min($0)"};
+  return p.operands.size() == 1 && p.operands[0] == A && kForms.count(p.text) > 0;
 }
 
 std::string production_key(const Production& p) { return production_key(p.text, p.operands, p.result); }

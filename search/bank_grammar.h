@@ -32,6 +32,13 @@ std::vector<vm::Value> small_constants(const std::set<Type>& types);
 // `choose` is. Each at cost 1.
 std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose);
 
+// Whether p is one of DeepCoder's one-node forms (Balog et al. 2017): head (`$0[0]`), a map by
+// +1, -1, *2, /2, *3, /3, *4 or /4, a filter or a count by > 0, < 0, even or odd, a scanl1 by -,
+// max or min (search/bank_loops.h) — the grammar's larger spellings made one node, as in that
+// language (map_mul(xs, 3) is five nodes, map_triple(xs) two). The enumeration takes them where
+// a parameter is an [int] (search/enumerate_generator.cpp).
+bool list_language_form(const Production& p);
+
 // Whether p is a production of lambda bodies (search/bank_lambdas.h), over one element: one that
 // makes an int, a bool or a str, but of the loops only those over an int's digits or comparing a
 // list's elements with a value (count_where_eq(xs, x): how often x occurs) — the folds of a list

@@ -64,6 +64,28 @@ vm::Trap scan_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* mad
   return vm::Trap::NONE;
 }
 
+// DeepCoder's scanl1 (operand xs): xs[0], then each element folded into the one before it, Syn's
+// max, min and wrapping - (Pairs: the operator); n[1] whether a first element was pushed (its
+// step is the other branch).
+template <vm::Op kOp>
+vm::Trap scanl1_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  u32 n = 0;
+  for (u32 k = 0; k < in[0].length && c.step(); ++k) {
+    if (k == 0) {
+      out[n++] = in[0].slots[0];
+      counts->n[1] = 1;
+    } else if (const vm::Trap t = vm::scalar_op(kOp, out[n - 1], in[0].slots[k], &out[n]);
+               t != vm::Trap::NONE) {
+      return t;
+    } else {
+      ++n;
+    }
+  }
+  *made = n;
+  return vm::Trap::NONE;
+}
+
 // The fold over 1, 2, …, n (operands n, init), as `for x in 1..n + 1` runs (n + 1 wraps: none for
 // the largest n).
 template <Acc kAcc>
@@ -119,26 +141,29 @@ vm::Trap euclid_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCo
   return vm::Trap::NONE;
 }
 
-// kOp(x, v) for each x (a unary kOp ignores v), kOp(x, y) for each pair (Pairs::Zip), or kOp(x, x)
-// (Pairs::Square).
-enum class Pairs : u8 { WithV, Zip, Square };
-template <vm::Op kOp, Pairs kPairs>
+// kOp(x, v) for each x (a unary kOp ignores v), kOp(x, y) for each pair (Pairs::Zip), kOp(x, x)
+// (Pairs::Square), or kOp(x, kConst) (Pairs::WithConst: DeepCoder's x * 3, x / 4, …).
+enum class Pairs : u8 { WithV, Zip, Square, WithConst };
+template <vm::Op kOp, Pairs kPairs, i64 kConst = 0>
 vm::Trap map_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
   Counter c{counts, most_steps};
   const u64* xs = in[0].slots;
   const u32 length = kPairs == Pairs::Zip ? std::min(in[0].length, in[1].length) : in[0].length;
   u32 n = 0;
   for (u32 k = 0; k < length && c.step(); ++k) {
-    const u64 b = kPairs == Pairs::Zip ? in[1].slots[k] : kPairs == Pairs::Square ? xs[k] : in[1].word;
+    const u64 b = kPairs == Pairs::Zip         ? in[1].slots[k]
+                  : kPairs == Pairs::Square    ? xs[k]
+                  : kPairs == Pairs::WithConst ? u64(kConst)
+                                               : in[1].word;
     if (const vm::Trap t = vm::scalar_op(kOp, xs[k], b, &out[n++]); t != vm::Trap::NONE) return t;
   }
   *made = n;
   return vm::Trap::NONE;
 }
 
-template <vm::Op kOp, Pairs kPairs>
+template <vm::Op kOp, Pairs kPairs, i64 kConst = 0>
 constexpr NativeListLoop map_loop() {
-  return {kPairs == Pairs::Zip ? room_pairs : room_each, map_natively<kOp, kPairs>};
+  return {kPairs == Pairs::Zip ? room_pairs : room_each, map_natively<kOp, kPairs, kConst>};
 }
 
 // Whether x passes the test against v; v is not 0 for the divisibility tests.
@@ -157,11 +182,18 @@ bool divides_by_zero(u32 length, u64 v) {
   return (kTest == Test::Divides || kTest == Test::NotDivides) && v == 0 && length > 0;
 }
 
+// The value an element is tested against: operand 1, or kConst where the test is unary (kUnary:
+// DeepCoder's x > 0, x % 2 == 0, …, which have the list alone as their operand).
+template <bool kUnary, i64 kConst>
+u64 tested_against(const LoopOperand* in) {
+  return kUnary ? u64(kConst) : in[1].word;
+}
+
 // count_where: n[1] the elements that pass (each a count's step more).
-template <Test kTest>
+template <Test kTest, bool kUnary = false, i64 kConst = 0>
 vm::Trap count_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
   Counter c{counts, most_steps};
-  const u64 v = in[1].word;
+  const u64 v = tested_against<kUnary, kConst>(in);
   if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
   for (u32 k = 0; k < in[0].length && c.step(); ++k)
     counts->n[1] += passes<kTest>(i64(in[0].slots[k]), i64(v));
@@ -198,10 +230,10 @@ vm::Trap last_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCoun
 
 // The x of xs that pass the test against v, in order (filter_P; remove_all: Test::Ne); n[1] how
 // many.
-template <Test kTest>
+template <Test kTest, bool kUnary = false, i64 kConst = 0>
 vm::Trap filter_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
   Counter c{counts, most_steps};
-  const u64 v = in[1].word;
+  const u64 v = tested_against<kUnary, kConst>(in);
   if (divides_by_zero<kTest>(in[0].length, v)) return vm::Trap::DIVISION_BY_ZERO;
   u32 n = 0;
   for (u32 k = 0; k < in[0].length && c.step(); ++k)
@@ -354,6 +386,26 @@ const Predicate kPredicates[] = {predicate<Test::Eq>("eq", "x == v"), predicate<
                                  predicate<Test::Divides>("divides", "x % v == 0"),
                                  predicate<Test::NotDivides>("notdivides", "x % v != 0")};
 
+// DeepCoder's predicates, each its own production over the list alone (one node, as in its
+// language, where filter_gt(xs, 0) is three): count_where_NAME and filter_NAME.
+struct UnaryPredicate {
+  const char* name;
+  const char* test;  // over x
+  NativeWordLoop count;
+  NativeListLoop filter;
+};
+
+template <Test kTest, i64 kConst>
+constexpr UnaryPredicate unary_predicate(const char* name, const char* test) {
+  return {
+      name, test, {count_natively<kTest, true, kConst>}, {room_each, filter_natively<kTest, true, kConst>}};
+}
+
+const UnaryPredicate kUnaryPredicates[] = {unary_predicate<Test::Gt, 0>("positive", "x > 0"),
+                                           unary_predicate<Test::Lt, 0>("negative", "x < 0"),
+                                           unary_predicate<Test::Divides, 2>("even", "x % 2 == 0"),
+                                           unary_predicate<Test::NotDivides, 2>("odd", "x % 2 != 0")};
+
 struct Function {
   const char* name;
   const char* value;      // over x and v (a map), x and y (a zip), or x alone (a unary map)
@@ -370,7 +422,20 @@ const Function kMaps[] = {{"add", "x + v", map_loop<Op::BINARY_ADD, Pairs::WithV
                           {"min", "min(x, v)", map_loop<Op::MIN_INT, Pairs::WithV>()}};
 const Function kUnaryMaps[] = {{"square", "x * x", map_loop<Op::BINARY_MUL, Pairs::Square>()},
                                {"negate", "-x", map_loop<Op::UNARY_NEG, Pairs::WithV>()},
-                               {"abs", "abs(x)", map_loop<Op::ABS_INT, Pairs::WithV>()}};
+                               {"abs", "abs(x)", map_loop<Op::ABS_INT, Pairs::WithV>()},
+                               // DeepCoder's lambdas, one node each (map_mul(xs, 3) is five)
+                               {"inc", "x + 1", map_loop<Op::BINARY_ADD, Pairs::WithConst, 1>()},
+                               {"dec", "x - 1", map_loop<Op::BINARY_SUB, Pairs::WithConst, 1>()},
+                               {"double", "x * 2", map_loop<Op::BINARY_MUL, Pairs::WithConst, 2>()},
+                               {"half", "x / 2", map_loop<Op::BINARY_DIV, Pairs::WithConst, 2>()},
+                               {"triple", "x * 3", map_loop<Op::BINARY_MUL, Pairs::WithConst, 3>()},
+                               {"third", "x / 3", map_loop<Op::BINARY_DIV, Pairs::WithConst, 3>()},
+                               {"quadruple", "x * 4", map_loop<Op::BINARY_MUL, Pairs::WithConst, 4>()},
+                               {"quarter", "x / 4", map_loop<Op::BINARY_DIV, Pairs::WithConst, 4>()}};
+// DeepCoder's scanl1: the first element, then each folded into the one before it.
+const Function kScanl1s[] = {{"sub", "out[i - 1] - x", {room_each, scanl1_natively<Op::BINARY_SUB>}},
+                             {"max", "max(out[i - 1], x)", {room_each, scanl1_natively<Op::MAX_INT>}},
+                             {"min", "min(out[i - 1], x)", {room_each, scanl1_natively<Op::MIN_INT>}}};
 const Function kZips[] = {{"add", "x + y", map_loop<Op::BINARY_ADD, Pairs::Zip>()},
                           {"sub", "x - y", map_loop<Op::BINARY_SUB, Pairs::Zip>()},
                           {"mul", "x * y", map_loop<Op::BINARY_MUL, Pairs::Zip>()},
@@ -440,6 +505,23 @@ std::string map_to_str(const std::string& name, const std::string& value) {
   return "fn " + name +
          "(xs: [int]) -> [str] {\n  let out: [str] = [];\n  for x in xs {\n    out = push(out, " + value +
          ");\n  }\n  return out;\n}\n";
+}
+
+std::string count_where_unary(const std::string& name, const std::string& test) {
+  return "fn " + name + "(xs: [int]) -> int {\n  let count = 0;\n  for x in xs {\n    if " + test +
+         " {\n      count = count + 1;\n    }\n  }\n  return count;\n}\n";
+}
+
+std::string filter_unary(const std::string& name, const std::string& test) {
+  return "fn " + name + "(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if " + test +
+         " {\n      out = push(out, x);\n    }\n  }\n  return out;\n}\n";
+}
+
+std::string scanl1(const std::string& name, const std::string& value) {
+  return "fn " + name + "(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for i in 0..len(xs) {\n" +
+         "    let x = xs[i];\n    if i == 0 {\n      out = push(out, x);\n    } else {\n      out = "
+         "push(out, " +
+         value + ");\n    }\n  }\n  return out;\n}\n";
 }
 
 std::string zip(const std::string& name, const std::string& value) {
@@ -598,6 +680,16 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     }
     for (const Function& f : kUnaryMaps) {
       add({A}, A, std::string("map_") + f.name, map_unary, f.value);
+      p.back().native_list = f.native;
+    }
+    for (const UnaryPredicate& w : kUnaryPredicates) {
+      add({A}, I, std::string("count_where_") + w.name, count_where_unary, w.test);
+      p.back().native_word = w.count;
+      add({A}, A, std::string("filter_") + w.name, filter_unary, w.test);
+      p.back().native_list = w.filter;
+    }
+    for (const Function& f : kScanl1s) {
+      add({A}, A, std::string("scanl1_") + f.name, scanl1, f.value);
       p.back().native_list = f.native;
     }
     for (const Function& f : kZips) {

@@ -17,6 +17,10 @@
 //   map_F(xs, v)             F(x, v) for each x in xs                              x + v, x * v, x / v, …
 //   map_U(xs)                U(x) for each x                                       squares, negations
 //   zip_F(xs, ys)            F(xs[i], ys[i]) for i below both lengths              vectors summed
+//   map_D(xs), filter_Q(xs), DeepCoder's lambdas as one-node forms (bank::list_language_form,
+//   count_where_Q(xs),       --list-forms): D x + 1, x - 1, x * 2, x / 2, x * 3, x / 3, x * 4, x / 4
+//   scanl1_G(xs)             (inc … quarter); Q x > 0, x < 0, even, odd; scanl1: xs[0], then
+//                            G(previous, x) for each later x, G -, max or min
 //   map_str(xs)              str(x) for each x: only written around a lines goal's [int] for-loop-index
 //                            (search/goal_shapes.h), not a production
 //   remove_all(xs, v)        the x in xs other than v

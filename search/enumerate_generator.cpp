@@ -71,6 +71,8 @@ class EnumerateGenerator final : public Generator {
     const suites::Problem& all = whole != nullptr ? *whole : problem;
     const suites::Signature& sig = problem.signature;
     types_ = bank::grammar_types(problem);
+    list_forms_ =
+        settings.list_forms && std::find(sig.params.begin(), sig.params.end(), A) != sig.params.end();
     const bool lines = has_lines(problem);
     if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
     // A map over a str's characters or a [str]'s elements with an int body is an [int] (the
@@ -400,7 +402,11 @@ class EnumerateGenerator final : public Generator {
       // element occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x], push,
       // range_to(1, x)).
       const auto body_constants = bank::body_constants(constants_);
-      auto body_productions = [&] { return bank::body_grammar(types_, settings_.choose); };
+      auto body_productions = [&] {
+        std::vector<Production> body = bank::body_grammar(types_, settings_.choose);
+        if (!list_forms_) std::erase_if(body, bank::list_language_form);
+        return body;
+      };
       // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
       // (a problem of one result).
       std::vector<std::vector<vm::Value>> outputs;
@@ -418,6 +424,10 @@ class EnumerateGenerator final : public Generator {
     // [int] answer came at 267,000 candidates rather than 121,708 once its lines' int elements were
     // goals and the ints went first).
     std::vector<Production> productions = bank::grammar(types_, true, settings_.choose);
+    // DeepCoder's one-node list forms (--list-forms) where a parameter is an [int]: at 300,000
+    // candidates deepcoder-neo100 24 → 30, listfunctions 113 → 107 (docs/results.md "DeepCoder's
+    // list language"); where the [int] is only a lines goal's, PSB1's for-loop-index is lost.
+    if (!list_forms_) std::erase_if(productions, bank::list_language_form);
     const auto rank = [&](const Production& p) {
       u32 r = 2;
       for (const Goal& g : goals_)
@@ -874,6 +884,7 @@ class EnumerateGenerator final : public Generator {
   std::optional<suites::Problem> problem_;  // kept for the policy
   bool usable_ = false;                     // a signature the bank takes
   std::set<Type> types_;
+  bool list_forms_ = false;  // DeepCoder's list forms: --list-forms, and a parameter is an [int]
   std::vector<Type> params_, results_;
   std::vector<std::string> names_;
   std::string entry_, parameters_, arguments_;  // the entry's name, parameter list and its names

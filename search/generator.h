@@ -125,9 +125,11 @@ struct EnumerateSettings {
   // … and more while a map's or filter's body that meets a result is sought (0: none;
   // kUnboundedBodyGoals: until the bodies end, or the search does)
   u64 body_goal_budget = 100000;
-  bool splits = true;             // goals met case by case: decision lists under bool expressions
-  u32 last_steps = 2;             // an answer's last steps, up to this many (search/last_steps.h; 0: none)
-  bool forward_steps = true;      // … and those each banked [int] is taken on (search/forward_steps.h)
+  bool splits = true;         // goals met case by case: decision lists under bool expressions
+  u32 last_steps = 2;         // an answer's last steps, up to this many (search/last_steps.h; 0: none)
+  bool forward_steps = true;  // … and those each banked [int] is taken on (search/forward_steps.h)
+  // DeepCoder's one-node list forms (bank::list_language_form) where a parameter is an [int]
+  bool list_forms = false;
   u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   // Where the bank's heap-free productions over ints, bools and floats run (search/bank_device.h):

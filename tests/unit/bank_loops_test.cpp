@@ -115,6 +115,24 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
       if (name == "unique" ? std::find(out.begin(), out.end(), x) == out.end() : x != v) out.push_back(x);
     return list(out);
   }
+  if (starts(name, "scanl1_", &op)) {  // DeepCoder's: the first element, then each folded in
+    std::vector<i64> out;
+    for (i64 x : xs)
+      out.push_back(out.empty()   ? x
+                    : op == "sub" ? i64(u64(out.back()) - u64(x))
+                    : op == "max" ? std::max(out.back(), x)
+                                  : std::min(out.back(), x));
+    return list(out);
+  }
+  // DeepCoder's unary predicates: the test against their constant.
+  static const std::map<std::string, std::pair<std::string, i64>> kUnary = {
+      {"positive", {"gt", 0}}, {"negative", {"lt", 0}}, {"even", {"divides", 2}}, {"odd", {"notdivides", 2}}};
+  for (const auto& [unary, test_against] : kUnary)
+    for (const char* family : {"count_where_", "filter_"})
+      if (name == family + unary) {
+        std::vector<Value> with = {args[0], Value::of_int(test_against.second)};
+        return reference(family + test_against.first, with);
+      }
   if (starts(name, "count_where_", &op)) {
     i64 count = 0;
     for (i64 x : xs) {
@@ -166,16 +184,24 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
     std::vector<i64> out;
     for (i64 x : xs) {
       if ((op == "div" || op == "mod") && v == 0) return std::nullopt;
-      out.push_back(op == "add"      ? wrap_add(x, v)
-                    : op == "sub"    ? i64(u64(x) - u64(v))
-                    : op == "mul"    ? wrap_mul(x, v)
-                    : op == "div"    ? x / v  // small v: no INT64_MIN / -1
-                    : op == "mod"    ? x % v
-                    : op == "max"    ? std::max(x, v)
-                    : op == "min"    ? std::min(x, v)
-                    : op == "square" ? wrap_mul(x, x)
-                    : op == "negate" ? -x
-                                     : std::abs(x));
+      out.push_back(op == "add"         ? wrap_add(x, v)
+                    : op == "sub"       ? i64(u64(x) - u64(v))
+                    : op == "mul"       ? wrap_mul(x, v)
+                    : op == "div"       ? x / v  // small v: no INT64_MIN / -1
+                    : op == "mod"       ? x % v
+                    : op == "max"       ? std::max(x, v)
+                    : op == "min"       ? std::min(x, v)
+                    : op == "square"    ? wrap_mul(x, x)
+                    : op == "negate"    ? -x
+                    : op == "inc"       ? wrap_add(x, 1)
+                    : op == "dec"       ? i64(u64(x) - 1)
+                    : op == "double"    ? wrap_mul(x, 2)
+                    : op == "half"      ? x / 2
+                    : op == "triple"    ? wrap_mul(x, 3)
+                    : op == "third"     ? x / 3
+                    : op == "quadruple" ? wrap_mul(x, 4)
+                    : op == "quarter"   ? x / 4
+                                        : std::abs(x));
     }
     return list(out);
   }

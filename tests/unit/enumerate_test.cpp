@@ -277,6 +277,29 @@ std::vector<nlohmann::json> int_arrays(int first, int count) {
   return out;
 }
 
+// DeepCoder's list forms (--list-forms): the running max of the elements divided by 4 is
+// scanl1_max(map_quarter(xs)), two one-node forms over xs, where the grammar's own spelling needs
+// map_div(xs, 2 + 2) (five nodes) before its running max; without them the answer costs more
+// candidates.
+TEST(Enumerate, ListFormsAreOneNodeEach) {
+  const auto expected = [](const nlohmann::json& in) {
+    std::vector<int> out;
+    for (int x : in[0]) out.push_back(out.empty() ? x / 4 : std::max(out.back(), x / 4));
+    return nlohmann::json(out);
+  };
+  const suites::Problem p = make_problem("fn solve(xs: [int]) -> [int]", int_arrays(0, 12), expected);
+  search::EnumerateSettings forms;
+  forms.list_forms = true;
+  const search::SearchOutcome with = solve(p, int_arrays(12, 8), expected, 100000, forms);
+  ASSERT_TRUE(with.solved) << with.best_source;
+  EXPECT_TRUE(with.generalises) << with.solution;
+  EXPECT_NE(with.solution.find("fn map_quarter(xs: [int]) -> [int]"), std::string::npos) << with.solution;
+  const search::SearchOutcome without = solve(p, int_arrays(12, 8), expected, 100000);
+  EXPECT_EQ(without.solution.find("map_quarter"), std::string::npos) << without.solution;
+  EXPECT_TRUE(!without.solved || without.candidates_to_solution > with.candidates_to_solution)
+      << with.candidates_to_solution << " against " << without.candidates_to_solution;
+}
+
 // A problem with two results: each result's goal is met by an expression of its own type, and the
 // one program proposed is the tuple assembled from them.
 TEST(Enumerate, AssemblesTuplesFromAnExpressionPerResult) {
