@@ -374,10 +374,11 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         if (device_ && !p.choose && !alone &&
             std::all_of(p.operands.begin(), p.operands.end(), [](Type t) { return is_word(t); }))
           on_device = p.operation->scalar_instruction(cases_);
-        // Once a case's heap is full of banked values, a production that makes an array or a
-        // string is not applied any more: it would trap heap_exhausted there, which is the bank's
-        // state, not the expression's.
-        if (alone && heaps_full_) continue;
+        // Once a case's heap is full of banked values (all but its last sixteenth), an array or a
+        // string made is no longer banked: it is tried as an answer in that last sixteenth and
+        // given back, so that the lists one step past the banked ones are still reached — the
+        // last step of deepcoder-neo100's pipelines, whose heaps fill at level 6 or 7.
+        const bool tried_only = alone && heaps_full_;
         while (!empty) {
           // The next tuples in odometer order: a chunk, or the budget left if less.
           const u64 left =
@@ -453,8 +454,12 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
               exhausted = true;
               if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;
             }
-            const bool banked = !exhausted && bank(b, size, level_, production_, operands, &hash,
-                                                   on_device ? &chunk_hashes_[c] : nullptr);
+            const bool banked =
+                !exhausted && (!tried_only || meets(b)) &&
+                bank(b, size, level_, production_, operands, &hash, on_device ? &chunk_hashes_[c] : nullptr);
+            if (banked && alone && !heaps_full_)
+              for (u32 k = 0; k < b.traps.size() && !heaps_full_; ++k)
+                if (cases_.heap_in_reserve(k)) stats_.heaps_full = heaps_full_ = true;
             if (!banked) {
               if (alone) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;

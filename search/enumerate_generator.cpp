@@ -254,7 +254,8 @@ class EnumerateGenerator final : public Generator {
                                                          : "the most a case heap may hold";
       out.push_back(
           "the value bank's case heaps filled " + when(*heaps_filled_) + " (" + std::to_string(heap_mib) +
-          " MiB a case: " + share + "); no list or string was banked after that" +
+          " MiB a case: " + share +
+          "); no list or string was banked after that (each was only tried as an answer)" +
           (heap_mib < quarter_mib ? std::string() : std::string(": a larger --bank-memory gives them room")));
     }
     if (bank_filled_)

@@ -63,6 +63,11 @@ bool Cases::heap_nearly_full(u32 k) {
   return heap.used >= heap.capacity - heap.capacity / 256;
 }
 
+bool Cases::heap_in_reserve(u32 k) {
+  const vm::Heap& heap = machine(k).heap;
+  return heap.used >= heap.capacity - heap.capacity / 16;
+}
+
 vm::Value Cases::value(const Behaviour& b, u32 k) {
   vm::Value v;
   if (b.traps[k] != u8(vm::Trap::NONE) || !vm::read_value(machine(k).heap, b.type, b.words[k], &v))

@@ -89,6 +89,9 @@ class Cases {
   u64 heap_used();
   // Whether case k's heap holds 255/256 of its capacity or more.
   bool heap_nearly_full(u32 k);
+  // Whether case k's heap holds 15/16 of its capacity or more: the bank keeps the last sixteenth
+  // for expressions tried as answers and given back (BankEnumerator: once the heaps are full).
+  bool heap_in_reserve(u32 k);
 
  private:
   vm::Limits limits_;

@@ -98,11 +98,11 @@ TEST(BankEnumerator, AGuardedPartialExpression) {
                 range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), range_productions(), {Value::of_int(0)}, 11);
 }
 
-// The cases' heaps hold every banked list. Once one is full but for an eighth, no production that
-// makes a list is applied (they would trap heap_exhausted: the bank's state, not the
-// expression's), nothing that found a heap full is banked, and the ints and bools of the lists
-// banked go on being made.
-TEST(BankEnumerator, AFullHeapMakesNoMoreLists) {
+// The cases' heaps hold every banked list. Once one is full but for its last sixteenth, no list
+// made is banked (those are tried as answers in that sixteenth and given back), nothing that
+// found a heap full is banked, the ints and bools of the lists banked go on being made, and a
+// list longer than any banked — one step past them — is still found as an answer.
+TEST(BankEnumerator, AFullHeapBanksNoMoreListsButTriesThem) {
   std::vector<std::vector<Value>> inputs;
   for (i64 k = 0; k < 4; ++k) inputs.push_back({list({k, 7 - k, 2 * k})});
   vm::Limits limits;
@@ -122,20 +122,39 @@ TEST(BankEnumerator, AFullHeapMakesNoMoreLists) {
   while (!stats.heaps_full && !e.finished()) e.search(never, 20, 1000, &stats);
   ASSERT_TRUE(stats.heaps_full) << "after " << stats.evaluated << " expressions";
   const u64 used = cases.heap_used();
-  u32 lists = 0;
+  u32 lists = 0, longest = 0;
+  const auto length = [&](const Behaviour& b, u32 k) {
+    return cases.machine(k).heap.header(u32(b.words[k]))->length;
+  };
   for (u32 id = 0; id < e.count(); ++id) {
     const Behaviour& b = e.behaviour(id);
     EXPECT_EQ(std::count(b.traps.begin(), b.traps.end(), u8(vm::Trap::HEAP_EXHAUSTED)), 0) << e.text(id);
     lists += b.type == A;
+    for (u32 k = 0; b.type == A && k < b.traps.size(); ++k)
+      if (b.traps[k] == u8(vm::Trap::NONE)) longest = std::max(longest, length(b, k));
   }
   EXPECT_GT(lists, 10u);
-  // On: ints and bools only, the heaps as they were.
+  // On: ints and bools banked, lists only tried (in the heaps' last sixteenth, given back), the
+  // heaps as they were.
   const u32 before = e.count();
-  for (u32 calls = 0; !e.finished() && calls < 20; ++calls) e.search(never, 20, 1000, &stats);
+  for (u32 calls = 0; !e.finished() && calls < 100; ++calls) e.search(never, 20, 1000, &stats);
   EXPECT_EQ(cases.heap_used(), used);
   EXPECT_GT(e.count(), before + 100) << "nothing made after the heaps were full; level " << stats.level
                                      << (e.finished() ? ", finished" : "");
   for (u32 id = before; id < e.count(); ++id) EXPECT_NE(e.behaviour(id).type, A) << e.text(id);
+  // A list that meets the goal is still found there, and banked as the answer.
+  const auto longer = [&](const Behaviour& b) {
+    if (b.type != A) return false;
+    for (u32 k = 0; k < b.traps.size(); ++k)
+      if (b.traps[k] != u8(vm::Trap::NONE) || length(b, k) <= longest) return false;
+    return true;
+  };
+  std::optional<u32> answer;
+  for (u32 calls = 0; !answer && !e.finished() && calls < 1000; ++calls)
+    answer = e.search(longer, 40, 1000, &stats);
+  ASSERT_TRUE(answer) << "no list longer than " << longest << " tried after the heaps were full";
+  EXPECT_EQ(e.behaviour(*answer).type, A);
+  EXPECT_TRUE(longer(e.behaviour(*answer))) << e.text(*answer);
 }
 
 // With bound_lengths(), no list longer than its bound is banked, and one as long is.
