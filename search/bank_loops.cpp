@@ -465,9 +465,13 @@ std::string digits(const std::string& name, const std::string& step) {
          "  return acc;\n}\n";
 }
 
-std::string count_where(const std::string& name, const std::string& test) {
-  return "fn " + name + "(xs: [int], v: int) -> int {\n  let count = 0;\n  for x in xs {\n    if " + test +
+std::string count_where_with(const std::string& name, const std::string& test, const std::string& params) {
+  return "fn " + name + params + " -> int {\n  let count = 0;\n  for x in xs {\n    if " + test +
          " {\n      count = count + 1;\n    }\n  }\n  return count;\n}\n";
+}
+
+std::string count_where(const std::string& name, const std::string& test) {
+  return count_where_with(name, test, "(xs: [int], v: int)");
 }
 
 std::string first_where(const std::string& name, const std::string& test) {
@@ -481,9 +485,13 @@ std::string last_where(const std::string& name, const std::string& test) {
          " {\n      return i;\n    }\n    i = i - 1;\n  }\n  return -1;\n}\n";
 }
 
+std::string filter_with(const std::string& name, const std::string& test, const std::string& params) {
+  return "fn " + name + params + " -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if " + test +
+         " {\n      out = push(out, x);\n    }\n  }\n  return out;\n}\n";
+}
+
 std::string filter(const std::string& name, const std::string& test) {
-  return "fn " + name + "(xs: [int], v: int) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if " +
-         test + " {\n      out = push(out, x);\n    }\n  }\n  return out;\n}\n";
+  return filter_with(name, test, "(xs: [int], v: int)");
 }
 
 std::string map_with(const std::string& name, const std::string& value, const std::string& params) {
@@ -508,13 +516,11 @@ std::string map_to_str(const std::string& name, const std::string& value) {
 }
 
 std::string count_where_unary(const std::string& name, const std::string& test) {
-  return "fn " + name + "(xs: [int]) -> int {\n  let count = 0;\n  for x in xs {\n    if " + test +
-         " {\n      count = count + 1;\n    }\n  }\n  return count;\n}\n";
+  return count_where_with(name, test, "(xs: [int])");
 }
 
 std::string filter_unary(const std::string& name, const std::string& test) {
-  return "fn " + name + "(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if " + test +
-         " {\n      out = push(out, x);\n    }\n  }\n  return out;\n}\n";
+  return filter_with(name, test, "(xs: [int])");
 }
 
 std::string scanl1(const std::string& name, const std::string& value) {
