@@ -37,7 +37,7 @@ std::vector<vm::Value> small_constants(const std::set<Type>& types) {
   return constants;
 }
 
-std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose) {
+std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose, bool list_forms) {
   std::vector<Production> p;
   auto add = [&](std::vector<Type> args, Type result, const char* text) {
     for (Type t : args)
@@ -102,6 +102,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
     for (Production& loop : loop_productions(types)) p.push_back(std::move(loop));
   if (choose)
     for (Type t : types) p.push_back(choose_production(t));
+  if (!list_forms) std::erase_if(p, list_language_form);
   return p;
 }
 
@@ -189,9 +190,9 @@ std::vector<std::pair<std::string, vm::Value>> body_constants(std::span<const vm
   return out;
 }
 
-std::vector<Production> body_grammar(const std::set<Type>& types, bool choose) {
+std::vector<Production> body_grammar(const std::set<Type>& types, bool choose, bool list_forms) {
   std::vector<Production> body;
-  for (Production& p : grammar(types, true, choose))
+  for (Production& p : grammar(types, true, choose, list_forms))
     if (body_production(p)) {
       if (!p.helper.empty() && !p.choose) p.cost = kBodyLoopCost;
       body.push_back(std::move(p));

@@ -29,14 +29,16 @@ std::vector<vm::Value> small_constants(const std::set<Type>& types);
 
 // The productions over `types` (int and bool always among them): the operators and builtins of
 // those types, the loops of search/bank_loops.h when `loops` is set, a lazy choose per type when
-// `choose` is. Each at cost 1.
-std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose);
+// `choose` is, DeepCoder's one-node list forms (list_language_form) when `list_forms` is. Each at
+// cost 1.
+std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool choose,
+                                bool list_forms = false);
 
 // Whether p is one of DeepCoder's one-node forms (Balog et al. 2017): head (`$0[0]`), a map by
 // +1, -1, *2, /2, *3, /3, *4 or /4, a filter or a count by > 0, < 0, even or odd, a scanl1 by -,
 // max or min (search/bank_loops.h) — the grammar's larger spellings made one node, as in that
 // language (map_mul(xs, 3) is five nodes, map_triple(xs) two). The enumeration takes them where
-// a parameter is an [int] (search/enumerate_generator.cpp).
+// a parameter is an [int] and --list-forms is given (search/enumerate_generator.cpp).
 bool list_language_form(const Production& p);
 
 // Whether p is a production of lambda bodies (search/bank_lambdas.h), over one element: one that
@@ -70,6 +72,6 @@ std::vector<std::pair<std::string, vm::Value>> body_constants(std::span<const vm
 // `choose` is; the loops among them cost kBodyLoopCost, so that they do not crowd out the smaller
 // bodies within the bodies' budget.
 inline constexpr u32 kBodyLoopCost = 2;
-std::vector<Production> body_grammar(const std::set<Type>& types, bool choose);
+std::vector<Production> body_grammar(const std::set<Type>& types, bool choose, bool list_forms = false);
 
 }  // namespace gs::search::bank

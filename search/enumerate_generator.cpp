@@ -403,11 +403,7 @@ class EnumerateGenerator final : public Generator {
       // element occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x], push,
       // range_to(1, x)).
       const auto body_constants = bank::body_constants(constants_);
-      auto body_productions = [&] {
-        std::vector<Production> body = bank::body_grammar(types_, settings_.choose);
-        if (!list_forms_) std::erase_if(body, bank::list_language_form);
-        return body;
-      };
+      auto body_productions = [&] { return bank::body_grammar(types_, settings_.choose, list_forms_); };
       // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
       // (a problem of one result).
       std::vector<std::vector<vm::Value>> outputs;
@@ -424,11 +420,10 @@ class EnumerateGenerator final : public Generator {
     // search), those of a part's type after them (a part alone meets nothing: for-loop-index's
     // [int] answer came at 267,000 candidates rather than 121,708 once its lines' int elements were
     // goals and the ints went first).
-    std::vector<Production> productions = bank::grammar(types_, true, settings_.choose);
     // DeepCoder's one-node list forms (--list-forms) where a parameter is an [int]: at 300,000
     // candidates deepcoder-neo100 24 → 30, listfunctions 113 → 107 (docs/results.md "DeepCoder's
     // list language"); where the [int] is only a lines goal's, PSB1's for-loop-index is lost.
-    if (!list_forms_) std::erase_if(productions, bank::list_language_form);
+    std::vector<Production> productions = bank::grammar(types_, true, settings_.choose, list_forms_);
     const auto rank = [&](const Production& p) {
       u32 r = 2;
       for (const Goal& g : goals_)

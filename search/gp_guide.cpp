@@ -19,7 +19,7 @@ class Guide {
     const std::set<Type> types = bank::grammar_types(problem);
     std::vector<std::string> keys;
     for (const bank::Production& p : bank::grammar(types, false, false))
-      if (!bank::list_language_form(p)) keys.push_back(bank::production_key(p));  // not in GP's trees
+      keys.push_back(bank::production_key(p));
     for (const vm::Value& c : bank::small_constants(types)) keys.push_back(bank::constant_key(c));
     for (i64 k = -1; k <= 10; ++k) keys.push_back(bank::constant_key(vm::Value::of_int(k)));
     for (const vm::Value& c : problem.constants)

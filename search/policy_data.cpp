@@ -17,13 +17,6 @@ namespace gs::search {
 
 namespace {
 
-// The grammar the self-play banks use: without DeepCoder's one-node list forms, which the
-// enumeration takes only with --list-forms (the policy's data as it was before them).
-std::vector<bank::Production> without_list_forms(std::vector<bank::Production> productions) {
-  std::erase_if(productions, bank::list_language_form);
-  return productions;
-}
-
 using bank::BankEnumerator;
 using bank::Cases;
 using bank::Leaf;
@@ -136,12 +129,11 @@ class PolicyBank {
           .budget = config_.lambda_budget, .max_body_size = kMaxBodySize, .max_leaves = kMaxLeavesPerForm};
       for (Leaf& leaf : bank::lambda_leaves(
                             params_, names_, inputs_, cases, bank::body_constants({}),
-                            [&] { return without_list_forms(bank::body_grammar(types, true)); }, settings)
+                            [&] { return bank::body_grammar(types, true); }, settings)
                             .leaves)
         leaves.push_back(std::move(leaf));
     }
-    BankEnumerator bank(cases, std::move(leaves), without_list_forms(bank::grammar(types, true, true)),
-                        parameters);
+    BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true), parameters);
     bank::EnumerationStats stats;
     bank.search([](const bank::Behaviour&) { return false; }, config_.max_size, config_.budget, &stats);
 
