@@ -54,10 +54,11 @@ po::options_description search_options(SearchOptions* o) {
       "forward-steps", defaulted(&o->settings.enumerate.forward_steps),
       "enumerate: also take each banked [int] one step on against the goals (filter_gt(e, 0), sum(e), "
       "scan_max(e, ...), map_square(e)) (1), or not (0)")(
-      "list-forms", defaulted(&o->settings.enumerate.list_forms),
+      "list-forms", defaulted(&o->list_forms),
       "enumerate: where a parameter is an [int], DeepCoder's list language as one-node forms too: xs[0], "
       "map_triple(xs) (x * 3; +1, -1, *2, /2, /3, *4, /4), filter_odd(xs) and count_where_odd(xs) (> 0, < 0, "
-      "even), scanl1_max(xs) (-, min) (1), or not (0)")(
+      "even), scanl1_max(xs) (-, min): from the start (1), never (0), or auto: after 4000000 expressions "
+      "without them, or when the enumeration without them ends, it begins again with them")(
       "sample-cases", bounded(&o->settings.enumerate.sample_cases, 0, 1u << 20),
       "enumerate: the value bank holds this many of the train cases (the first half of them, the rest spread "
       "over the others), and the cases a proposal fails join them (the pipeline judges every proposal on all "
@@ -116,9 +117,19 @@ std::optional<u64> auto_or_number(const std::string& option, const std::string& 
   return v;
 }
 
+// EnumerateSettings::list_forms_after for --list-forms: 1 (from the start), 0 (never) or auto;
+// nullopt with *error for anything else.
+std::optional<u64> list_forms_after(const std::string& text, std::string* error) {
+  if (text == "1") return 0;
+  if (text == "0") return search::kNoListForms;
+  if (text == "auto") return search::kListFormsAfter;
+  *error = "--list-forms takes 0, 1 or auto, not '" + text + "'";
+  return std::nullopt;
+}
+
 // The generator settings the candidate budget fits (search::fit_to_budget), with the numbers
-// --body-goal-budget and --enumerate-first give in place of auto; nullopt with *error where one is
-// neither.
+// --body-goal-budget and --enumerate-first give in place of auto, and --list-forms' choice; nullopt
+// with *error where one is none of these.
 std::optional<search::GeneratorSettings> budget_settings(const SearchOptions& o, std::string* error) {
   search::GeneratorSettings s = o.settings;
   search::fit_to_budget(&s, o.search.budget.candidates);
@@ -128,6 +139,9 @@ std::optional<search::GeneratorSettings> budget_settings(const SearchOptions& o,
   const std::optional<u64> first = auto_or_number(
       "--enumerate-first", o.enumerate_first, s.portfolio.enumerate_candidates, kMostEnumerateFirst, error);
   if (!first) return std::nullopt;
+  const std::optional<u64> forms = list_forms_after(o.list_forms, error);
+  if (!forms) return std::nullopt;
+  s.enumerate.list_forms_after = *forms;
   s.enumerate.body_goal_budget = *goals;
   s.portfolio.enumerate_candidates = *first;
   return s;

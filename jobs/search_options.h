@@ -28,6 +28,7 @@ struct SearchOptions {
   std::string policy_path;                // --policy: settings.enumerate.policy's file
   std::string body_goal_budget = "auto";  // --body-goal-budget: settings.enumerate.body_goal_budget, or auto
   std::string enumerate_first = "auto";   // --enumerate-first: settings.portfolio.enumerate_candidates
+  std::string list_forms = "auto";        // --list-forms: settings.enumerate.list_forms_after, 0, 1 or auto
   pipeline::PipelineConfig pipeline;
   search::SearchConfig search;
   search::GeneratorSettings settings;
@@ -35,7 +36,7 @@ struct SearchOptions {
 
 // --generator, --selection, --case-scores, --downsample, --tournament-size, --crossover, --max-size,
 // --choose, --lambdas, --lambda-budget, --body-goal-budget, --bank-interpreter, --splits, --last-steps,
-// --sample-cases, --bank-memory,
+// --forward-steps, --list-forms, --sample-cases, --bank-memory,
 // --policy,
 // --policy-temperature,
 // --enumerate-first,

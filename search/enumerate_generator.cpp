@@ -28,6 +28,7 @@
 #include "search/generator.h"
 #include "search/goal_index.h"
 #include "search/goal_shapes.h"
+#include "search/list_forms_restart.h"
 #include "trees/syntax.h"
 
 namespace gs::search {
@@ -59,6 +60,12 @@ bool has_lines(const suites::Problem& problem) {
   return false;
 }
 
+// Whether a parameter is an [int]: where DeepCoder's list forms apply.
+bool has_int_list(const suites::Problem& problem) {
+  const std::vector<Type>& params = problem.signature.params;
+  return std::find(params.begin(), params.end(), A) != params.end();
+}
+
 class EnumerateGenerator final : public Generator {
  public:
   // The bank's cases are problem's train cases; the constants that the outputs suggest (the
@@ -71,8 +78,7 @@ class EnumerateGenerator final : public Generator {
     const suites::Problem& all = whole != nullptr ? *whole : problem;
     const suites::Signature& sig = problem.signature;
     types_ = bank::grammar_types(problem);
-    list_forms_ =
-        settings.list_forms && std::find(sig.params.begin(), sig.params.end(), A) != sig.params.end();
+    list_forms_ = settings.list_forms_after == 0 && has_int_list(problem);
     const bool lines = has_lines(problem);
     if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
     // A map over a str's characters or a [str]'s elements with an int body is an [int] (the
@@ -880,7 +886,7 @@ class EnumerateGenerator final : public Generator {
   std::optional<suites::Problem> problem_;  // kept for the policy
   bool usable_ = false;                     // a signature the bank takes
   std::set<Type> types_;
-  bool list_forms_ = false;  // DeepCoder's list forms: --list-forms, and a parameter is an [int]
+  bool list_forms_ = false;  // DeepCoder's list forms: list_forms_after 0, and a parameter is an [int]
   std::vector<Type> params_, results_;
   std::vector<std::string> names_;
   std::string entry_, parameters_, arguments_;  // the entry's name, parameter list and its names
@@ -936,16 +942,28 @@ class EnumerateGenerator final : public Generator {
   u64 bytes_ = 0;  // the bank's, at the last propose()
 };
 
-}  // namespace
-
-std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
-                                                    EnumerateSettings settings) {
+// The enumeration with the forms as the settings say from the start (or never), on a sample of the
+// cases where the problem has more than settings.sample_cases.
+std::unique_ptr<Generator> make_bank_generator(const suites::Problem& problem, EnumerateSettings settings) {
   if (settings.sample_cases > 0 && problem.train.size() > settings.sample_cases)
     return make_sampled_generator(problem, settings.sample_cases,
                                   [settings, whole = problem](const suites::Problem& sample) {
                                     return std::make_unique<EnumerateGenerator>(sample, settings, &whole);
                                   });
   return std::make_unique<EnumerateGenerator>(problem, settings);
+}
+
+}  // namespace
+
+std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
+                                                    EnumerateSettings settings) {
+  if (settings.list_forms_after == 0 || settings.list_forms_after == kNoListForms || !has_int_list(problem))
+    return make_bank_generator(problem, settings);
+  return make_list_forms_restart(settings.list_forms_after, [problem, settings](bool list_forms) {
+    EnumerateSettings s = settings;
+    s.list_forms_after = list_forms ? 0 : kNoListForms;
+    return make_bank_generator(problem, s);
+  });
 }
 
 }  // namespace gs::search

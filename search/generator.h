@@ -116,6 +116,14 @@ trees::RandomProgramConfig search_program_config();
 // EnumerateSettings::body_goal_budget without a bound.
 inline constexpr u64 kUnboundedBodyGoals = ~u64(0);
 
+// EnumerateSettings::list_forms_after: never; and by default, four million expressions — beyond
+// PushGP's budget of 300,000, so that searches bounded by it go without the forms, and about ten
+// seconds of one core on a list problem, after which a search bounded by time goes on with them.
+// With the forms from the start, listfunctions loses five problems at 10 s a problem (each found
+// at 0.5–2.4 million without them) and deepcoder-neo100 gains twelve at 30 s (docs/results.md).
+inline constexpr u64 kNoListForms = ~u64(0);
+inline constexpr u64 kListFormsAfter = 4'000'000;
+
 // Bottom-up enumeration over the value bank (search/enumerate_generator.cpp).
 struct EnumerateSettings {
   u32 max_size = 12;          // expression nodes; the enumeration ends after this size
@@ -128,8 +136,11 @@ struct EnumerateSettings {
   bool splits = true;         // goals met case by case: decision lists under bool expressions
   u32 last_steps = 2;         // an answer's last steps, up to this many (search/last_steps.h; 0: none)
   bool forward_steps = true;  // … and those each banked [int] is taken on (search/forward_steps.h)
-  // DeepCoder's one-node list forms (bank::list_language_form) where a parameter is an [int]
-  bool list_forms = false;
+  // DeepCoder's one-node list forms (bank::list_language_form) where a parameter is an [int]: the
+  // enumeration evaluates this many expressions without them, or ends sooner, and then begins
+  // again with them (search/list_forms_restart.h); 0: with them from the start; kNoListForms:
+  // never.
+  u64 list_forms_after = kListFormsAfter;
   u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   // Where the bank's heap-free productions over ints, bools and floats run (search/bank_device.h):
@@ -223,7 +234,9 @@ std::unique_ptr<Generator> make_gp_generator(const suites::Problem& problem, Gen
 // traps on every case are one. Every expression evaluated counts as a candidate; a program is
 // proposed, and judged by the pipeline, only when every result's goal is met (search/goal_shapes.h:
 // its outputs, the part of a string between common affixes, an int under chr or str, lines),
-// each by one expression or case by case (search/case_split.h). Deterministic; the seed is not used.
+// each by one expression or case by case (search/case_split.h). Where a parameter is an [int], it
+// begins again with DeepCoder's list forms after settings.list_forms_after expressions
+// (search/list_forms_restart.h). Deterministic; the seed is not used.
 std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
                                                     EnumerateSettings settings);
 // The enumeration, then GP: the enumeration evaluates up to settings.portfolio.enumerate_candidates

@@ -277,27 +277,78 @@ std::vector<nlohmann::json> int_arrays(int first, int count) {
   return out;
 }
 
-// DeepCoder's list forms (--list-forms): the running max of the elements divided by 4 is
-// scanl1_max(map_quarter(xs)), two one-node forms over xs, where the grammar's own spelling needs
-// map_div(xs, 2 + 2) (five nodes) before its running max; without them the answer costs more
-// candidates.
-TEST(Enumerate, ListFormsAreOneNodeEach) {
+// The running max of the elements divided by 4 (DeepCoder's scanl1 max . map (/4)) on 12 lists,
+// solved with `list_forms_after` (8 lists held out).
+search::SearchOutcome solve_running_max_of_quarters(u64 list_forms_after, u64 budget, u32 max_size = 12) {
   const auto expected = [](const nlohmann::json& in) {
     std::vector<int> out;
     for (int x : in[0]) out.push_back(out.empty() ? x / 4 : std::max(out.back(), x / 4));
     return nlohmann::json(out);
   };
-  const suites::Problem p = make_problem("fn solve(xs: [int]) -> [int]", int_arrays(0, 12), expected);
-  search::EnumerateSettings forms;
-  forms.list_forms = true;
-  const search::SearchOutcome with = solve(p, int_arrays(12, 8), expected, 100000, forms);
+  search::EnumerateSettings settings;
+  settings.list_forms_after = list_forms_after;
+  settings.max_size = max_size;
+  return solve(make_problem("fn solve(xs: [int]) -> [int]", int_arrays(0, 12), expected), int_arrays(12, 8),
+               expected, budget, settings);
+}
+
+// DeepCoder's list forms (--list-forms): the running max of the elements divided by 4 is
+// scanl1_max(map_quarter(xs)), two one-node forms over xs, where the grammar's own spelling needs
+// map_div(xs, 2 + 2) (five nodes) before its running max; without them the answer costs more
+// candidates.
+TEST(Enumerate, ListFormsAreOneNodeEach) {
+  const search::SearchOutcome with = solve_running_max_of_quarters(0, 100000);
   ASSERT_TRUE(with.solved) << with.best_source;
   EXPECT_TRUE(with.generalises) << with.solution;
   EXPECT_NE(with.solution.find("fn map_quarter(xs: [int]) -> [int]"), std::string::npos) << with.solution;
-  const search::SearchOutcome without = solve(p, int_arrays(12, 8), expected, 100000);
+  const search::SearchOutcome without = solve_running_max_of_quarters(search::kNoListForms, 100000);
   EXPECT_EQ(without.solution.find("map_quarter"), std::string::npos) << without.solution;
   EXPECT_TRUE(!without.solved || without.candidates_to_solution > with.candidates_to_solution)
       << with.candidates_to_solution << " against " << without.candidates_to_solution;
+}
+
+// By default the forms come once the enumeration has gone list_forms_after expressions without
+// them, or has ended: it begins again, from size 1, with them, and from there on finds what the
+// forms from the start find, in as many candidates again.
+TEST(Enumerate, BeginsAgainWithTheListFormsAfterItsShare) {
+  const search::SearchOutcome with = solve_running_max_of_quarters(0, 100000);
+  ASSERT_TRUE(with.solved) << with.best_source;
+  // The number in a note that begins with `head`, after its words.
+  const auto expressions = [](const search::SearchOutcome& r, const std::string& head) -> u64 {
+    for (const std::string& note : r.notes)
+      if (note.rfind(head, 0) == 0) return std::stoull(note.substr(head.size()));
+    ADD_FAILURE() << "no note '" << head << "…'";
+    return 0;
+  };
+  // After 1,000 expressions: once its first batch is done (its lambda bodies are evaluated first,
+  // 115,000 here), so the whole search takes as many again as the forms' from the start.
+  const search::SearchOutcome r = solve_running_max_of_quarters(1000, 400000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("fn map_quarter(xs: [int]) -> [int]"), std::string::npos) << r.solution;
+  const u64 first = expressions(r, "the enumeration went ");
+  EXPECT_GE(first, 1000u);
+  EXPECT_EQ(r.candidates_to_solution, first + with.candidates_to_solution);
+  EXPECT_NE(r.notes[0].find("expressions without DeepCoder's list forms, then began again with them"),
+            std::string::npos)
+      << r.notes[0];
+  // Sooner where the enumeration without them ends: at size 3 it has no answer, and with them a
+  // running max of map_quarter(xs) is one.
+  const search::SearchOutcome ended = solve_running_max_of_quarters(search::kListFormsAfter, 400000, 3);
+  ASSERT_TRUE(ended.solved) << ended.best_source;
+  EXPECT_NE(ended.solution.find("(map_quarter(xs)"), std::string::npos) << ended.solution;
+  const u64 before = expressions(ended, "the enumeration without DeepCoder's list forms ended after ");
+  EXPECT_LT(before, search::kListFormsAfter);
+  // Where no parameter is an [int], the forms have nothing to apply to: the enumeration ends there.
+  const auto far = [](const nlohmann::json& in) { return nlohmann::json(in[0].get<int>() * 1000 + 7); };
+  const std::vector<nlohmann::json> ns{nlohmann::json::array({3}), nlohmann::json::array({5})};
+  search::EnumerateSettings tiny;
+  tiny.max_size = 2;
+  const search::SearchOutcome unsolved =
+      solve(make_problem("fn solve(n: int) -> int", ns, far), {}, far, 100000, tiny);
+  EXPECT_FALSE(unsolved.solved) << unsolved.solution;
+  for (const std::string& note : unsolved.notes)
+    EXPECT_EQ(note.find("list forms"), std::string::npos) << note;
 }
 
 // A problem with two results: each result's goal is met by an expression of its own type, and the
