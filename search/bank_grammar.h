@@ -38,7 +38,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
 // +1, -1, *2, /2, *3, /3, *4 or /4, a filter or a count by > 0, < 0, even or odd, a scanl1 by -,
 // max or min (search/bank_loops.h) — the grammar's larger spellings made one node, as in that
 // language (map_mul(xs, 3) is five nodes, map_triple(xs) two). The enumeration takes them where
-// a parameter is an [int] and --list-forms is given (search/enumerate_generator.cpp).
+// a parameter is an [int], after a while without them by default (search/list_forms_restart.h).
 bool list_language_form(const Production& p);
 
 // Whether p is a production of lambda bodies (search/bank_lambdas.h), over one element: one that
