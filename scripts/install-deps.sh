@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 git
-  clang-format clang-tidy        # the formatting and clang-tidy checks (scripts/check_format.sh, check_tidy.sh; version 14)
+  clang-format clang-tidy        # the formatting and clang-tidy checks (scripts/check_format.sh, check_tidy.py; version 14)
   clang-14 libclang-rt-14-dev    # libFuzzer and its sanitizers: the fuzz targets (scripts/fuzz.sh, tests/fuzz)
   libboost-program-options-dev   # the command line
   nlohmann-json3-dev             # problem files, --args
