@@ -12,6 +12,12 @@ namespace gs::jobs {
 
 po::options_description search_options(SearchOptions* o) {
   po::options_description d("Search");
+  const std::string list_forms_help =
+      "enumerate: where a parameter is an [int], DeepCoder's list language as one-node forms too: xs[0], "
+      "map_triple(xs) (x * 3; +1, -1, *2, /2, /3, *4, /4), filter_odd(xs) and count_where_odd(xs) (> 0, < 0, "
+      "even), scanl1_max(xs) (-, min): from the start (1), never (0), or auto: after " +
+      std::to_string(search::kListFormsAfter) +
+      " expressions without them, or when the enumeration without them ends, it begins again with them";
   d.add_options()(
       "generator,g", defaulted(&o->generator),
       "where candidates come from: random, gp, enumerate (bottom-up over a value bank), portfolio "
@@ -53,12 +59,8 @@ po::options_description search_options(SearchOptions* o) {
              "sorted, differenced, divided, less a parameter: reverse(e), map_mul(e, 2)); 0: none")(
       "forward-steps", defaulted(&o->settings.enumerate.forward_steps),
       "enumerate: also take each banked [int] one step on against the goals (filter_gt(e, 0), sum(e), "
-      "scan_max(e, ...), map_square(e)) (1), or not (0)")(
-      "list-forms", defaulted(&o->list_forms),
-      "enumerate: where a parameter is an [int], DeepCoder's list language as one-node forms too: xs[0], "
-      "map_triple(xs) (x * 3; +1, -1, *2, /2, /3, *4, /4), filter_odd(xs) and count_where_odd(xs) (> 0, < 0, "
-      "even), scanl1_max(xs) (-, min): from the start (1), never (0), or auto: after 4000000 expressions "
-      "without them, or when the enumeration without them ends, it begins again with them")(
+      "scan_max(e, ...), map_square(e)) (1), or not (0)")("list-forms", defaulted(&o->list_forms),
+                                                          list_forms_help.c_str())(
       "sample-cases", bounded(&o->settings.enumerate.sample_cases, 0, 1u << 20),
       "enumerate: the value bank holds this many of the train cases (the first half of them, the rest spread "
       "over the others), and the cases a proposal fails join them (the pipeline judges every proposal on all "
