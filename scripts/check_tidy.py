@@ -95,9 +95,10 @@ class Checker:
 
     def run(self, directory, args, sources):
         """clang-tidy over one batch: its output, and for a batch of several that did not compile,
-        the index of the source of its first error (parsing stops there), else None."""
+        the index of the source of its first error, else None."""
         several = len(sources) > 1
         command = [self.tool, "--quiet", f"--config-file={self.config}", self.unit(sources), "--", *args]
+        # A batch of several is only split on its first error: clang may stop at the second.
         result = subprocess.run(command + (["-ferror-limit=1"] if several else []), cwd=directory,
                                 capture_output=True, text=True)
         output = COLOUR.sub("", result.stdout + result.stderr)
