@@ -1,5 +1,5 @@
 // gpusynth policy-data -o DATA.jsonl [--examples N] [--seed S] [--cases N] [--budget N]
-//                      [--per-bank N] [--max-size N] [--lambda-budget N]
+//                      [--per-bank N] [--max-size N] [--lambda-budget N] [--list-forms 0|1]
 // gpusynth policy-data -o DATA.jsonl --from-run RUN --suite DIR
 //
 // Data for the search policy, one JSON line a problem labelled with the productions its answer
@@ -58,6 +58,8 @@ int policy_data_command(const std::vector<std::string>& args) {
       "max-size", bounded(&config.max_size, 2, 64), "nodes of an answer at most")(
       "lambda-budget", bounded(&config.lambda_budget, 0, 100'000'000),
       "lambda bodies each bank enumerates over its sequence parameters (0: no lambda leaves)")(
+      "list-forms", defaulted(&config.list_forms),
+      "DeepCoder's one-node list forms in every other bank over an [int] (1), or in none (0)")(
       "from-run", po::value(&run),
       "instead: the problems this campaign's RUN directory solved, labelled by its ledger")(
       "suite", po::value(&suite), "with --from-run: the suite the campaign searched")(
@@ -66,7 +68,7 @@ int policy_data_command(const std::vector<std::string>& args) {
   bool help;
   const std::string usage =
       "usage: gpusynth policy-data -o DATA.jsonl [--examples N] [--seed S] [--cases N] [--budget N]\n"
-      "                            [--per-bank N] [--max-size N] [--lambda-budget N]\n"
+      "                            [--per-bank N] [--max-size N] [--lambda-budget N] [--list-forms 0|1]\n"
       "       gpusynth policy-data -o DATA.jsonl --from-run RUN --suite DIR\n"
       "Makes problems for training the search policy: the value bank enumerates its grammar over random\n"
       "signatures and inputs, and each problem drawn from it is an expression's outputs, labelled with\n"
@@ -79,7 +81,7 @@ int policy_data_command(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   for (const char* self_play :
-       {"examples", "seed", "cases", "budget", "per-bank", "max-size", "lambda-budget"})
+       {"examples", "seed", "cases", "budget", "per-bank", "max-size", "lambda-budget", "list-forms"})
     if (!run.empty() && vm.count(self_play) && !vm[self_play].defaulted()) {
       std::cerr << "gpusynth policy-data: --" << self_play
                 << " makes self-play problems; it goes without --from-run, which takes the campaign's\n";

@@ -133,7 +133,9 @@ class PolicyBank {
                             .leaves)
         leaves.push_back(std::move(leaf));
     }
-    BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true), parameters);
+    const bool forms = config_.list_forms && index_ % 2 == 1 &&
+                       std::find(params_.begin(), params_.end(), A) != params_.end();
+    BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true, forms), parameters);
     bank::EnumerationStats stats;
     bank.search([](const bank::Behaviour&) { return false; }, config_.max_size, config_.budget, &stats);
 

@@ -34,6 +34,11 @@ struct PolicyDataConfig {
   // policies trained with them (2000) solved 1 to 3 fewer listfunctions problems at 300,000 and 1
   // to 2 fewer deepcoder-neo100 ones (docs/results.md "Lambda forms in the policy's data").
   u64 lambda_budget = 0;
+  // DeepCoder's one-node list forms (bank::list_language_form) among the productions of every
+  // other bank whose parameters include an [int] (the odd-numbered ones: the others stay as they
+  // were, as the search begins without the forms, search/list_forms_restart.h), so that the policy
+  // learns the forms' keys rather than giving each the median of the keys it knows.
+  bool list_forms = false;
 };
 
 struct PolicyExample {

@@ -1,12 +1,14 @@
 // Self-play data for the search policy (search/policy_data.h): every problem's program, compiled
 // and run, gives its outputs; its labels are names of the grammar's productions or constants (or
-// with a lambda budget, of its lambda forms);
+// with a lambda budget, of its lambda forms; with list_forms, DeepCoder's list forms in every other
+// bank over an [int]);
 // no problem is made twice; the same seed makes the same data; each line reads back as the
 // problem it holds.
 #include "search/policy_data.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -83,6 +85,56 @@ TEST(PolicyData, ProgramsGiveTheirOutputs) {
 TEST(PolicyData, WithoutALambdaBudgetNoAnswerIsALambdaLeaf) {
   for (const PolicyExample& e : make(small(7)))
     for (const std::string& u : e.uses) EXPECT_EQ(u.find("x -> "), std::string::npos) << u;
+}
+
+// With list_forms, the odd-numbered banks over an [int] have DeepCoder's one-node forms: some
+// answers use them (their helpers written out, the program giving the outputs), and every other
+// bank makes what it makes without them.
+TEST(PolicyData, TheListFormsInEveryOtherBankOverAList) {
+  PolicyDataConfig config = small(5);
+  config.examples = 600;
+  const std::vector<PolicyExample> plain = make(config);
+  config.list_forms = true;
+  const std::vector<PolicyExample> forms = make(config);
+  std::set<std::string> form_keys;
+  for (const bank::Production& p : bank::grammar({Type::Int, Type::Bool, Type::IntArray}, true, true, true))
+    if (bank::list_language_form(p)) form_keys.insert(bank::production_key(p));
+  ASSERT_GE(form_keys.size(), 10u);
+  std::map<std::string, std::string> before;  // by name, the line without the forms
+  for (const PolicyExample& e : plain) {
+    before[e.problem.name] = policy_example_json(e);
+    for (const std::string& u : e.uses) EXPECT_FALSE(form_keys.count(u)) << u;
+  }
+  // Whether e's bank (its name's policy-BANK-K) has the forms: odd-numbered, a parameter an [int].
+  auto has_forms = [](const PolicyExample& e) {
+    const std::string& text = e.problem.signature.text;
+    return std::stoull(e.problem.name.substr(e.problem.name.find('-') + 1)) % 2 == 1 &&
+           text.find("[int]") < text.find("->");
+  };
+  u32 using_forms = 0, same = 0;
+  for (const PolicyExample& e : forms) {
+    if (!has_forms(e)) {
+      if (before.count(e.problem.name)) {
+        EXPECT_EQ(policy_example_json(e), before[e.problem.name]);
+        ++same;
+      }
+      continue;
+    }
+    if (std::none_of(e.uses.begin(), e.uses.end(),
+                     [&](const std::string& u) { return form_keys.count(u) > 0; }))
+      continue;
+    ++using_forms;
+    const std::optional<vm::Program> program = testing::compiled(e.program, e.problem.name.c_str());
+    ASSERT_TRUE(program) << e.program;
+    vm::Runner runner;
+    for (const suites::Case& c : e.problem.train) {
+      const vm::Outcome o = runner.run(*program, 0, c.inputs);
+      ASSERT_EQ(o.trap, vm::Trap::NONE) << e.program;
+      EXPECT_TRUE(vm::identical(o.results[0], c.outputs[0])) << e.program;
+    }
+  }
+  EXPECT_GT(using_forms, 10u);
+  EXPECT_GT(same, 100u);
 }
 
 TEST(PolicyData, NoProblemTwiceAndTheSameSeedTheSameData) {
