@@ -32,7 +32,7 @@ struct Verdict {
   std::string error;  // pipeline::first_error
 };
 
-struct Tally {
+struct PassCounts {  // pass@k's n and c: samples judged, samples passing
   u64 n = 0, c = 0;
 };
 
@@ -88,7 +88,7 @@ int judge_samples(const SamplesJob& job) {
   std::cerr << "gpusynth eval: samples from " << job.samples_path << " against " << problems.size()
             << " problems of " << job.suite_dir << " (" << job.split_name << " cases), on the "
             << pipeline->name() << "\n";
-  std::vector<Tally> tally(problems.size());
+  std::vector<PassCounts> tally(problems.size());
   std::vector<u64> next_index(problems.size(), 0);
   u64 malformed = 0, judged = 0;
   const auto start = std::chrono::steady_clock::now();

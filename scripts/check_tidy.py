@@ -12,7 +12,8 @@ Nearly all of clang-tidy's time goes to parsing, and most of that to the headers
 are checked in batches: one translation unit per library and set of compile flags that includes
 its .cpp files, each header parsed once a batch rather than once a file. A batch that does not
 compile as one translation unit (two files' file-local names collide) is checked up to the file of
-its first error, which parsed as it would alone, and from that file on as a new batch; a file that
+its first error, which parsed as it would alone, and from that file on as a new batch (named in the
+output: each split costs the batch's time again, so such names are best renamed); a file that
 does not compile alone is a finding, as before.
 
 neural/ is left out: clang 14 cannot parse Debian's libtorch 1.13 headers; cluster's NCCL file
@@ -133,7 +134,7 @@ def main(argv):
     checker = Checker(tool, root / ".clang-tidy", folder)
     todo = sorted(batches(root, build), key=lambda batch: -len(batch[2]))
     files = sum(len(sources) for _, _, sources in todo)
-    findings, units = set(), 0
+    findings, units, collided = set(), 0, []
     jobs = int(os.environ.get("GPUSYNTH_TIDY_JOBS", "2"))
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         running = {pool.submit(checker.run, *batch): batch for batch in todo}
@@ -143,6 +144,7 @@ def main(argv):
                 directory, args, sources = running.pop(future)
                 output, split = future.result()
                 if split is not None:
+                    collided.append(str(Path(sources[split]).relative_to(root)))
                     for part in (sources[:split], sources[split:]):
                         running[pool.submit(checker.run, directory, args, part)] = (directory, args, part)
                     continue
@@ -154,6 +156,8 @@ def main(argv):
         say(f"findings in {files} files (the checks: .clang-tidy)")
         return 1
     say(f"{files} files in {units} translation units, no findings")
+    if collided:  # each split checks its batch again: a renamed file-local name saves that time
+        say(f"batches split at (two files' file-local names collide in one translation unit): {', '.join(sorted(collided))}")
     return 0
 
 

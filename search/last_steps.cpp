@@ -21,7 +21,7 @@ using List = std::vector<i64>;
 using Inverse = std::function<std::optional<List>(const List&, u32 k)>;
 
 std::optional<List> reversed(const List& out, u32) { return List(out.rbegin(), out.rend()); }
-std::optional<List> same(const List& out, u32) { return out; }
+std::optional<List> unchanged(const List& out, u32) { return out; }
 
 std::optional<List> differences(const List& out, u32) {  // scan_add(d, 0) == out
   List d(out.size());
@@ -85,8 +85,8 @@ std::vector<Step> steps(const suites::Problem& problem) {
                     sort = bank::production_key("sort($0)", {A}, A);
   const auto key = [](i64 c) { return bank::constant_key(vm::Value::of_int(c)); };
   std::vector<Step> s = {{"reverse($0)", nullptr, Step::Order, reversed, {reverse}},
-                         {"sort($0)", nullptr, Step::Sort, same, {sort}},
-                         {"reverse(sort($0))", nullptr, Step::Sort, same, {reverse, sort}},
+                         {"sort($0)", nullptr, Step::Sort, unchanged, {sort}},
+                         {"reverse(sort($0))", nullptr, Step::Sort, unchanged, {reverse, sort}},
                          {"scan_add($0, 0)", "scan_add", Step::Scan, differences, {key(0)}}};
   const u32 n = u32(problem.train.size());
   auto constant = [&](i64 c) { return Other{std::vector<List>(n, List{c}), false}; };

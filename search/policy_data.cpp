@@ -21,8 +21,6 @@ using bank::BankEnumerator;
 using bank::Cases;
 using bank::Leaf;
 
-const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, SA = Type::StrArray;
-
 // The range a bank's inputs are drawn from, drawn per bank so that the data covers the problems
 // people pose: ints within ±10, ±100 or ±1000, or their non-negative halves (list functions
 // hold 0..99), lists of up to 5, 10 or 15 of them, strings of up to 10 letters and spaces, lists
@@ -60,10 +58,10 @@ vm::Value random_input(Type t, const InputRange& range, Rng& rng) {
     case Type::Str: return vm::Value::of_str(text());
     case Type::IntArray:
       for (i64 k = rng.uniform_int(0, range.longest); k > 0; --k) items.push_back(vm::Value::of_int(ints()));
-      return vm::Value::of_array(I, std::move(items));
+      return vm::Value::of_array(Type::Int, std::move(items));
     default:  // [str]
       for (i64 k = rng.uniform_int(0, 5); k > 0; --k) items.push_back(vm::Value::of_str(text()));
-      return vm::Value::of_array(S, std::move(items));
+      return vm::Value::of_array(Type::Str, std::move(items));
   }
 }
 
@@ -86,8 +84,10 @@ class PolicyBank {
  public:
   PolicyBank(const PolicyDataConfig& config, u64 index)
       : config_(config), index_(index), rng_(Rng(config.seed, index)) {
-    static const Type kParams[] = {I, I, A, A, S, SA};
-    static const Type kResults[] = {I, I, B, A, A, S};
+    static const Type kParams[] = {Type::Int,      Type::Int, Type::IntArray,
+                                   Type::IntArray, Type::Str, Type::StrArray};
+    static const Type kResults[] = {Type::Int,      Type::Int,      Type::Bool,
+                                    Type::IntArray, Type::IntArray, Type::Str};
     const u32 count = u32(rng_.uniform_int(1, 3));
     u32 before[256] = {};
     for (u32 i = 0; i < count; ++i) params_.push_back(kParams[rng_.below(6)]);
@@ -134,7 +134,7 @@ class PolicyBank {
         leaves.push_back(std::move(leaf));
     }
     const bool forms = config_.list_forms && index_ % 2 == 1 &&
-                       std::find(params_.begin(), params_.end(), A) != params_.end();
+                       std::find(params_.begin(), params_.end(), Type::IntArray) != params_.end();
     BankEnumerator bank(cases, std::move(leaves), bank::grammar(types, true, true, forms), parameters);
     bank::EnumerationStats stats;
     bank.search([](const bank::Behaviour&) { return false; }, config_.max_size, config_.budget, &stats);
@@ -190,7 +190,7 @@ class PolicyBank {
   u64 index_;
   Rng rng_;
   std::vector<Type> params_;
-  Type result_ = I;
+  Type result_ = Type::Int;
   std::vector<std::string> names_;
   suites::Signature signature_;
   std::vector<std::vector<vm::Value>> inputs_;
