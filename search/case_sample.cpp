@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
+
+#include "search/restarting_generator.h"
 
 namespace gs::search {
 
 namespace {
 
-class SampledGenerator final : public Generator {
+class SampledGenerator final : public RestartingGenerator {
  public:
   SampledGenerator(const suites::Problem& problem, u32 sample, GeneratorFactory make)
       : train_(problem.train), shell_(problem), make_(std::move(make)) {
@@ -25,17 +28,12 @@ class SampledGenerator final : public Generator {
     restart();
   }
 
-  GeneratorKind kind() const override { return inner_->kind(); }
-  std::vector<Proposal> propose(u32 count, u64 iteration) override {
-    return inner_->propose(count, iteration);
-  }
-
   // Each proposal's train cases that failed outside the sample; up to kCounterexamples of them
   // (the first proposal's first) join it, and the enumeration starts again. Not after a batch that
   // solved the problem (alike() and uses() ask about its solution).
   void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results,
                i64 first_id) override {
-    inner_->observe(proposals, results, first_id);
+    RestartingGenerator::observe(proposals, results, first_id);
     const u32 n = results.cases;
     if (n != train_.size() || results.pass.size() != u64(results.programs) * n) return;
     std::vector<bool> in_sample(n, false);
@@ -55,40 +53,24 @@ class SampledGenerator final : public Generator {
     restart();
   }
 
-  u64 evaluated_internally() const override { return inner_->evaluated_internally(); }
-  u64 evaluated_preparing() const override { return prepared_ + inner_->evaluated_preparing(); }
-  std::optional<Alike> alike(const Proposal& solution) override { return inner_->alike(solution); }
-  std::vector<std::string> uses(const Proposal& solution) const override { return inner_->uses(solution); }
-  // The current generator's notes, after those of the ones restarts replaced (a bank that filled
-  // over an earlier sample is said too).
-  std::vector<std::string> notes() const override {
-    std::vector<std::string> out = earlier_notes_;
-    for (std::string& note : inner_->notes()) out.push_back(std::move(note));
-    return out;
-  }
-
  private:
+  // The enumeration over the sample as it is now; the notes of the one before, a bank that filled
+  // over an earlier sample, are said too.
   void restart() {
-    if (inner_) {
-      prepared_ += inner_->evaluated_preparing();
-      for (const std::string& note : inner_->notes())
-        earlier_notes_.push_back("over " + std::to_string(inner_cases_) +
-                                 " sampled cases, before a restart: " + note);
-    }
+    const std::string prefix = "over " + std::to_string(inner_cases_) + " sampled cases, before a restart: ";
     inner_cases_ = u32(sample_.size());
-    suites::Problem sampled = shell_;
-    for (u32 k : sample_) sampled.train.push_back(train_[k]);
-    inner_ = make_(sampled);
+    begin_again(prefix, [&] {
+      suites::Problem sampled = shell_;
+      for (u32 k : sample_) sampled.train.push_back(train_[k]);
+      return make_(sampled);
+    });
   }
 
   std::vector<suites::Case> train_;  // the problem's
   suites::Problem shell_;            // the problem without its cases
   GeneratorFactory make_;
   std::vector<u32> sample_;  // train cases' indices, in order
-  std::unique_ptr<Generator> inner_;
-  u64 prepared_ = 0;                        // evaluated_preparing() of the generators before this one
-  u32 inner_cases_ = 0;                     // the cases inner_ was made with
-  std::vector<std::string> earlier_notes_;  // notes() of the generators before this one
+  u32 inner_cases_ = 0;      // the cases the current enumeration was made with
 };
 
 }  // namespace
