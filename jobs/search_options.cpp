@@ -54,7 +54,7 @@ po::options_description search_options(SearchOptions* o) {
       "the direct paths against it)")(
       "splits", defaulted(&o->settings.enumerate.splits),
       "enumerate: meet a goal case by case, by a decision list of expressions under conditions (1), or not "
-      "(0)")("last-steps", bounded(&o->settings.enumerate.last_steps, 0, 2),
+      "(0)")("last-steps", bounded(&o->settings.enumerate.last_steps, 0, 3),
              "enumerate: a list result's goals up to this many steps before it (its outputs reversed, "
              "sorted, differenced, divided, less a parameter: reverse(e), map_mul(e, 2)); 0: none")(
       "forward-steps", defaulted(&o->settings.enumerate.forward_steps),

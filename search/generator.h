@@ -134,7 +134,7 @@ struct EnumerateSettings {
   // kUnboundedBodyGoals: until the bodies end, or the search does)
   u64 body_goal_budget = 100000;
   bool splits = true;         // goals met case by case: decision lists under bool expressions
-  u32 last_steps = 2;         // an answer's last steps, up to this many (search/last_steps.h; 0: none)
+  u32 last_steps = 3;         // an answer's last steps, up to this many (search/last_steps.h; 0: none)
   bool forward_steps = true;  // … and those each banked [int] is taken on (search/forward_steps.h)
   // DeepCoder's one-node list forms (bank::list_language_form) where a parameter is an [int]: the
   // enumeration evaluates this many expressions without them, or ends sooner, and then begins

@@ -70,7 +70,7 @@ std::pair<vm::Value, vm::Value> output_affixes(const suites::Problem& problem, u
 // between and the last), then as ints under chr or str, then as lines (strs, then numbers, then
 // the numbers taken apart as a list result is), where they exist, and where the outputs have
 // affixes, those of the outputs as they are, then what a kept part of a str parameter leaves.
-std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 2);
+std::vector<GoalShape> goal_shapes(const suites::Problem& problem, u32 last_steps = 3);
 
 // The productions and constants an answer met through goal g is written with besides the
 // expression that meets it, by key (search/bank_grammar.h): the + of its affixes and their

@@ -16,8 +16,9 @@
 //                        the outputs less ys, element by element (where ys is as long or longer)
 //   map_add($0, n), map_sub($0, n), map_mul($0, n)   with an int parameter n
 //
-// and two of them, one inside the other (map_mul(reverse(e), 2)), but for one that repeats or
-// undoes the step it goes into, and anything but a map inside a sort.
+// and up to three of them, one inside another (map_mul(reverse(e), 2), zip_add(reverse(zip_sub(xs,
+// e)), xs)), but for one that repeats or undoes the step it goes into, and anything but a map inside
+// a sort.
 //
 // DeepCoder's list language (Balog et al. 2017) ends most of its programs with one of these.
 #pragma once
@@ -34,6 +35,6 @@ namespace gs::search {
 // zips and maps may take), each once: none unless it is a plain [int] goal whose outputs hold an
 // element; a step whose inverse overflows or divides unevenly on some element, or changes no
 // output, gives none.
-std::vector<GoalShape> last_step_goals(const GoalShape& goal, const suites::Problem& problem, u32 depth = 2);
+std::vector<GoalShape> last_step_goals(const GoalShape& goal, const suites::Problem& problem, u32 depth = 3);
 
 }  // namespace gs::search

@@ -61,7 +61,7 @@ const GoalShape* find(const std::vector<GoalShape>& goals, const std::string& te
 TEST(LastSteps, EveryGoalGoesIntoItsStep) {
   std::mt19937_64 rng(7);
   std::set<std::string> outer;  // the outermost step of every goal checked
-  u64 checked = 0;
+  u64 checked = 0, three_deep = 0;
   vm::Runner runner;
   for (int round = 0; round < 80; ++round) {
     // Outputs that every step can take now and then: sorted, multiples of 12 or of ys's
@@ -86,7 +86,18 @@ TEST(LastSteps, EveryGoalGoesIntoItsStep) {
       outputs.push_back(list(out));
     }
     const suites::Problem p = problem(inputs, outputs);
-    for (const GoalShape& g : last_step_goals(plain(p), p)) {
+    // Two steps deep, and every fourth round three (a step inside two others).
+    std::vector<GoalShape> goals = last_step_goals(plain(p), p, 2);
+    if (round % 4 == 0) {
+      std::set<std::string> two;
+      for (const GoalShape& g : goals) two.insert(g.step.text);
+      for (GoalShape& g : last_step_goals(plain(p), p, 3))
+        if (!two.count(g.step.text)) {
+          ++three_deep;
+          goals.push_back(std::move(g));
+        }
+    }
+    for (const GoalShape& g : goals) {
       ASSERT_EQ(g.outputs.size(), outputs.size());
       EXPECT_TRUE(g.type == Type::IntArray && !g.plain());
       std::string source = "fn solve(xs: [int], ys: [int], n: int, e: [int]) -> [int] {\n  return ";
@@ -107,6 +118,7 @@ TEST(LastSteps, EveryGoalGoesIntoItsStep) {
     }
   }
   EXPECT_GT(checked, 500u);
+  EXPECT_GT(three_deep, 100u);
   for (const char* f : {"reverse", "sort", "scan_add", "map_mul", "map_negate", "map_add", "map_sub",
                         "zip_add", "zip_sub", "zip_mul"})
     EXPECT_TRUE(outer.count(f)) << f << " was never a last step";
@@ -179,18 +191,24 @@ TEST(LastSteps, TheEnumerationEndsAnAnswerWithThem) {
   SearchConfig config;
   config.batch = 500;
   config.budget.candidates = 60000;
-  EnumerateSettings settings;
-  settings.lambdas = false;  // the bank alone
-  auto g = make_enumerate_generator(p, settings);
-  const SearchOutcome r = run_search(p, *g, *pipeline::make_pipeline(pipeline::Device::Cpu, {}), config);
-  ASSERT_TRUE(r.solved) << r.best_source;
-  EXPECT_TRUE(r.generalises) << r.solution;
-  EXPECT_NE(r.solution.find("return reverse(map_mul(scan_add(xs, 0), 2));"), std::string::npos) << r.solution;
-  EXPECT_LT(r.candidates_to_solution, 2000u) << "met where scan_add(xs, 0) is banked";
-  EXPECT_EQ(r.uses, (std::vector<std::string>{
-                        "0 () -> int", "2 () -> int", "map_mul($0, $1) ([int], int) -> [int]",
-                        "reverse($0) ([int]) -> [int]", "scan_add($0, $1) ([int], int) -> [int]"}))
-      << "the last steps' productions and constants, for the search policy";
+  // Two steps deep, the answer is met where scan_add(xs, 0) is banked; three deep, by xs itself.
+  for (const auto& [depth, answer_text] :
+       {std::pair<u32, const char*>{2, "return reverse(map_mul(scan_add(xs, 0), 2));"},
+        {3, "return reverse(scan_add(map_mul(xs, 2), 0));"}}) {
+    EnumerateSettings settings;
+    settings.lambdas = false;  // the bank alone
+    settings.last_steps = depth;
+    auto g = make_enumerate_generator(p, settings);
+    const SearchOutcome r = run_search(p, *g, *pipeline::make_pipeline(pipeline::Device::Cpu, {}), config);
+    ASSERT_TRUE(r.solved) << r.best_source;
+    EXPECT_TRUE(r.generalises) << r.solution;
+    EXPECT_NE(r.solution.find(answer_text), std::string::npos) << r.solution;
+    EXPECT_LT(r.candidates_to_solution, depth == 2 ? 2000u : 10u) << r.solution;
+    EXPECT_EQ(r.uses, (std::vector<std::string>{
+                          "0 () -> int", "2 () -> int", "map_mul($0, $1) ([int], int) -> [int]",
+                          "reverse($0) ([int]) -> [int]", "scan_add($0, $1) ([int], int) -> [int]"}))
+        << "the last steps' productions and constants, for the search policy";
+  }
 }
 
 }  // namespace
