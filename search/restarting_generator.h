@@ -17,7 +17,9 @@ namespace gs::search {
 class RestartingGenerator : public Generator {
  public:
   GeneratorKind kind() const override { return current_->kind(); }
-  std::vector<Proposal> propose(u32 count, u64 iteration) override { return current_->propose(count, iteration); }
+  std::vector<Proposal> propose(u32 count, u64 iteration) override {
+    return current_->propose(count, iteration);
+  }
   void observe(std::span<const Proposal> proposals, const pipeline::BatchResults& results,
                i64 first_id) override {
     current_->observe(proposals, results, first_id);  // the proposals were the current one's

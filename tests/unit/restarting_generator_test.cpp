@@ -15,7 +15,8 @@ namespace {
 // A generator named `name` that proposes one program, its name, and counts how many are alive.
 class Named final : public Generator {
  public:
-  Named(std::string name, u64 preparing, int* alive) : name_(std::move(name)), preparing_(preparing), alive_(alive) {
+  Named(std::string name, u64 preparing, int* alive)
+      : name_(std::move(name)), preparing_(preparing), alive_(alive) {
     ++*alive_;
   }
   ~Named() override { --*alive_; }
