@@ -17,8 +17,6 @@ class ListFormsRestart final : public RestartingGenerator {
     begin_again("", [&] { return make_(false); });
   }
 
-  GeneratorKind kind() const override { return GeneratorKind::Enumerate; }
-
   std::vector<Proposal> propose(u32 count, u64 iteration) override {
     if (!restarted_) {
       if (spent_ < after_) {
