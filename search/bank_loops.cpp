@@ -274,13 +274,27 @@ vm::Trap range_to_natively(const LoopOperand* in, u64 most_steps, u64* out, u32*
 
 // range_by(a, b, s): x = a, then x + s (wrapping), while s > 0 and x <= b; n[1] whether it ended
 // on x <= b (s > 0 held), the longer test.
-u64 room_range_by(const LoopOperand* /*in*/, u64 most_steps) { return most_steps; }
+u64 room_steps(const LoopOperand* /*in*/, u64 most_steps) { return most_steps; }
 vm::Trap range_by_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
   Counter c{counts, most_steps};
   const i64 b = i64(in[1].word), s = i64(in[2].word);
   u32 n = 0;
   u64 x = in[0].word;
   for (; s > 0 && i64(x) <= b && c.step(); x += u64(s)) out[n++] = x;
+  counts->n[1] = s > 0;
+  *made = n;
+  return vm::Trap::NONE;
+}
+
+// squares_below(a, s, v): x * x for x = a, then x + s (wrapping), while s > 0 and x * x < v (the
+// square wrapping too); n[1] whether it ended on the square's test (s > 0 held), the longer one.
+vm::Trap squares_below_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made,
+                                LoopCounts* counts) {
+  Counter c{counts, most_steps};
+  const i64 s = i64(in[1].word), v = i64(in[2].word);
+  u32 n = 0;
+  u64 x = in[0].word;
+  for (; s > 0 && i64(x * x) < v && c.step(); x += u64(s)) out[n++] = x * x;
   counts->n[1] = s > 0;
   *made = n;
   return vm::Trap::NONE;
@@ -562,7 +576,14 @@ const ListBuilder kListBuilders[] = {
      {Type::Int, Type::Int, Type::Int},
      "fn NAME(a: int, b: int, s: int) -> [int] {\n  let out: [int] = [];\n  let x = a;\n"
      "  while s > 0 && x <= b {\n    out = push(out, x);\n    x = x + s;\n  }\n  return out;\n}\n",
-     {room_range_by, range_by_natively}},
+     {room_steps, range_by_natively}},
+    // The squares below a bound, from a by s: a loop that stops on its value rather than a count
+    // (PSB1's even squares below n, where map_square(range_by(2, n, 2)) is n / 2 elements long).
+    {"squares_below",
+     {Type::Int, Type::Int, Type::Int},
+     "fn NAME(a: int, s: int, v: int) -> [int] {\n  let out: [int] = [];\n  let x = a;\n"
+     "  while s > 0 && x * x < v {\n    out = push(out, x * x);\n    x = x + s;\n  }\n  return out;\n}\n",
+     {room_steps, squares_below_natively}},
     {"unique",
      {Type::IntArray},
      "fn NAME(xs: [int]) -> [int] {\n  let out: [int] = [];\n  for x in xs {\n    if !contains(out, x) {\n"

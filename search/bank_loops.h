@@ -27,6 +27,7 @@
 //   repeat(v, n)             n copies of v ([] when n <= 0)
 //   range_to(a, b)           a, a + 1, …, b ([] when b < a)
 //   range_by(a, b, s)        a, a + s, … up to b ([] unless s > 0)
+//   squares_below(a, s, v)   x * x for x = a, a + s, … while x * x < v ([] unless s > 0)
 //   unique(xs)               each x of xs at its first place
 //   interleave(xs, ys)       xs[0], ys[0], xs[1], ys[1], … below both lengths
 //   count_each(vs, xs)       how often each v of vs occurs in xs                 a histogram

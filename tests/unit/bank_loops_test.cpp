@@ -107,6 +107,12 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
     for (i64 x = args[0].i; step > 0 && x <= args[1].i; x += step) out.push_back(x);
     return list(out);
   }
+  if (name == "squares_below") {
+    std::vector<i64> out;
+    for (i64 x = args[0].i; args[1].i > 0 && wrap_mul(x, x) < args[2].i; x += args[1].i)
+      out.push_back(wrap_mul(x, x));
+    return list(out);
+  }
   const std::vector<i64> xs = args[0].type == A ? ints(args[0]) : std::vector<i64>{};
   const i64 v = args.size() > 1 ? args[1].i : 0;
   if (name == "unique" || name == "remove_all") {
@@ -470,6 +476,21 @@ TEST(BankLoops, FibonacciNumbers) {
         return Value::of_int(a);
       },
       6, "recur_add(n, 0, 1)");
+}
+
+// A loop that stops on its value: the squares below n, up to n = 9,999, where the squares of
+// range_to(1, n) would be a list of n.
+TEST(BankLoops, SquaresBelowN) {
+  std::vector<Value> inputs;
+  for (i64 n : {0, 1, 2, 10, 17, 100, 9999, 50, 4000, 26}) inputs.push_back(Value::of_int(n));
+  expect_answer(
+      "n", I, A, inputs,
+      [](const Value& n) {
+        std::vector<i64> out;
+        for (i64 x = 1; x * x < n.i; ++x) out.push_back(x * x);
+        return list(out);
+      },
+      7, "squares_below(1, 1, n)");
 }
 
 TEST(BankLoops, LastIndexOfZero) {
