@@ -273,7 +273,8 @@ vm::Trap range_to_natively(const LoopOperand* in, u64 most_steps, u64* out, u32*
 }
 
 // range_by(a, b, s): x = a, then x + s (wrapping), while s > 0 and x <= b; n[1] whether it ended
-// on x <= b (s > 0 held), the longer test.
+// on x <= b (s > 0 held), the longer test. Its room (room_steps, squares_below's too): a push a
+// step, as many as the fuel allows.
 u64 room_steps(const LoopOperand* /*in*/, u64 most_steps) { return most_steps; }
 vm::Trap range_by_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
   Counter c{counts, most_steps};
