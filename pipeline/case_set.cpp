@@ -182,6 +182,10 @@ u64 output_hash(std::span<const vm::Value> results) {
       h = hash_scalar(h, v);
       continue;
     }
+    if (v.type == Type::IntArray) {  // as the heap's (ints_hash)
+      h = mix_words(h, u32(v.items.size()), [&](u32 k) { return u64(v.items[k].i); });
+      continue;
+    }
     h = mix_word(h, v.items.size());
     for (const vm::Value& item : v.items) h = hash_scalar(h, item);
   }

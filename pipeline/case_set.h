@@ -37,7 +37,7 @@ struct CaseSetView {
   const u64* expected_slots = nullptr;    // case_count × result_count
 };
 
-// The output hash: 64-bit FNV-1a (base/hash.h) over the results' words.
+// The output hash: the results' words mixed by mix_word, an [int]'s by mix_words (base/hash.h).
 
 // Canonical bits of a float for hashing: every NaN hashes alike (value.h: all NaNs identical).
 GS_HD inline u64 float_key(u64 bits) {
@@ -75,11 +75,11 @@ GS_HD inline u64 mix_bytes(u64 hash, const u8* bytes, u32 n) {
 // The output hash of a str with these bytes, and of an [int] with these elements: what
 // result_hash gives them (for a caller that holds them outside a heap).
 GS_HD inline u64 str_hash(const u8* bytes, u32 n) { return mix_bytes(kHashSeed, bytes, n); }
-GS_HD inline u64 ints_hash(const u64* words, u32 n) {
-  u64 h = mix_word(kHashSeed, n);
-  for (u32 k = 0; k < n; ++k) h = mix_word(h, words[k]);
-  return h;
-}
+struct WordsAt {  // mix_words' k-th word of an array
+  const u64* words;
+  GS_HD u64 operator()(u32 k) const { return words[k]; }
+};
+GS_HD inline u64 ints_hash(const u64* words, u32 n) { return mix_words(kHashSeed, n, WordsAt{words}); }
 
 // Mixes one scalar of type t (Int, Float, Bool or Str) of the heap into *hash; false when a Str
 // word is not a string there.
@@ -164,17 +164,24 @@ GS_HD inline Match compare_outputs(const CaseSetView& t, u32 c, vm::Machine& m, 
       }
       u32 n = heap.header(u32(actual))->length;
       u32 expected_n = want.header(u32(expected[r]))->length;
-      h = mix_word(h, n);
       if (n != expected_n) one = Match::FAIL;
-      for (u32 k = 0; k < n; ++k) {
-        u64 e = k < expected_n ? want.slots(u32(expected[r]))[k] : 0;
-        Match element =
-            match_scalar(element_of(type), heap, heap.slots(u32(actual))[k], want, e, t.float_tolerance, &h);
-        if (element == Match::BAD_REFERENCE) {
-          *hash = 0;
-          return element;
+      if (type == Type::IntArray) {  // hashed as ints_hash does, compared word by word
+        const u64* got = heap.slots(u32(actual));
+        h = mix_words(h, n, WordsAt{got});
+        for (u32 k = 0; k < n && one == Match::PASS; ++k)
+          if (got[k] != want.slots(u32(expected[r]))[k]) one = Match::FAIL;
+      } else {
+        h = mix_word(h, n);
+        for (u32 k = 0; k < n; ++k) {
+          u64 e = k < expected_n ? want.slots(u32(expected[r]))[k] : 0;
+          Match element = match_scalar(element_of(type), heap, heap.slots(u32(actual))[k], want, e,
+                                       t.float_tolerance, &h);
+          if (element == Match::BAD_REFERENCE) {
+            *hash = 0;
+            return element;
+          }
+          if (element == Match::FAIL || k >= expected_n) one = Match::FAIL;
         }
-        if (element == Match::FAIL || k >= expected_n) one = Match::FAIL;
       }
     }
     if (one == Match::BAD_REFERENCE) {

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <type_traits>
 
@@ -404,6 +405,66 @@ TEST(Pipeline, DeviceChoice) {
   }
   config.limits.fuel = u64(1) << 32;
   EXPECT_THROW(pipeline::make_pipeline(pipeline::Device::Cpu, config), std::runtime_error);
+}
+
+// An [int] result's hash (from 8 elements on four chains mixed together: base/hash.h mix_words)
+// is the same from the pipeline's comparison (compare_outputs), from a Value (output_hash) and from
+// a heap (result_hash, by which the value bank hashes its behaviours), at every length from 0 to 40
+// (the threshold and each remainder of four); and it tells apart the lists one element or one swap
+// away.
+TEST(OutputHash, AnIntListHashesAlikeFromTheComparisonAValueAndAHeap) {
+  std::mt19937_64 rng(5);
+  auto small = [&](i64 lo, i64 hi) { return std::uniform_int_distribution<i64>(lo, hi)(rng); };
+  auto list = [](const std::vector<i64>& xs) {
+    std::vector<vm::Value> items;
+    for (i64 x : xs) items.push_back(vm::Value::of_int(x));
+    return vm::Value::of_array(Type::Int, std::move(items));
+  };
+  std::vector<std::vector<i64>> lists;
+  std::vector<std::vector<vm::Value>> inputs, outputs;
+  for (u32 n = 0; n <= 40; ++n)
+    for (int twice = 0; twice < 2; ++twice) {
+      std::vector<i64> xs(n);
+      for (i64& x : xs) x = small(-3, 3);
+      std::vector<i64> want = xs;
+      if (twice == 1 && n > 0) want[size_t(small(0, i64(n) - 1))] += 1;  // a case that fails
+      lists.push_back(xs);
+      inputs.push_back({list(xs)});
+      outputs.push_back({list(want)});
+    }
+  std::vector<pipeline::CaseSet::Case> cases;
+  for (size_t k = 0; k < inputs.size(); ++k) cases.push_back({inputs[k], outputs[k]});
+  const Type params[] = {Type::IntArray}, results[] = {Type::IntArray};
+  const pipeline::CaseSet set("solve", params, results, cases, 0);
+  pipeline::Sources sources;
+  sources.add("fn solve(xs: [int]) -> [int] { return xs; }");
+  pipeline::BatchResults r;
+  pipeline::make_pipeline(pipeline::Device::Cpu, {})->run(sources, set, &r);
+  const pipeline::CaseSetView view = set.view();
+  std::set<u64> seen;
+  for (u32 k = 0; k < cases.size(); ++k) {
+    const u64 want = pipeline::output_hash(inputs[k]);
+    EXPECT_EQ(r.output_hash[k], want) << "length " << lists[k].size();
+    EXPECT_EQ(r.pass[k], u8(lists[k].size() == 0 || k % 2 == 0));
+    vm::Heap heap;  // case k's input image: its word is the list
+    heap.base = reinterpret_cast<u8*>(const_cast<u64*>(view.input_heap + view.input_offsets[k]));
+    heap.capacity = heap.used = (view.input_offsets[k + 1] - view.input_offsets[k]) * 8;
+    u64 from_heap = 0;
+    ASSERT_TRUE(pipeline::result_hash(Type::IntArray, heap, view.input_slots[k], &from_heap));
+    EXPECT_EQ(from_heap, want);
+    if (k % 2 == 1) continue;  // the lists one place or one swap away
+    seen = {want};
+    for (size_t i = 0; i < lists[k].size(); ++i) {
+      std::vector<i64> other = lists[k];
+      other[i] += 1;
+      EXPECT_TRUE(seen.insert(pipeline::output_hash(std::vector<vm::Value>{list(other)})).second);
+      if (i + 1 < other.size() && lists[k][i] != lists[k][i + 1]) {
+        other = lists[k];
+        std::swap(other[i], other[i + 1]);
+        EXPECT_TRUE(seen.insert(pipeline::output_hash(std::vector<vm::Value>{list(other)})).second);
+      }
+    }
+  }
 }
 
 TEST(CaseSet, RejectsValuesOfTheWrongType) {
