@@ -350,6 +350,36 @@ vm::Trap count_each_natively(const LoopOperand* in, u64 most_steps, u64* out, u3
   return vm::Trap::NONE;
 }
 
+// difference(xs, ys): xs less one copy of each element of ys (Haskell's xs \\ ys, a multiset's
+// difference), in xs's order — the x at position k kept where xs[0..k] holds more copies of it
+// than ys does. Its steps are the two inner loops' (n[0]: k + 1 over xs, len(ys) over ys, for
+// each k); n[1] the outer loop's, n[2] the elements that match in either, n[3] those kept.
+u64 room_difference(const LoopOperand* in, u64 most_steps) {  // a push an outer step it reaches
+  u64 steps = 0, room = 0;
+  for (u32 k = 0; k < in[0].length && (steps += k + 1 + in[1].length) <= most_steps; ++k) ++room;
+  return room;
+}
+vm::Trap difference_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* made, LoopCounts* counts) {
+  const u64* xs = in[0].slots;
+  const u64* ys = in[1].slots;
+  u32 n = 0;
+  for (u32 k = 0; k < in[0].length; ++k) {
+    if (counts->n[0] + k + 1 + in[1].length > most_steps) {  // stopped: past the fuel
+      counts->n[0] = most_steps + 1;
+      break;
+    }
+    counts->n[0] += k + 1 + in[1].length;
+    ++counts->n[1];
+    const u64 seen = u64(std::count(xs, xs + k + 1, xs[k]));
+    const u64 there = u64(std::count(ys, ys + in[1].length, xs[k]));
+    counts->n[2] += seen + there;
+    if (seen > there) out[n++] = xs[k];
+  }
+  counts->n[3] = n;
+  *made = n;
+  return vm::Trap::NONE;
+}
+
 struct Accumulation {
   const char* name;
   const char* step;           // acc's next value, over acc and x (and b, in a digit loop)
@@ -558,6 +588,7 @@ struct ListBuilder {
   std::vector<Type> operands;
   const char* source;
   NativeListLoop native;  // in C++
+  u64 fuel = kLoopFuel;   // an application's on a case, in the bank
 };
 
 const ListBuilder kListBuilders[] = {
@@ -604,6 +635,19 @@ const ListBuilder kListBuilders[] = {
      "    for x in xs {\n      if x == v {\n        n = n + 1;\n      }\n    }\n    out = push(out, n);\n"
      "  }\n  return out;\n}\n",
      {room_count_each, count_each_natively}},
+    // xs less one copy of each element of ys (Haskell's xs \\ ys): what xs holds beyond ys, so
+    // that len(difference(xs, ys)) == 0 says ys holds every element of xs as often.
+    {"difference",
+     {Type::IntArray, Type::IntArray},
+     "fn NAME(xs: [int], ys: [int]) -> [int] {\n  let out: [int] = [];\n  for k in 0..len(xs) {\n"
+     "    let x = xs[k];\n    let seen = 0;\n    for j in 0..k + 1 {\n      if xs[j] == x {\n"
+     "        seen = seen + 1;\n      }\n    }\n    let there = 0;\n    for j in 0..len(ys) {\n"
+     "      if ys[j] == x {\n        there = there + 1;\n      }\n    }\n    if seen > there {\n"
+     "      out = push(out, x);\n    }\n  }\n  return out;\n}\n",
+     {room_difference, difference_natively},
+     // Its steps are quadratic in the lengths: 8 times a loop's fuel takes two strs of 20
+     // characters, PSB1's longest, well within it (610 steps).
+     8 * kLoopFuel},
 };
 
 // A whole helper's source with NAME for its function's name, named.
@@ -646,6 +690,7 @@ struct LoopForm {
   // The loop in C++, where it has one (Operation::loop_natively).
   NativeWordLoop native_word{};
   NativeListLoop native_list{};
+  u64 fuel = kLoopFuel;  // an application's on a case, in the bank (bank_loops.h)
 };
 
 std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
@@ -701,6 +746,7 @@ std::vector<LoopForm> loop_forms(const std::set<Type>& types) {
     for (const ListBuilder& b : kListBuilders) {
       add(b.operands, A, b.name, named, b.source);
       p.back().native_list = b.native;
+      p.back().fuel = b.fuel;
     }
     for (const Function& f : kMaps) {
       add({A, I}, A, std::string("map_") + f.name, map, f.value);
@@ -757,7 +803,7 @@ std::vector<Production> loop_productions(const std::set<Type>& types) {
   for (LoopForm& f : loop_forms(types)) {
     if (!f.production) continue;
     const std::string text = call_text(f);
-    p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, kLoopFuel));
+    p.push_back(operation_production(std::move(f.operands), f.result, text, f.helper, f.fuel));
     if (f.native_word.run != nullptr) p.back().operation->loop_natively(f.native_word);
     if (f.native_list.run != nullptr) p.back().operation->loop_natively(f.native_list);
   }

@@ -31,6 +31,7 @@
 //   unique(xs)               each x of xs at its first place
 //   interleave(xs, ys)       xs[0], ys[0], xs[1], ys[1], … below both lengths
 //   count_each(vs, xs)       how often each v of vs occurs in xs                 a histogram
+//   difference(xs, ys)       xs less one copy of each y of ys, in xs's order    Haskell's xs \\ ys
 //
 // with OP an accumulation (acc + x, acc * x, max, min, acc + x * x, acc + 1, and for digits
 // acc * b + x), P a comparison with a banked value (x == v, x < v, x > v, v divides x, v does

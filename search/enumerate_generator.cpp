@@ -344,6 +344,9 @@ class EnumerateGenerator final : public Generator {
     const ForwardStep* forward = nullptr;
     std::vector<Met> parts;
     i64 offset = 0;  // added to the expression: an int goal met up to a constant (offset_of())
+    // A bool goal met by whether the expression, a sequence, is empty (+1: `len(e) == 0`) or not
+    // (-1: `0 < len(e)`): emptiness_of().
+    int empty = 0;
   };
   static Met met_by(u32 goal, DecisionList list, const ForwardStep* forward = nullptr) {
     Met m;
@@ -567,6 +570,7 @@ class EnumerateGenerator final : public Generator {
         }
       }
       if (b.type == A && !forward_.empty()) step_forward(b);
+      meet_by_emptiness(b);
       if (settings_.splits && b.type == B && !b.traps_anywhere()) {
         CaseMask holds = case_mask(n);
         for (u32 k = 0; k < n; ++k)
@@ -736,6 +740,11 @@ class EnumerateGenerator final : public Generator {
       keys->insert(bank::production_key(m.offset > 0 ? "$0 + $1" : "$0 - $1", {I, I}, I));
       keys->insert(bank::constant_key(vm::Value::of_int(m.offset > 0 ? m.offset : -m.offset)));
     }
+    if (m.empty != 0) {
+      keys->insert(bank::production_key("len($0)", {enumerator_->behaviour(m.list.otherwise).type}, I));
+      keys->insert(bank::production_key(m.empty > 0 ? "$0 == $1" : "$0 < $1", {I, I}, B));
+      keys->insert(bank::constant_key(vm::Value::of_int(0)));
+    }
     for (const Met& part : m.parts) keys_of(part, keys);
   }
 
@@ -754,6 +763,32 @@ class EnumerateGenerator final : public Generator {
       if (i64(b.words[k] + u64(c)) != g.shape.outputs[k].i) return std::nullopt;
     return c;
   }
+  // The bool goals not met whose every output says whether b, a sequence, is empty there (or
+  // whether it is not), met by `len(b) == 0` (or `0 < len(b)`) — PSB1's super-anagrams is
+  // `len(difference(a's codes, b's codes)) == 0`, three nodes past what the goal would otherwise
+  // wait for. As offset_of(), only where a problem has kTrustedCases train cases or more: with
+  // fewer, a list empty on just the true cases is too often a coincidence.
+  void meet_by_emptiness(const bank::Behaviour& b) {
+    const u32 n = cases_->count();
+    if ((b.type != A && b.type != S && b.type != SA && b.type != FA) || n < kTrustedCases ||
+        b.traps_anywhere())
+      return;
+    for (u32 j = 0; j < goals_.size(); ++j) {
+      const GoalShape& shape = goals_[j].shape;
+      if (shape.type != B || !shape.plain() || closed(j)) continue;
+      bool empty_where_true = true, empty_where_false = true;
+      for (u32 k = 0; k < n && (empty_where_true || empty_where_false); ++k) {
+        const bool empty = cases_->machine(k).heap.header(u32(b.words[k]))->length == 0;
+        empty_where_true = empty_where_true && empty == (shape.outputs[k].i != 0);
+        empty_where_false = empty_where_false && empty == (shape.outputs[k].i == 0);
+      }
+      if (!empty_where_true && !empty_where_false) continue;
+      Met m = met_by(j, {{}, scanned_});
+      m.empty = empty_where_true ? 1 : -1;
+      meet(j, std::move(m));
+    }
+  }
+
   // Whether offset_of() may find b meets g up to a constant (what it asks before it looks).
   bool may_offset(const Goal& g, const bank::Behaviour& b) const {
     return b.type == I && cases_->count() >= kTrustedCases && g.shape.layout.empty() && !b.traps_anywhere();
@@ -848,6 +883,7 @@ class EnumerateGenerator final : public Generator {
       if (m.offset != 0)
         e = "(" + e + (m.offset > 0 ? " + " : " - ") + std::to_string(m.offset > 0 ? m.offset : -m.offset) +
             ")";
+      if (m.empty != 0) e = m.empty > 0 ? "(len(" + e + ") == 0)" : "(0 < len(" + e + "))";
       if (!shape.step.empty()) {
         e = bank::substitute(shape.step.text, {&e});
         for (const std::string& h : shape.step.helpers) helper(h);

@@ -186,6 +186,12 @@ std::optional<Value> reference(const std::string& name, const std::vector<Value>
     for (i64 x : xs) out.push_back(i64(std::count(ys.begin(), ys.end(), x)));
     return list(out);
   }
+  if (name == "difference") {  // remove the first copy of each y: Haskell's xs \\ ys
+    std::vector<i64> out = xs;
+    for (i64 y : ints(args[1]))
+      if (auto at = std::find(out.begin(), out.end(), y); at != out.end()) out.erase(at);
+    return list(out);
+  }
   if (starts(name, "map_", &op)) {
     std::vector<i64> out;
     for (i64 x : xs) {

@@ -714,6 +714,47 @@ TEST(Enumerate, MeetsAnIntUpToAConstantAtTenCasesOrMore) {
   EXPECT_TRUE(!f.solved || f.solution.find("+ 1000)") == std::string::npos) << f.solution;
 }
 
+// A bool met by whether a banked list is empty: ys holds every element of xs at least as often
+// (PSB1's super-anagrams over lists) is len(difference(xs, ys)) == 0, whose goal is met at
+// difference(xs, ys), three nodes sooner.
+TEST(Enumerate, MeetsABoolByWhetherAListIsEmpty) {
+  const auto expected = [](const nlohmann::json& in) {
+    std::vector<i64> ys = in[1].get<std::vector<i64>>();
+    for (i64 x : in[0].get<std::vector<i64>>()) {
+      const auto at = std::find(ys.begin(), ys.end(), x);
+      if (at == ys.end()) return nlohmann::json(false);
+      ys.erase(at);
+    }
+    return nlohmann::json(true);
+  };
+  using L = std::vector<i64>;
+  const std::vector<std::pair<L, L>> cases = {{{}, {}},
+                                              {{}, {4}},
+                                              {{3}, {}},
+                                              {{1, 2}, {2, 1}},
+                                              {{1, 1}, {1}},
+                                              {{5, 6, 5}, {5, 6, 7, 5}},
+                                              {{7}, {8, 9}},
+                                              {{2, 2}, {2, 3, 2}},
+                                              {{9, 8, 7}, {7, 8}},
+                                              {{4, 4, 4}, {4, 4, 4}},
+                                              {{3, 1}, {1, 2, 3}},
+                                              {{6, 5}, {5, 5}},
+                                              {{1, 2, 3}, {3, 2}},
+                                              {{0}, {0, 0}},
+                                              {{2, 9}, {9, 2, 2}},
+                                              {{8, 8}, {8, 1, 8}},
+                                              {{5}, {6}},
+                                              {{3, 3}, {3, 1}},
+                                              {{4, 7}, {7, 4, 4}},
+                                              {{9}, {}}};
+  std::vector<nlohmann::json> train, test;
+  for (const auto& [xs, ys] : cases) (train.size() < 14 ? train : test).push_back({xs, ys});
+  const suites::Problem p = make_problem("fn solve(xs: [int], ys: [int]) -> bool", train, expected);
+  const search::SearchOutcome r = solve(p, test, expected, 100000);
+  expect_generalising(r, "(len(difference(xs, ys)) == 0)");
+}
+
 // PSB1's for-loop-index as bundled (200 train cases): the lines goal's [int] is
 // range_by(start, finish, step) less a last finish, and the lists banked on the way
 // (repeat(v, start * finish), ...) are bounded, so that the heaps (2.5 MiB a case) do not fill
