@@ -60,6 +60,7 @@ void BankDevice::outputs(std::span<const u32> tuples, std::span<Behaviour> into)
     into[i].type = result_;
     into[i].words.assign(out_words_.begin() + i * n, out_words_.begin() + (i + 1) * n);
     into[i].traps.assign(out_traps_.begin() + i * n, out_traps_.begin() + (i + 1) * n);
+    into[i].too_long = false;
   }
 }
 

@@ -210,9 +210,10 @@ bool BankEnumerator::bank(const Behaviour& b, u32 size, u32 cost, u32 production
 }
 
 bool BankEnumerator::too_long(const Behaviour& b) {
+  if (b.too_long) return true;
   const bool list = is_array(b.type);
   if (!list && b.type != Type::Str) return false;
-  const u32 bound = list ? longest_list_ : longest_str_;
+  const u32 bound = list ? cases_.longest_list() : cases_.longest_str();
   for (u32 k = 0; k < b.traps.size(); ++k)
     if (b.traps[k] == u8(vm::Trap::NONE) && cases_.machine(k).heap.header(u32(b.words[k]))->length > bound)
       return true;
@@ -455,7 +456,7 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
               if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;
             }
             const bool banked =
-                !exhausted && (!tried_only || meets(b)) &&
+                !exhausted && !b.too_long && (!tried_only || meets(b)) &&
                 bank(b, size, level_, production_, operands, &hash, on_device ? &chunk_hashes_[c] : nullptr);
             if (banked && alone && !heaps_full_)
               for (u32 k = 0; k < b.traps.size() && !heaps_full_; ++k)

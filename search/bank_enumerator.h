@@ -117,10 +117,7 @@ class BankEnumerator {
   // than a problem's are rarely a step to its answer, and each takes heap on every case:
   // `repeat(v, start * finish)` and `range_to(-500, 485)` filled PSB1's 2.5 MiB heaps (200
   // cases) by size 5, after which no list was made at all.
-  void bound_lengths(u32 list, u32 str) {
-    longest_list_ = list;
-    longest_str_ = str;
-  }
+  void bound_lengths(u32 list, u32 str) { cases_.bound_lengths(list, str); }
 
   // From now on keeps the output hash of each case (case_hash) of every banked list, str or
   // [str], which bank() computes to tell duplicates: a caller that compares the new entries with
@@ -216,7 +213,6 @@ class BankEnumerator {
   std::string parameters_, arguments_;
 
   std::vector<Production> productions_;
-  u32 longest_list_ = ~0u, longest_str_ = ~0u;  // bound_lengths()
   std::vector<Entry> entries_;
   std::vector<std::vector<std::vector<u32>>> by_type_level_;  // type byte → cost → entry ids
   std::vector<HashSet64> seen_;                               // type byte → behaviour hashes

@@ -447,6 +447,7 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
   out->type = result_;
   out->words.resize(n);
   out->traps.resize(n);
+  out->too_long = false;
   const u64 fuel = fuel_for(cases);
   const bool direct = takes_direct_path(cases, fuel);
   if (direct && direct_ != Direct::Scalar) {
@@ -484,6 +485,8 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
   const bool charges = reads ? vm::reading_walks(kOp) : vm::making_charges(kOp);
   const u32 n = cases.count();
   constexpr u8 kNone = u8(vm::Trap::NONE);
+  // The length of what it would make, where that is known before: array(n, x)'s n.
+  const u64 longest = kOp == vm::Op::NEW_FILLED ? cases.longest_list() : ~u64(0);
   for (u32 k = 0; k < n; ++k) {
     u64 x[3] = {0, 0, 0}, r = 0, work = 0;
     for (u32 i = 0; i < arity; ++i) x[i] = operands[i]->words[k];
@@ -494,6 +497,13 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
       t = u8(reads ? vm::reading_check(kOp, heap, x[0], &work)
                    : vm::making_check(kOp, operand, heap, x, &work));
     if (t == kNone && charges && work > fuel - (code_words - 1)) t = u8(vm::Trap::OUT_OF_FUEL);
+    if (t == kNone && kOp == vm::Op::NEW_FILLED && x[0] > longest &&
+        !(charges && work > fuel - code_words)) {  // made, it would be dropped: not made
+      out->too_long = true;
+      out->traps[k] = kNone;
+      out->words[k] = 0;
+      continue;
+    }
     if (t == kNone)
       t = u8(reads ? vm::reading_op(kOp, operand, heap, x[0], x[1], &r)
                    : vm::making_op(kOp, operand, heap, x, &r));
@@ -535,6 +545,7 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
     out.type = result_;
     out.words.resize(n);
     out.traps.resize(n);
+    out.too_long = false;
   }
   // Case by case, every application: a case's machine is one thread's.
   auto run = [&](u64 begin, u64 end) {
@@ -558,6 +569,7 @@ void choose(const Behaviour& condition, const Behaviour& then, const Behaviour& 
   out->type = then.type;
   out->words.resize(n);
   out->traps.resize(n);
+  out->too_long = false;
   for (size_t k = 0; k < n; ++k) {
     const Behaviour& picked = condition.words[k] != 0 ? then : otherwise;
     if (condition.traps[k] != u8(vm::Trap::NONE)) {

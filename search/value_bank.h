@@ -41,6 +41,9 @@ struct Behaviour {
   Type type = Type::Unit;
   std::vector<u64> words;
   std::vector<u8> traps;
+  // On some case the application would have made a list longer than the cases' bound
+  // (Cases::bound_lengths) and made nothing there: never banked, its words there mean nothing.
+  bool too_long = false;
   bool traps_anywhere() const;
 };
 
@@ -70,6 +73,16 @@ class Cases {
   vm::Value value(const Behaviour& b, u32 k);
   vm::Machine& machine(u32 k) { return machines_[k]->get(); }
   const vm::Limits& limits() const { return limits_; }
+  // From now on no list of more than `list` elements, nor str of more than `str` bytes, is wanted
+  // (none is too long by default): an application whose output on a case would be a longer list
+  // it knows the length of before making it — `array(n, x)` — makes none there and says so
+  // (Behaviour::too_long), as it says the traps, rather than filling n slots to have them dropped.
+  void bound_lengths(u32 list, u32 str) {
+    longest_list_ = list;
+    longest_str_ = str;
+  }
+  u32 longest_list() const { return longest_list_; }
+  u32 longest_str() const { return longest_str_; }
   ThreadPool* pool() { return pool_.get(); }
   bool interpreter_only() const { return interpreter_only_; }
 
@@ -99,6 +112,7 @@ class Cases {
   bool interpreter_only_ = false;
   std::vector<std::unique_ptr<vm::OwnedMachine>> machines_;
   std::vector<Behaviour> params_;
+  u32 longest_list_ = ~0u, longest_str_ = ~0u;  // bound_lengths()
 };
 
 // An operand of a loop computed in C++, on one case: an [int]'s elements, or an int.

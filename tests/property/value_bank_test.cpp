@@ -635,6 +635,59 @@ TEST(ValueBank, TheDirectMakingPathAgreesWithTheInterpreter) {
   EXPECT_GT(exhausted, compared / 200);   // and the heaps' bound
 }
 
+// array(n, x) past the cases' length bound (Cases::bound_lengths) makes nothing and says so
+// (Behaviour::too_long) where the interpreter, which knows no bound, makes a list longer than it:
+// elsewhere the two give the same outputs and traps, n < 0's, the fuel's and the heap's included;
+// and the direct path's heap never holds more than the interpreter's.
+TEST(ValueBank, ArrayPastTheBoundIsNotMade) {
+  const Row rows[] = {{{I, I}, A, "array(a0, a1)"}, {{I, S}, Type::StrArray, "array(a0, a1)"}};
+  Rng rng(env_u64("GPUSYNTH_PROPERTY_SEED", 0x51ce));
+  u64 compared = 0, skipped = 0, too_long = 0;
+  for (const Row& row : rows) {
+    const Operation op(row.args, row.result, row.body);
+    for (int round = 0; round < 400; ++round) {
+      const u32 n = 1 + u32(rng.below(6));
+      std::vector<std::vector<vm::Value>> inputs(n);
+      for (auto& in : inputs) {
+        in.push_back(vm::Value::of_int(i64(rng.below(16)) - 3));
+        in.push_back(row.args[1] == I ? vm::Value::of_int(7) : vm::Value::of_str("ab"));
+      }
+      vm::Limits limits;
+      limits.fuel = 3 + rng.below(14);
+      limits.heap_bytes = 256u << rng.below(3);
+      Cases direct(row.args, inputs, limits);
+      Cases reference(row.args, inputs, limits, {.threads = 1, .interpreter_only = true});
+      const u32 bound = u32(rng.below(9));
+      direct.bound_lengths(bound, ~0u);
+      const TwoPaths operands(direct, reference, u32(row.args.size()), rng);
+      const Behaviour fast = op.apply(operands.fast_pointers, direct),
+                      slow = op.apply(operands.slow_pointers, reference);
+      bool longer = false;
+      for (u32 k = 0; k < n; ++k) {
+        const bool made_longer = slow.traps[k] == u8(vm::Trap::NONE) &&
+                                 reference.machine(k).heap.header(u32(slow.words[k]))->length > bound;
+        longer = longer || made_longer;
+        ASSERT_EQ(fast.traps[k], slow.traps[k]) << row.body << ", fuel " << limits.fuel << ", case " << k;
+        ASSERT_LE(direct.machine(k).heap.used, reference.machine(k).heap.used) << row.body << ", case " << k;
+        if (made_longer) {
+          ++skipped;
+          continue;
+        }
+        if (fast.traps[k] == u8(vm::Trap::NONE)) {
+          ASSERT_EQ(search::bank::case_hash(fast, direct, k), search::bank::case_hash(slow, reference, k))
+              << row.body << ", case " << k;
+        }
+        ++compared;
+      }
+      ASSERT_EQ(fast.too_long, longer) << row.body << ", bound " << bound;
+      too_long += fast.too_long;
+    }
+  }
+  EXPECT_GT(skipped, 100u);
+  EXPECT_GT(compared, 500u);
+  EXPECT_GT(too_long, 100u);
+}
+
 // Applications in chunks on two threads (Operation::apply_all) against one by one through the
 // interpreter alone: a loop with an int result (a fold over 1..n that runs out of fuel on large
 // counts), builtins over arrays, each on random operands, large counts included.
