@@ -345,7 +345,7 @@ class EnumerateGenerator final : public Generator {
     std::vector<Met> parts;
     i64 offset = 0;  // added to the expression: an int goal met up to a constant (offset_of())
     // A bool goal met by whether the expression, a sequence, is empty (+1: `len(e) == 0`) or not
-    // (-1: `0 < len(e)`): emptiness_of().
+    // (-1: `0 < len(e)`): meet_by_emptiness().
     int empty = 0;
   };
   static Met met_by(u32 goal, DecisionList list, const ForwardStep* forward = nullptr) {
