@@ -770,12 +770,13 @@ class EnumerateGenerator final : public Generator {
   // fewer, a list empty on just the true cases is too often a coincidence.
   void meet_by_emptiness(const bank::Behaviour& b) {
     const u32 n = cases_->count();
-    if ((b.type != A && b.type != S && b.type != SA && b.type != FA) || n < kTrustedCases ||
-        b.traps_anywhere())
-      return;
+    if ((b.type != A && b.type != S && b.type != SA && b.type != FA) || n < kTrustedCases) return;
+    bool checked = false;  // b's traps, looked at once a goal could take it (most problems have none)
     for (u32 j = 0; j < goals_.size(); ++j) {
       const GoalShape& shape = goals_[j].shape;
       if (shape.type != B || !shape.plain() || closed(j)) continue;
+      if (!checked && b.traps_anywhere()) return;
+      checked = true;
       bool empty_where_true = true, empty_where_false = true;
       for (u32 k = 0; k < n && (empty_where_true || empty_where_false); ++k) {
         const bool empty = cases_->machine(k).heap.header(u32(b.words[k]))->length == 0;
