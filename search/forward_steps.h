@@ -7,10 +7,10 @@
 // at e's level rather than at the next one or two (DeepCoder's list language ends many of its
 // programs with one of these).
 //
-// A step is checked first on the first train case by a sketch (sketch() below: the step written
-// natively, with the VM's own arithmetic, vm/arith.h), and only where that agrees with the goal
-// by the step's bank::Operation on every case: the VM's semantics decide what meets a goal, and a
-// test holds the sketch to them on random lists.
+// A step is checked first on one train case (the enumeration's choice) by a sketch (sketch()
+// below: the step written natively, with the VM's own arithmetic, vm/arith.h), and only where that
+// agrees with the goal by the step's bank::Operation on every case: the VM's semantics decide what
+// meets a goal, and a test holds the sketch to them on random lists.
 #pragma once
 
 #include <optional>
