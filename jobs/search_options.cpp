@@ -15,9 +15,10 @@ po::options_description search_options(SearchOptions* o) {
   const std::string list_forms_help =
       "enumerate: where a parameter is an [int], DeepCoder's list language as one-node forms too: xs[0], "
       "map_triple(xs) (x * 3; +1, -1, *2, /2, /3, *4, /4), filter_odd(xs) and count_where_odd(xs) (> 0, < 0, "
-      "even), scanl1_max(xs) (-, min): from the start (1), never (0), or auto: after " +
+      "even), scanl1_max(xs) (+, -, min): from the start (1), never (0), or auto: after " +
       std::to_string(search::kListFormsAfter) +
-      " expressions without them, or when the enumeration without them ends, it begins again with them";
+      " expressions without them, or when the enumeration without them ends, it begins again in DeepCoder's "
+      "list language alone (--list-language), then with the whole grammar and the forms";
   d.add_options()(
       "generator,g", defaulted(&o->generator),
       "where candidates come from: random, gp, enumerate (bottom-up over a value bank), portfolio "
@@ -61,6 +62,12 @@ po::options_description search_options(SearchOptions* o) {
       "enumerate: also take each banked [int] one step on against the goals (filter_gt(e, 0), sum(e), "
       "scan_max(e, ...), map_square(e)) (1), or not (0)")("list-forms", defaulted(&o->list_forms),
                                                           list_forms_help.c_str())(
+      "list-language", at_least(&o->settings.enumerate.list_language, 0),
+      "enumerate: with --list-forms auto, the expressions of DeepCoder's list language alone (its forms, "
+      "last, access, max, min, sum, sort, reverse, take, drop, map by negation and square, zipwith by +, -, "
+      "*, "
+      "max and min; a function a level; the parameters the only leaves; no lambdas) between the grammar "
+      "without the forms and the grammar with them (0: none)")(
       "sample-cases", bounded(&o->settings.enumerate.sample_cases, 0, 1u << 20),
       "enumerate: the value bank holds this many of the train cases (the first half of them, the rest spread "
       "over the others), and the cases a proposal fails join them (the pipeline judges every proposal on all "

@@ -1,5 +1,7 @@
 #include "search/bank_grammar.h"
 
+#include <algorithm>
+
 #include "search/bank_loops.h"
 #include "trees/syntax.h"
 
@@ -134,10 +136,33 @@ bool list_language_form(const Production& p) {
                                                "count_where_negative($0)",
                                                "count_where_even($0)",
                                                "count_where_odd($0)",
+                                               "scanl1_add($0)",
                                                "scanl1_sub($0)",
                                                "scanl1_max($0)",
                                                "scanl1_min($0)"};
   return p.operands.size() == 1 && p.operands[0] == A && kForms.count(p.text) > 0;
+}
+
+bool list_language_function(const Production& p) {
+  // The rest of DeepCoder's functions as the grammar spells them: last, access, maximum, minimum,
+  // sum, sort, reverse, take, drop, map by negation and square, zipwith.
+  static const std::set<std::string> kFunctions = {
+      "$0[len($0) - 1]", "$0[$1]",           "max($0)",
+      "min($0)",         "sum($0)",          "sort($0)",
+      "reverse($0)",     "slice($0, 0, $1)", "slice($0, $1, len($0))",
+      "map_negate($0)",  "map_square($0)",   "zip_add($0, $1)",
+      "zip_sub($0, $1)", "zip_mul($0, $1)",  "zip_max($0, $1)",
+      "zip_min($0, $1)"};
+  const bool over_lists =
+      std::all_of(p.operands.begin(), p.operands.end(), [](Type t) { return t == A || t == I; });
+  return list_language_form(p) || (over_lists && p.operands[0] == A && kFunctions.count(p.text) > 0);
+}
+
+std::vector<Production> list_language(const std::set<Type>& types) {
+  std::vector<Production> p = grammar(types, true, false, true);
+  std::erase_if(p, [](const Production& q) { return !list_language_function(q); });
+  for (Production& q : p) q.cost = kListLanguageCost;
+  return p;
 }
 
 std::string production_key(const Production& p) { return production_key(p.text, p.operands, p.result); }

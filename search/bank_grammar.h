@@ -35,11 +35,24 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
                                 bool list_forms = false);
 
 // Whether p is one of DeepCoder's one-node forms (Balog et al. 2017): head (`$0[0]`), a map by
-// +1, -1, *2, /2, *3, /3, *4 or /4, a filter or a count by > 0, < 0, even or odd, a scanl1 by -,
-// max or min (search/bank_loops.h) — the grammar's larger spellings made one node, as in that
+// +1, -1, *2, /2, *3, /3, *4 or /4, a filter or a count by > 0, < 0, even or odd, a scanl1 by +,
+// -, max or min (search/bank_loops.h) — the grammar's larger spellings made one node, as in that
 // language (map_mul(xs, 3) is five nodes, map_triple(xs) two). The enumeration takes them where
 // a parameter is an [int], after a while without them by default (search/list_forms_restart.h).
 bool list_language_form(const Production& p);
+
+// Whether p is a function of DeepCoder's list language: a list_language_form, or one of the rest
+// as the grammar spells them — last (`$0[len($0) - 1]`), access (`$0[$1]`), max, min, sum, sort,
+// reverse, take (`slice($0, 0, $1)`), drop (`slice($0, $1, len($0))`), map by negation and square,
+// zipwith by +, -, *, max and min.
+bool list_language_function(const Production& p);
+// DeepCoder's list language alone over `types` (those of grammar() that are
+// list_language_function), each at kListLanguageCost: a function costs as much as 8 leaves, so
+// that the enumeration goes function by function (level 8·F + the leaves), as DeepCoder's search
+// does by program length, and a program of three functions over the parameters comes before any
+// of four (search/list_forms_restart.h).
+inline constexpr u32 kListLanguageCost = 8;
+std::vector<Production> list_language(const std::set<Type>& types);
 
 // Whether p is a production of lambda bodies (search/bank_lambdas.h), over one element: one that
 // makes an int, a bool or a str, but of the loops only those over an int's digits or comparing a

@@ -478,7 +478,8 @@ const Function kUnaryMaps[] = {{"square", "x * x", map_loop<Op::BINARY_MUL, Pair
                                {"quadruple", "x * 4", map_loop<Op::BINARY_MUL, Pairs::WithConst, 4>()},
                                {"quarter", "x / 4", map_loop<Op::BINARY_DIV, Pairs::WithConst, 4>()}};
 // DeepCoder's scanl1: the first element, then each folded into the one before it.
-const Function kScanl1s[] = {{"sub", "out[i - 1] - x", {room_each, scanl1_natively<Op::BINARY_SUB>}},
+const Function kScanl1s[] = {{"add", "out[i - 1] + x", {room_each, scanl1_natively<Op::BINARY_ADD>}},
+                             {"sub", "out[i - 1] - x", {room_each, scanl1_natively<Op::BINARY_SUB>}},
                              {"max", "max(out[i - 1], x)", {room_each, scanl1_natively<Op::MAX_INT>}},
                              {"min", "min(out[i - 1], x)", {room_each, scanl1_natively<Op::MIN_INT>}}};
 const Function kZips[] = {{"add", "x + y", map_loop<Op::BINARY_ADD, Pairs::Zip>()},

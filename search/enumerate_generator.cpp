@@ -72,13 +72,16 @@ class EnumerateGenerator final : public Generator {
   // recurring strings, the ints at which the outputs step) are taken from `whole`'s where the
   // cases are a sample of its (search/case_sample.h), so that a word or a threshold no case of
   // the sample shows is a leaf all the same.
-  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings,
+  // `grammar`: the whole grammar, with DeepCoder's list forms or without, or that list language
+  // alone (search/list_forms_restart.h); the forms only where a parameter is an [int].
+  EnumerateGenerator(const suites::Problem& problem, EnumerateSettings settings, ListForms grammar,
                      const suites::Problem* whole = nullptr)
       : settings_(settings) {
     const suites::Problem& all = whole != nullptr ? *whole : problem;
     const suites::Signature& sig = problem.signature;
     types_ = bank::grammar_types(problem);
-    list_forms_ = settings.list_forms_after == 0 && has_int_list(problem);
+    if (has_int_list(problem)) grammar_ = grammar;
+    if (grammar_ == ListForms::Alone) settings_.lambdas = false;  // its maps and filters are the forms
     const bool lines = has_lines(problem);
     if (lines) types_.insert(A);  // lines of numbers: a list of ints, then map_str
     // A map over a str's characters or a [str]'s elements with an int body is an [int] (the
@@ -99,15 +102,15 @@ class EnumerateGenerator final : public Generator {
         g.hashes.push_back(shape.step.permutation ? multiset_hash(elements) : pipeline::output_hash({&v, 1}));
       }
       if (shape.outputs.size() > key_case_ && (shape.type == I || shape.type == A)) {
-        const vm::Value& first = shape.outputs[key_case_];
-        if (shape.type == I) g.first = {first.i};
-        for (const vm::Value& x : first.items) g.first.push_back(x.i);
-        if (shape.step.permutation) std::sort(g.first.begin(), g.first.end());
+        const vm::Value& key = shape.outputs[key_case_];
+        if (shape.type == I) g.key = {key.i};
+        for (const vm::Value& x : key.items) g.key.push_back(x.i);
+        if (shape.step.permutation) std::sort(g.key.begin(), g.key.end());
       }
       if (!shape.joined() && (shape.type == I || shape.type == A)) {
-        forward_goals_[shape.step.permutation].emplace(first_key(shape.type, g.first, shape.step.permutation),
+        forward_goals_[shape.step.permutation].emplace(key_of(shape.type, g.key, shape.step.permutation),
                                                        u32(goals_.size()));
-        if (shape.type == A) forward_lengths_.insert(g.first.size());
+        if (shape.type == A) forward_lengths_.insert(g.key.size());
       }
       g.shape = std::move(shape);
       goals_.push_back(std::move(g));
@@ -165,8 +168,8 @@ class EnumerateGenerator final : public Generator {
     if (settings.forward_steps && types_.count(A) && !problem.train.empty()) {
       forward_ = forward_steps(problem);
       for (const vm::Value& p : problem.train[key_case_].inputs) {  // the [int] parameters, for the sketches
-        first_lists_.emplace_back();
-        for (const vm::Value& y : p.items) first_lists_.back().push_back(u64(y.i));
+        key_lists_.emplace_back();
+        for (const vm::Value& y : p.items) key_lists_.back().push_back(u64(y.i));
       }
     }
     entry_ = sig.entry;
@@ -251,14 +254,16 @@ class EnumerateGenerator final : public Generator {
     };
     const u64 memory_mib = settings_.memory >> 20;
     if (heaps_filled_) {
-      // Each case's heap is a quarter of --bank-memory over the cases, held to 1-256 MiB.
+      // Each case's heap is the heaps' share of --bank-memory over the cases, held to 1-256 MiB.
       const u64 heap_mib = cases_->limits().heap_bytes >> 20;
-      const u64 quarter_mib = memory_mib / 4 / std::max<u64>(cases_->count(), 1);
-      const std::string share = heap_mib == quarter_mib
-                                    ? "a quarter of --bank-memory " + std::to_string(memory_mib) + " over " +
-                                          std::to_string(cases_->count()) + " cases"
-                                : heap_mib > quarter_mib ? "the least a case heap is given"
-                                                         : "the most a case heap may hold";
+      const u64 quarter_mib = (heaps_share() >> 20) / std::max<u64>(cases_->count(), 1);
+      const std::string share =
+          heap_mib == quarter_mib
+              ? std::string(grammar_ == ListForms::Alone ? "three quarters" : "a quarter") +
+                    " of --bank-memory " + std::to_string(memory_mib) + " over " +
+                    std::to_string(cases_->count()) + " cases"
+          : heap_mib > quarter_mib ? "the least a case heap is given"
+                                   : "the most a case heap may hold";
       out.push_back(
           "the value bank's case heaps filled " + when(*heaps_filled_) + " (" + std::to_string(heap_mib) +
           " MiB a case: " + share +
@@ -334,7 +339,7 @@ class EnumerateGenerator final : public Generator {
     // Terms right wherever they do not trap (partial_traps()).
     std::vector<Guarded> guarded;
     // An int or [int] goal's output on the key case (its elements; sorted for a permutation goal).
-    std::vector<i64> first;
+    std::vector<i64> key;
   };
   // The train case the goals are looked up by (candidate_goals()) and the forward steps sketched
   // on (step_forward()): the one whose int and [int] outputs say most — the longest lists, then
@@ -383,8 +388,8 @@ class EnumerateGenerator final : public Generator {
     // cost time where there are many cases, as more and larger lists are banked (PSB1 at
     // 300,000: +22 % against 64 MiB; docs/results.md "The bank's heaps, and list results taken apart").
     vm::Limits limits;
-    limits.heap_bytes = u32(std::clamp<u64>(settings_.memory / 4 / std::max<size_t>(inputs_.size(), 1),
-                                            1u << 20, vm::kMaxHeapBytes));
+    limits.heap_bytes = u32(
+        std::clamp<u64>(heaps_share() / std::max<size_t>(inputs_.size(), 1), 1u << 20, vm::kMaxHeapBytes));
     cases_ = std::make_unique<bank::Cases>(
         params_, inputs_, limits,
         bank::Evaluation{.threads = settings_.threads, .interpreter_only = settings_.bank_interpreter});
@@ -428,7 +433,9 @@ class EnumerateGenerator final : public Generator {
       // element occurs; digits_add(x, 10, 0)), and the builders of a flat map's lists ([x], push,
       // range_to(1, x)).
       const auto body_constants = bank::body_constants(constants_);
-      auto body_productions = [&] { return bank::body_grammar(types_, settings_.choose, list_forms_); };
+      auto body_productions = [&] {
+        return bank::body_grammar(types_, settings_.choose, grammar_ == ListForms::Beside);
+      };
       // The result's outputs as they are: a map's or a filter's over a sequence sets its body's
       // (a problem of one result).
       std::vector<std::vector<vm::Value>> outputs;
@@ -448,7 +455,12 @@ class EnumerateGenerator final : public Generator {
     // DeepCoder's one-node list forms (--list-forms) where a parameter is an [int]: at 300,000
     // candidates deepcoder-neo100 24 → 30, listfunctions 113 → 107 (docs/results.md "DeepCoder's
     // list language"); where the [int] is only a lines goal's, PSB1's for-loop-index is lost.
-    std::vector<Production> productions = bank::grammar(types_, true, settings_.choose, list_forms_);
+    // The list language alone (search/list_forms_restart.h): its functions over the parameters.
+    std::vector<Production> productions =
+        grammar_ == ListForms::Alone
+            ? bank::list_language(types_)
+            : bank::grammar(types_, true, settings_.choose, grammar_ == ListForms::Beside);
+    if (grammar_ == ListForms::Alone) leaves.resize(params_.size());
     const auto rank = [&](const Production& p) {
       u32 r = 2;
       for (const Goal& g : goals_)
@@ -457,7 +469,7 @@ class EnumerateGenerator final : public Generator {
     };
     std::stable_sort(productions.begin(), productions.end(),
                      [&](const Production& a, const Production& b) { return rank(a) < rank(b); });
-    if (settings_.policy) guide(leaves, productions);
+    if (settings_.policy && grammar_ != ListForms::Alone) guide(leaves, productions);
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
                                                          parameters_);
     enumerator_->keep_case_hashes();  // assemble() compares the lists and strs with goals case by case
@@ -624,7 +636,7 @@ class EnumerateGenerator final : public Generator {
     for (const ForwardStep& step : forward_) {
       const i64 n = step.parameter ? inputs_[key_case_][*step.parameter].i : 0;
       const std::span<const u64> ys =
-          step.parameter ? std::span<const u64>(first_lists_[*step.parameter]) : std::span<const u64>();
+          step.parameter ? std::span<const u64>(key_lists_[*step.parameter]) : std::span<const u64>();
       if (step.result == A)  // a list no goal's output on the key case is as long as
         if (const std::optional<size_t> length = sketch_length(step, xs_.size(), n, ys.size()))
           if (!forward_lengths_.contains(*length)) continue;
@@ -636,7 +648,7 @@ class EnumerateGenerator final : public Generator {
       for (bool permutation : {false, true}) {
         const auto& index = forward_goals_[permutation];
         if (index.empty() || (permutation && step.result != A)) continue;
-        const auto [from, to] = index.equal_range(first_key(step.result, items, permutation));
+        const auto [from, to] = index.equal_range(key_of(step.result, items, permutation));
         for (auto it = from; it != to; ++it) {
           const Goal& g = goals_[it->second];
           if (closed(it->second) || g.shape.type != step.result) continue;
@@ -646,7 +658,7 @@ class EnumerateGenerator final : public Generator {
             std::sort(sorted_.begin(), sorted_.end());
             these = sorted_;
           }
-          if (!std::equal(g.first.begin(), g.first.end(), these.begin(), these.end())) continue;
+          if (!std::equal(g.key.begin(), g.key.end(), these.begin(), these.end())) continue;
           std::vector<const bank::Behaviour*> operands = {&b};
           if (step.parameter) operands.push_back(&cases_->parameter(*step.parameter));
           const bank::Cases::Mark mark = cases_->mark();
@@ -667,7 +679,7 @@ class EnumerateGenerator final : public Generator {
   // A few of the elements only, or their sum and a sum of their bits without carries (cheaper than
   // multiset_hash's finaliser per element, and a key only): a list with the same key is compared
   // whole.
-  static u64 first_key(Type t, std::span<const i64> items, bool permutation) {
+  static u64 key_of(Type t, std::span<const i64> items, bool permutation) {
     u64 h = mix_word(mix_word(kHashSeed, u64(t)), items.size());
     if (permutation) {
       u64 sum = 0, bits = 0;
@@ -689,7 +701,7 @@ class EnumerateGenerator final : public Generator {
       GoalIndex::Goal entry;
       entry.type = g.shape.type;
       if (!g.shape.joined() && g.shape.type != F && g.shape.type != FA && g.hashes.size() > key_case_)
-        entry.first = g.hashes[key_case_];
+        entry.key = g.hashes[key_case_];
       entry.permutation = g.shape.step.permutation;
       entry.by_case = g.shape.step.empty() && g.shape.layout.empty();  // assemble()'s !whole
       entry.offset = g.shape.type == I && g.shape.layout.empty();      // may_offset()'s
@@ -708,13 +720,13 @@ class EnumerateGenerator final : public Generator {
         if (goals_[j].shape.type == b.type) out->push_back(j);
       return;
     }
-    std::optional<u64> first[2];
+    std::optional<u64> key[2];
     for (bool permutation : {false, true})
       if (b.traps[key_case_] == u8(vm::Trap::NONE) && goal_index_.hashed(b.type, permutation))
-        first[permutation] =
+        key[permutation] =
             !permutation && !kept.empty() ? kept[key_case_] : entry_hash(b, key_case_, permutation);
-    goal_index_.candidates(b.type, first, assembling,
-                           b.type == I && n >= kTrustedCases && !b.traps_anywhere(), out);
+    goal_index_.candidates(b.type, key, assembling, b.type == I && n >= kTrustedCases && !b.traps_anywhere(),
+                           out);
   }
 
   // Whether goal g needs meeting no more: its result is met, or (a part) it is.
@@ -934,13 +946,21 @@ class EnumerateGenerator final : public Generator {
     return "fn " + entry_ + "(" + parameters_ + ") -> " + type + " {\n  return " + returned + ";\n}\n";
   }
 
+  // The bytes of --bank-memory the case heaps share: a quarter; in the list language alone, where
+  // nearly every banked value is a list, three quarters (deepcoder-018, 5 cases: at a quarter,
+  // 102 MiB a case, they were full at the fourth function and it was not solved in 15 s; at the
+  // most a heap may hold, 256 MiB, in 3.2 s).
+  u64 heaps_share() const {
+    return grammar_ == ListForms::Alone ? settings_.memory / 4 * 3 : settings_.memory / 4;
+  }
+
   static std::string literal(const vm::Value& v) { return trees::to_source(*trees::literal_of(v)); }
 
   EnumerateSettings settings_;
   std::optional<suites::Problem> problem_;  // kept for the policy
   bool usable_ = false;                     // a signature the bank takes
   std::set<Type> types_;
-  bool list_forms_ = false;  // DeepCoder's list forms: list_forms_after 0, and a parameter is an [int]
+  ListForms grammar_ = ListForms::Without;  // DeepCoder's list forms beside the grammar, or alone
   std::vector<Type> params_, results_;
   std::vector<std::string> names_;
   std::string entry_, parameters_, arguments_;  // the entry's name, parameter list and its names
@@ -973,11 +993,11 @@ class EnumerateGenerator final : public Generator {
   std::vector<ForwardStep> forward_;  // the steps each banked [int] is taken on (search/forward_steps.h)
   u64 sketched_ = 0, stepped_ = 0;    // … sketched on the key case, and applied on every case
   u32 key_case_ = 0;                  // key_case()
-  std::vector<std::vector<u64>> first_lists_;  // by parameter: its elements on the key case, if a list
-  // The int and [int] goals by first_key(), those met in order [0] and in any order [1].
+  std::vector<std::vector<u64>> key_lists_;  // by parameter: its elements on the key case, if a list
+  // The int and [int] goals by key_of(), those met in order [0] and in any order [1].
   std::unordered_multimap<u64, u32> forward_goals_[2];
   std::vector<i64> sorted_;                     // step_forward()'s sketch sorted, for a permutation goal
-  std::unordered_set<size_t> forward_lengths_;  // the [int] goals' first outputs' lengths
+  std::unordered_set<size_t> forward_lengths_;  // the [int] goals' outputs' lengths on the key case
   GoalIndex goal_index_;
   std::vector<u32> candidates_;                        // candidate_goals()'s
   std::vector<u64> xs_;                                // step_forward()'s list on the key case
@@ -999,26 +1019,26 @@ class EnumerateGenerator final : public Generator {
 
 // The enumeration with the forms as the settings say from the start (or never), on a sample of the
 // cases where the problem has more than settings.sample_cases.
-std::unique_ptr<Generator> make_bank_generator(const suites::Problem& problem, EnumerateSettings settings) {
+std::unique_ptr<Generator> make_bank_generator(const suites::Problem& problem, EnumerateSettings settings,
+                                               ListForms grammar) {
   if (settings.sample_cases > 0 && problem.train.size() > settings.sample_cases)
-    return make_sampled_generator(problem, settings.sample_cases,
-                                  [settings, whole = problem](const suites::Problem& sample) {
-                                    return std::make_unique<EnumerateGenerator>(sample, settings, &whole);
-                                  });
-  return std::make_unique<EnumerateGenerator>(problem, settings);
+    return make_sampled_generator(
+        problem, settings.sample_cases, [settings, grammar, whole = problem](const suites::Problem& sample) {
+          return std::make_unique<EnumerateGenerator>(sample, settings, grammar, &whole);
+        });
+  return std::make_unique<EnumerateGenerator>(problem, settings, grammar);
 }
 
 }  // namespace
 
 std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
                                                     EnumerateSettings settings) {
-  if (settings.list_forms_after == 0 || settings.list_forms_after == kNoListForms || !has_int_list(problem))
-    return make_bank_generator(problem, settings);
-  return make_list_forms_restart(settings.list_forms_after, [problem, settings](bool list_forms) {
-    EnumerateSettings s = settings;
-    s.list_forms_after = list_forms ? 0 : kNoListForms;
-    return make_bank_generator(problem, s);
-  });
+  if (settings.list_forms_after == kNoListForms || !has_int_list(problem))
+    return make_bank_generator(problem, settings, ListForms::Without);
+  if (settings.list_forms_after == 0) return make_bank_generator(problem, settings, ListForms::Beside);
+  return make_list_forms_restart(
+      settings.list_forms_after, settings.list_language,
+      [problem, settings](ListForms grammar) { return make_bank_generator(problem, settings, grammar); });
 }
 
 }  // namespace gs::search

@@ -123,6 +123,12 @@ inline constexpr u64 kUnboundedBodyGoals = ~u64(0);
 // at 0.5–2.4 million without them) and deepcoder-neo100 gains twelve at 30 s (docs/results.md).
 inline constexpr u64 kNoListForms = ~u64(0);
 inline constexpr u64 kListFormsAfter = 4'000'000;
+// EnumerateSettings::list_language: by default, twenty million expressions of DeepCoder's list
+// language alone after the whole grammar's list_forms_after (search/list_forms_restart.h): about
+// twenty seconds of one core, in which it reaches most of DeepCoder's five-function programs
+// (deepcoder-098 at 19 million into it; at 8 million it was lost), and after which the whole
+// grammar with the forms still finds listfunctions' c102 within a minute (35 s).
+inline constexpr u64 kListLanguage = 20'000'000;
 
 // Bottom-up enumeration over the value bank (search/enumerate_generator.cpp).
 struct EnumerateSettings {
@@ -141,6 +147,9 @@ struct EnumerateSettings {
   // again with them (search/list_forms_restart.h); 0: with them from the start; kNoListForms:
   // never.
   u64 list_forms_after = kListFormsAfter;
+  // … and between the two, where list_forms_after is neither 0 nor kNoListForms, this many
+  // expressions of DeepCoder's list language alone (bank::list_language; 0: none).
+  u64 list_language = kListLanguage;
   u32 threads = 1;                // the cases are shared out among these (0: every CPU): --threads
   bool bank_interpreter = false;  // every production through the interpreter (the reference evaluator)
   // Where the bank's heap-free productions over ints, bools and floats run (search/bank_device.h):
@@ -235,7 +244,8 @@ std::unique_ptr<Generator> make_gp_generator(const suites::Problem& problem, Gen
 // proposed, and judged by the pipeline, only when every result's goal is met (search/goal_shapes.h:
 // its outputs, the part of a string between common affixes, an int under chr or str, lines),
 // each by one expression or case by case (search/case_split.h). Where a parameter is an [int], it
-// begins again with DeepCoder's list forms after settings.list_forms_after expressions
+// begins again in DeepCoder's list language alone after settings.list_forms_after expressions,
+// and with the whole grammar and that language's forms after settings.list_language more
 // (search/list_forms_restart.h). Deterministic; the seed is not used.
 std::unique_ptr<Generator> make_enumerate_generator(const suites::Problem& problem,
                                                     EnumerateSettings settings);

@@ -7,21 +7,21 @@ namespace gs::search {
 void GoalIndex::add(const Goal& goal) {
   const u32 id = count_++;
   OfType& of = of_type_[u8(goal.type)];
-  if (!goal.first) {
+  if (!goal.key) {
     of.unhashed.push_back(id);
     return;
   }
-  of.by_first[goal.permutation].emplace(*goal.first, id);
+  of.by_key[goal.permutation].emplace(*goal.key, id);
   if (goal.by_case) of.by_case.push_back(id);
   if (goal.offset) of.offset.push_back(id);
 }
 
 bool GoalIndex::hashed(Type t, bool permutation) const {
   const auto of = of_type_.find(u8(t));
-  return of != of_type_.end() && !of->second.by_first[permutation].empty();
+  return of != of_type_.end() && !of->second.by_key[permutation].empty();
 }
 
-void GoalIndex::candidates(Type t, const std::optional<u64> (&first)[2], bool assembling, bool may_offset,
+void GoalIndex::candidates(Type t, const std::optional<u64> (&key)[2], bool assembling, bool may_offset,
                            std::vector<u32>* out) const {
   out->clear();
   const auto found = of_type_.find(u8(t));
@@ -29,8 +29,8 @@ void GoalIndex::candidates(Type t, const std::optional<u64> (&first)[2], bool as
   const OfType& of = found->second;
   out->insert(out->end(), of.unhashed.begin(), of.unhashed.end());
   for (bool permutation : {false, true}) {
-    if (!first[permutation]) continue;
-    const auto [from, to] = of.by_first[permutation].equal_range(*first[permutation]);
+    if (!key[permutation]) continue;
+    const auto [from, to] = of.by_key[permutation].equal_range(*key[permutation]);
     for (auto it = from; it != to; ++it) out->push_back(it->second);
   }
   if (assembling) {

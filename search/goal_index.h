@@ -23,7 +23,7 @@ class GoalIndex {
     Type type = Type::Int;
     // The hash of its output on the key case, of its kind: the output hash, or a permutation goal's
     // multiset hash; none for a goal no hash finds.
-    std::optional<u64> first;
+    std::optional<u64> key;
     bool permutation = false;
     bool by_case = false;  // met case by case: its terms are kept for splits
     bool offset = false;   // an int goal an offset may meet
@@ -34,16 +34,16 @@ class GoalIndex {
   // Whether some goal of type t is found by a hash of that kind (the entry's is needed).
   bool hashed(Type t, bool permutation) const;
 
-  // The goals an entry of type t may meet, ascending, into *out: `first[kind]` is the entry's hash
+  // The goals an entry of type t may meet, ascending, into *out: `key[kind]` is the entry's hash
   // on the key case of each kind (none where it traps there, or where hashed() says no goal needs it);
   // `assembling` adds the goals met case by case, and `may_offset` (an int entry an offset may
   // fit) the offset goals.
-  void candidates(Type t, const std::optional<u64> (&first)[2], bool assembling, bool may_offset,
+  void candidates(Type t, const std::optional<u64> (&key)[2], bool assembling, bool may_offset,
                   std::vector<u32>* out) const;
 
  private:
   struct OfType {
-    std::unordered_multimap<u64, u32> by_first[2];
+    std::unordered_multimap<u64, u32> by_key[2];
     std::vector<u32> unhashed, by_case, offset;
   };
   std::unordered_map<u8, OfType> of_type_;

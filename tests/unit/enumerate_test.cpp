@@ -278,8 +278,9 @@ std::vector<nlohmann::json> int_arrays(int first, int count) {
 }
 
 // The running max of the elements divided by 4 (DeepCoder's scanl1 max . map (/4)) on 12 lists,
-// solved with `list_forms_after` (8 lists held out).
-search::SearchOutcome solve_running_max_of_quarters(u64 list_forms_after, u64 budget, u32 max_size = 12) {
+// solved with `list_forms_after` and `list_language` (8 lists held out).
+search::SearchOutcome solve_running_max_of_quarters(u64 list_forms_after, u64 budget, u32 max_size = 12,
+                                                    u64 list_language = 0) {
   const auto expected = [](const nlohmann::json& in) {
     std::vector<int> out;
     for (int x : in[0]) out.push_back(out.empty() ? x / 4 : std::max(out.back(), x / 4));
@@ -287,6 +288,7 @@ search::SearchOutcome solve_running_max_of_quarters(u64 list_forms_after, u64 bu
   };
   search::EnumerateSettings settings;
   settings.list_forms_after = list_forms_after;
+  settings.list_language = list_language;
   settings.max_size = max_size;
   return solve(make_problem("fn solve(xs: [int]) -> [int]", int_arrays(0, 12), expected), int_arrays(12, 8),
                expected, budget, settings);
@@ -307,30 +309,33 @@ TEST(Enumerate, ListFormsAreOneNodeEach) {
       << with.candidates_to_solution << " against " << without.candidates_to_solution;
 }
 
-// By default the forms come once the enumeration has gone list_forms_after expressions without
-// them, or has ended: it begins again, from size 1, with them, and from there on finds what the
-// forms from the start find, in as many candidates again.
+// The first number in a note of r's that begins with `head`, after it.
+u64 noted_expressions(const search::SearchOutcome& r, const std::string& head) {
+  for (const std::string& note : r.notes)
+    if (note.rfind(head, 0) == 0)
+      return std::stoull(note.substr(note.find_first_of("0123456789", head.size())));
+  ADD_FAILURE() << "no note '" << head << "…'";
+  return 0;
+}
+
+// Without the list language's phase (list_language 0), the forms come once the enumeration has
+// gone list_forms_after expressions without them, or has ended: it begins again, from size 1,
+// with them, and from there on finds what the forms from the start find, in as many candidates
+// again.
 TEST(Enumerate, BeginsAgainWithTheListFormsAfterItsShare) {
   const search::SearchOutcome with = solve_running_max_of_quarters(0, 100000);
   ASSERT_TRUE(with.solved) << with.best_source;
-  // The number in a note that begins with `head`, after its words.
-  const auto expressions = [](const search::SearchOutcome& r, const std::string& head) -> u64 {
-    for (const std::string& note : r.notes)
-      if (note.rfind(head, 0) == 0) return std::stoull(note.substr(head.size()));
-    ADD_FAILURE() << "no note '" << head << "…'";
-    return 0;
-  };
+  const auto expressions = noted_expressions;
   // After 1,000 expressions: once its first batch is done (its lambda bodies are evaluated first,
   // 115,000 here), so the whole search takes as many again as the forms' from the start.
   const search::SearchOutcome r = solve_running_max_of_quarters(1000, 400000);
   ASSERT_TRUE(r.solved) << r.best_source;
   EXPECT_TRUE(r.generalises) << r.solution;
   EXPECT_NE(r.solution.find("fn map_quarter(xs: [int]) -> [int]"), std::string::npos) << r.solution;
-  const u64 first = expressions(r, "the enumeration went ");
+  const u64 first = expressions(r, "the enumeration without DeepCoder's list forms went ");
   EXPECT_GE(first, 1000u);
   EXPECT_EQ(r.candidates_to_solution, first + with.candidates_to_solution);
-  EXPECT_NE(r.notes[0].find("expressions without DeepCoder's list forms, then began again with them"),
-            std::string::npos)
+  EXPECT_NE(r.notes[0].find("; it began again with the whole grammar and the forms"), std::string::npos)
       << r.notes[0];
   // Sooner where the enumeration without them ends: at size 3 it has no answer, and with them a
   // running max of map_quarter(xs) is one.
@@ -349,6 +354,49 @@ TEST(Enumerate, BeginsAgainWithTheListFormsAfterItsShare) {
   EXPECT_FALSE(unsolved.solved) << unsolved.solution;
   for (const std::string& note : unsolved.notes)
     EXPECT_EQ(note.find("list forms"), std::string::npos) << note;
+}
+
+// By default, between the two, DeepCoder's list language alone: its functions over the
+// parameters, a function a level, no constant and no lambda. The running max of the quarters is
+// two of its functions over xs, found there in fewer expressions than with the whole grammar and
+// the forms; the running max plus 7 needs a constant the language lacks, so its phase goes by (it
+// ends, or its share is spent) and the whole grammar with the forms finds it after.
+TEST(Enumerate, GoesThroughDeepCodersListLanguageAloneBetween) {
+  const search::SearchOutcome with = solve_running_max_of_quarters(0, 100000);
+  ASSERT_TRUE(with.solved) << with.best_source;
+  const search::SearchOutcome r = solve_running_max_of_quarters(1000, 400000, 12, 100000);
+  ASSERT_TRUE(r.solved) << r.best_source;
+  EXPECT_TRUE(r.generalises) << r.solution;
+  EXPECT_NE(r.solution.find("scanl1_max("), std::string::npos) << r.solution;
+  EXPECT_NE(r.solution.find("map_quarter("), std::string::npos) << r.solution;
+  const u64 first = noted_expressions(r, "the enumeration without DeepCoder's list forms went ");
+  EXPECT_NE(r.notes[0].find("; it began again in DeepCoder's list language alone"), std::string::npos)
+      << r.notes[0];
+  EXPECT_LT(r.candidates_to_solution - first, with.candidates_to_solution);
+  for (const std::string& note : r.notes)
+    EXPECT_EQ(note.find("whole grammar and the forms"), std::string::npos);
+  // Its phase spent or ended: the whole grammar with the forms after it, where a constant is (the
+  // running max, plus 7).
+  const auto plus_seven = [](const nlohmann::json& in) {
+    std::vector<int> out;
+    for (int x : in[0]) out.push_back(out.empty() ? x : std::max(out.back(), x));
+    for (int& x : out) x += 7;
+    return nlohmann::json(out);
+  };
+  search::EnumerateSettings settings;
+  settings.list_forms_after = 1000;
+  settings.list_language = 20000;
+  settings.lambdas = false;  // its bodies are evaluated before the first phase's first 1000
+  const search::SearchOutcome seven =
+      solve(make_problem("fn solve(xs: [int]) -> [int]", int_arrays(0, 12), plus_seven), int_arrays(12, 8),
+            plus_seven, 400000, settings);
+  expect_generalising(seven, "map_add(");
+  const u64 alone = noted_expressions(seven, "the enumeration of DeepCoder's list language alone ");
+  EXPECT_LE(alone, 20000u + 1000u);  // its share, or less where it ended (a batch may pass it)
+  bool beside = false;
+  for (const std::string& note : seven.notes)
+    beside |= note.find("; it began again with the whole grammar and the forms") != std::string::npos;
+  EXPECT_TRUE(beside);
 }
 
 // A problem with two results: each result's goal is met by an expression of its own type, and the

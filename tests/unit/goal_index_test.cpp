@@ -12,12 +12,12 @@ namespace {
 
 // The goals a linear scan would compare b with.
 std::vector<u32> reference(const std::vector<GoalIndex::Goal>& goals, Type t,
-                           const std::optional<u64> (&first)[2], bool assembling, bool may_offset) {
+                           const std::optional<u64> (&key)[2], bool assembling, bool may_offset) {
   std::vector<u32> out;
   for (u32 j = 0; j < goals.size(); ++j) {
     const GoalIndex::Goal& g = goals[j];
     if (g.type != t) continue;
-    const bool compared = !g.first || (first[g.permutation] && *first[g.permutation] == *g.first) ||
+    const bool compared = !g.key || (key[g.permutation] && *key[g.permutation] == *g.key) ||
                           (assembling && (g.by_case || (g.offset && may_offset)));
     if (compared) out.push_back(j);
   }
@@ -33,21 +33,21 @@ TEST(GoalIndex, FindsWhatALinearScanWouldCompare) {
     GoalIndex index;
     for (GoalIndex::Goal& g : goals) {
       g.type = types[rng() % 4];
-      if (rng() % 5 != 0) g.first = rng() % 6;  // few hashes: goals share them
+      if (rng() % 5 != 0) g.key = rng() % 6;  // few hashes: goals share them
       g.permutation = rng() % 3 == 0;
-      g.by_case = g.first && rng() % 4 == 0;
-      g.offset = g.first && g.type == Type::Int && rng() % 3 == 0;
+      g.by_case = g.key && rng() % 4 == 0;
+      g.offset = g.key && g.type == Type::Int && rng() % 3 == 0;
       index.add(g);
     }
     for (int query = 0; query < 50; ++query) {
       const Type t = types[rng() % 4];
-      std::optional<u64> first[2];
+      std::optional<u64> key[2];
       for (bool permutation : {false, true})
-        if (index.hashed(t, permutation) && rng() % 4 != 0) first[permutation] = rng() % 6;
+        if (index.hashed(t, permutation) && rng() % 4 != 0) key[permutation] = rng() % 6;
       const bool assembling = rng() % 2, may_offset = rng() % 2;
       std::vector<u32> got;
-      index.candidates(t, first, assembling, may_offset, &got);
-      ASSERT_EQ(got, reference(goals, t, first, assembling, may_offset)) << "round " << round;
+      index.candidates(t, key, assembling, may_offset, &got);
+      ASSERT_EQ(got, reference(goals, t, key, assembling, may_offset)) << "round " << round;
       found += got.size();
     }
   }
