@@ -244,6 +244,49 @@ std::string BankEnumerator::render(u32 id, Helpers* helpers) const {
 
 std::string BankEnumerator::text(u32 id) const { return render(id, nullptr); }
 
+std::optional<std::string> BankEnumerator::trap_cause(u32 id) const {
+  std::vector<std::string> causes;
+  if (!trap_causes(id, &causes)) return std::nullopt;
+  if (causes.empty()) return "false";
+  std::string out;
+  for (const std::string& c : causes) out += (out.empty() ? "" : " || ") + c;
+  return out;
+}
+
+bool BankEnumerator::trap_causes(u32 id, std::vector<std::string>* causes) const {
+  const Entry& e = entries_[id];
+  if (e.production == kLeaf) return true;
+  const Production& p = productions_[e.production];
+  if (p.choose) return false;
+  for (u32 operand : e.operands)
+    if (!trap_causes(operand, causes)) return false;
+  if (p.traps_when.empty()) {
+    // Its own traps, where its operands do not trap, have no condition written.
+    for (u32 k = 0; k < cases_.count(); ++k)
+      if (e.behaviour.traps[k] != u8(vm::Trap::NONE) &&
+          std::all_of(e.operands.begin(), e.operands.end(),
+                      [&](u32 o) { return entries_[o].behaviour.traps[k] == u8(vm::Trap::NONE); }))
+        return false;
+    return true;
+  }
+  std::vector<std::string> texts;
+  for (u32 operand : e.operands) texts.push_back(text(operand));
+  std::vector<const std::string*> operands;
+  for (const std::string& t : texts) operands.push_back(&t);
+  // Its clauses, each once; one over constants alone (`0 < 0` for `ys[0]` as `$0[$1]`) is left out:
+  // were it true, the operation would trap on every case, and so would the expression.
+  for (size_t at = 0; at < p.traps_when.size();) {
+    size_t end = p.traps_when.find(" || ", at);
+    if (end == std::string::npos) end = p.traps_when.size();
+    std::string cause = substitute(p.traps_when.substr(at, end - at), operands);
+    at = end + 4;
+    if (std::none_of(cause.begin(), cause.end(), [](char c) { return std::isalpha(u8(c)) != 0; })) continue;
+    if (std::find(causes->begin(), causes->end(), cause) == causes->end())
+      causes->push_back(std::move(cause));
+  }
+  return true;
+}
+
 void BankEnumerator::uses(u32 id, std::vector<bool>* productions, std::vector<bool>* leaves) const {
   productions->assign(productions_.size(), false);
   leaves->assign(leaves_.size(), false);

@@ -36,6 +36,10 @@ struct Production {
   Type result = Type::Unit;
   std::vector<Type> operands;
   u32 cost = 1;  // what applying it adds to its operands' costs (at least 1)
+  // Where it is a partial operation: the condition over its operands under which it traps, as
+  // text ("$1 < 0 || len($0) <= $1" for "$0[$1]"); empty for one that never traps, or traps only
+  // where no such condition is written (a loop's fuel, a full heap).
+  std::string traps_when;
 };
 
 // text with $i replaced by operand i, in parentheses unless it stands alone there (a name, a
@@ -162,6 +166,13 @@ class BankEnumerator {
 
   // A banked expression as text, each choose written `choose(c, a, b)`.
   std::string text(u32 id) const;
+  // The condition under which id's expression traps, as Syn over the parameters: the
+  // Production::traps_when of each of its partial operations over its operands' texts, innermost
+  // first, joined by `||` (short-circuit: each is evaluated only where those inside it do not
+  // trap), each clause once, those over constants alone left out (false unless the expression
+  // traps on every case); "false" where it has none. Nullopt where it holds a choose (no Syn
+  // expression) or where an operation traps on some case with no condition written for it.
+  std::optional<std::string> trap_cause(u32 id) const;
   // … as expressions and the functions they call, each choose a helper function named
   // PREFIXchoose_N over the parameters (so that only the arm taken runs).
   Written write(std::span<const u32> ids, const std::string& prefix) const;
@@ -201,6 +212,9 @@ class BankEnumerator {
     std::vector<bool> calls;       // by production
     std::vector<bool> leaf_calls;  // by leaf
   };
+  // trap_cause()'s conditions for id's expression, innermost first, into *causes (each once);
+  // false where there is none to write.
+  bool trap_causes(u32 id, std::vector<std::string>* causes) const;
   // Id's expression; with `helpers`, each choose as a call of a helper written there, without,
   // as `choose(c, a, b)`.
   std::string render(u32 id, Helpers* helpers) const;

@@ -12,6 +12,21 @@ namespace {
 const Type I = Type::Int, B = Type::Bool, A = Type::IntArray, S = Type::Str, F = Type::Float,
            SA = Type::StrArray, FA = Type::FloatArray;
 
+// Where a production of the grammar traps, over its operands (Production::traps_when): an index
+// out of range, an empty list's max, min, first, last or pop, an int divided by 0, n < 0 copies,
+// a byte out of range.
+std::string trap_condition(const Production& p) {
+  if (p.choose || !p.helper.empty()) return "";
+  const std::string& t = p.text;
+  if ((t == "$0 / $1" || t == "$0 % $1") && p.result == I) return "$1 == 0";
+  if (t == "$0[$1]") return "$1 < 0 || len($0) <= $1";
+  if (t == "$0[0]" || t == "$0[len($0) - 1]" || t == "pop($0)") return "len($0) == 0";
+  if ((t == "max($0)" || t == "min($0)") && is_array(p.operands[0])) return "len($0) == 0";
+  if (t == "array($0, $1)") return "$0 < 0";
+  if (t == "chr($0)") return "$0 < 0 || 255 < $0";
+  return "";
+}
+
 }  // namespace
 
 std::set<Type> grammar_types(std::span<const Type> used) {
@@ -105,6 +120,7 @@ std::vector<Production> grammar(const std::set<Type>& types, bool loops, bool ch
   if (choose)
     for (Type t : types) p.push_back(choose_production(t));
   if (!list_forms) std::erase_if(p, list_language_form);
+  for (Production& q : p) q.traps_when = trap_condition(q);
   return p;
 }
 

@@ -368,6 +368,10 @@ class EnumerateGenerator final : public Generator {
     // A bool goal met by whether the expression, a sequence, is empty (+1: `len(e) == 0`) or not
     // (-1: `0 < len(e)`): meet_by_emptiness().
     int empty = 0;
+    // A goal met by `if cause { fallback } else { e }`, the condition under which e traps and the
+    // one output of the cases where it does (meet_by_trap_cause()); empty cause: none.
+    std::string cause;
+    vm::Value fallback;
   };
   static Met met_by(u32 goal, DecisionList list, const ForwardStep* forward = nullptr) {
     Met m;
@@ -599,6 +603,7 @@ class EnumerateGenerator final : public Generator {
       }
       if (b.type == A && !forward_.empty()) step_forward(b);
       meet_by_emptiness(b);
+      if (settings_.splits && b.traps_anywhere()) meet_by_trap_cause(b);
       if (settings_.splits && b.type == B && !b.traps_anywhere()) {
         CaseMask holds = case_mask(n);
         for (u32 k = 0; k < n; ++k)
@@ -819,6 +824,49 @@ class EnumerateGenerator final : public Generator {
     }
   }
 
+  // An int goal met by `if c { v } else { b }`: b right on every case where it does not trap, and
+  // where it traps (on two cases at least) the outputs all v, and c the condition under which it
+  // traps, from its derivation (BankEnumerator::trap_cause: `i < 0 || len(e) <= i` for `e[i]`,
+  // innermost first) — not fitted to the cases, as a split's condition is, so it holds on cases
+  // unseen: "max minus min, 0 for an empty list"; DeepCoder's NULL, 256, where an ACCESS is out of
+  // range (deepcoder-066, 088). On one trapping case any value would do, so two at least; and on
+  // one right case many a term is right (deepcoder-024, 90 on four cases and 56 on the fifth, was
+  // met by the max of a list empty on those four), so two at least of those too. And v is a
+  // value the term never gives where it is right, as a NULL or a default is: without that, 024
+  // was still met, by `(map_square(xs) - xs)[sum(map_double(xs))]`, 90 where the index is out of
+  // range and on one case where it is not.
+  void meet_by_trap_cause(const bank::Behaviour& b) {
+    const u32 n = cases_->count();
+    if (b.type != I) return;
+    u32 trapped = 0, first = n;
+    for (u32 k = 0; k < n; ++k) {
+      const auto t = vm::Trap(b.traps[k]);
+      if (t == vm::Trap::NONE) continue;
+      if (t != vm::Trap::DIVISION_BY_ZERO && t != vm::Trap::INDEX_OUT_OF_RANGE &&
+          t != vm::Trap::INVALID_ARGUMENT)
+        return;
+      if (trapped++ == 0) first = k;
+    }
+    if (trapped < 2 || trapped + 2 > n) return;
+    for (u32 j = 0; j < goals_.size(); ++j) {
+      const Goal& g = goals_[j];
+      if (g.shape.type != I || !g.shape.plain() || closed(j)) continue;
+      const i64 v = g.shape.outputs[first].i;
+      bool fits = true;  // v where it traps, and only there; right elsewhere
+      for (u32 k = 0; k < n && fits; ++k)
+        fits = b.traps[k] != u8(vm::Trap::NONE)
+                   ? g.shape.outputs[k].i == v
+                   : i64(b.words[k]) == g.shape.outputs[k].i && g.shape.outputs[k].i != v;
+      if (!fits) continue;
+      std::optional<std::string> cause = enumerator_->trap_cause(scanned_);
+      if (!cause || *cause == "false") return;
+      Met m = met_by(j, {{}, scanned_});
+      m.cause = std::move(*cause);
+      m.fallback = vm::Value::of_int(v);
+      meet(j, std::move(m));
+    }
+  }
+
   // Whether offset_of() may find b meets g up to a constant (what it asks before it looks).
   bool may_offset(const Goal& g, const bank::Behaviour& b) const {
     return b.type == I && cases_->count() >= kTrustedCases && g.shape.layout.empty() && !b.traps_anywhere();
@@ -908,6 +956,12 @@ class EnumerateGenerator final : public Generator {
         }
       } else {
         splits += decision_function(name, parameters_, type_name(shape.type), m.list, w.expressions, &at);
+        e = name + "(" + arguments_ + ")";
+      }
+      if (!m.cause.empty()) {
+        const std::string type = type_name(shape.type);
+        splits += "fn " + name + "(" + parameters_ + ") -> " + type + " {\n  if " + m.cause +
+                  " {\n    return " + literal(m.fallback) + ";\n  }\n  return " + e + ";\n}\n";
         e = name + "(" + arguments_ + ")";
       }
       if (m.offset != 0)

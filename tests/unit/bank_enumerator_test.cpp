@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "pipeline/case_set.h"
+#include "search/bank_grammar.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/problem.h"
@@ -96,6 +97,56 @@ std::vector<Production> range_productions() {
 TEST(BankEnumerator, AGuardedPartialExpression) {
   expect_answer(range_problem({{3, 1, 4}, {}, {5}, {2, 9}, {}, {7, 7, 1}, {0, -4}}),
                 range_problem({{10, -3, 2}, {}, {6, 6}, {-1}}), range_productions(), {Value::of_int(0)}, 11);
+}
+
+// trap_cause(): the condition written from an expression's derivation holds on exactly the cases
+// where it traps, and never traps itself — for every int expression of the grammar over xs (no
+// loops) up to size 5 that traps on some train case but not all, on the train lists and on lists
+// it never saw; an expression with a choose has none.
+TEST(BankEnumerator, WritesTheConditionUnderWhichAnExpressionTraps) {
+  std::vector<std::vector<Value>> inputs;
+  for (const std::vector<i64>& xs :
+       std::vector<std::vector<i64>>{{3, 1, 4}, {}, {5}, {2, 0}, {-1, 7, 2, 2}, {0}})
+    inputs.push_back({list(xs)});
+  const std::vector<Type> params = {A};
+  Cases cases(params, inputs, vm::Limits{});
+  std::vector<Leaf> leaves = {{"xs", cases.parameter(0)}};
+  for (i64 c : {0, 1, 2}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
+  BankEnumerator e(cases, std::move(leaves), grammar({I, B, A}, false, true), "xs: [int]");
+  EnumerationStats stats;
+  while (!e.finished() && stats.level < 5)
+    e.search([](const Behaviour&) { return false; }, 5, 100000, &stats);
+  vm::Runner runner;
+  u32 checked = 0, chooses = 0;
+  for (u32 id : e.banked(I)) {
+    const Behaviour& b = e.behaviour(id);
+    // Some case traps, not every one (on every one, a clause over constants alone may be true).
+    if (!b.traps_anywhere() || std::all_of(b.traps.begin(), b.traps.begin() + cases.count(),
+                                           [](u8 t) { return t != u8(vm::Trap::NONE); }))
+      continue;
+    const std::optional<std::string> cause = e.trap_cause(id);
+    if (e.text(id).find("choose(") != std::string::npos) {
+      EXPECT_FALSE(cause) << e.text(id);
+      ++chooses;
+      continue;
+    }
+    ASSERT_TRUE(cause) << e.text(id);
+    const std::string source = "fn traps(xs: [int]) -> bool {\n  return " + *cause + ";\n}\n" +
+                               "fn solve(xs: [int]) -> int {\n  return " + e.text(id) + ";\n}\n";
+    const std::optional<vm::Program> program = testing::compiled(source, "trap cause");
+    ASSERT_TRUE(program) << source;
+    for (const std::vector<i64>& xs : std::vector<std::vector<i64>>{
+             {3, 1, 4}, {}, {5}, {2, 0}, {-1, 7, 2, 2}, {0}, {9, 9}, {-3}, {1, 2, 3, 4, 5, 6}, {0, 0, 0}}) {
+      const std::vector<Value> in = {list(xs)};
+      const vm::Outcome condition = runner.run(*program, 0, in);
+      ASSERT_EQ(condition.trap, vm::Trap::NONE) << *cause;
+      const bool traps = runner.run(*program, 1, in).trap != vm::Trap::NONE;
+      EXPECT_EQ(condition.results[0].i != 0, traps) << e.text(id) << " under " << *cause;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 50u);
+  std::printf("%u trapping expressions, %u with a choose\n", checked, chooses);
 }
 
 // The cases' heaps hold every banked list. Once one is full but for its last sixteenth, no list

@@ -945,6 +945,42 @@ TEST(Enumerate, GuardsATermWhereAPartialOperationTraps) {
   EXPECT_FALSE(unguarded.solved && unguarded.generalises) << unguarded.solution;
 }
 
+// With few train cases (5, too few for the guards above), a term that traps on two cases or more
+// and is right on the rest is guarded by the condition under which it traps, from its own
+// derivation, where those cases' outputs are one value: DeepCoder's NULL, 256, where its ACCESS is
+// out of range (deepcoder-066, 088), `if ys[0] < 0 || len(xs) <= ys[0] { 256 } else { xs[ys[0]] }`.
+// The condition is the trap's, not fitted to the cases, so the answer holds on the held-out
+// ones; with one trapping case any value would fit it, and none is guarded, nor with one right.
+TEST(Enumerate, GuardsATermByTheCauseOfItsTraps) {
+  const auto access = [](const nlohmann::json& in) {
+    const std::vector<i64> xs = in[0].get<std::vector<i64>>(), ys = in[1].get<std::vector<i64>>();
+    if (ys.empty() || ys[0] < 0 || ys[0] >= i64(xs.size())) return nlohmann::json(256);
+    return nlohmann::json(xs[size_t(ys[0])]);
+  };
+  const auto pair = [](std::vector<i64> xs, std::vector<i64> ys) { return nlohmann::json::array({xs, ys}); };
+  const std::vector<nlohmann::json> train = {pair({5, -3, 8}, {1, 4}), pair({7, 2}, {5, 0}),
+                                             pair({-4, 9, 1, 6}, {2}), pair({3}, {-1, 2}),
+                                             pair({6, 6, -2, 11, 4}, {3, 3})};
+  const std::vector<nlohmann::json> test = {pair({1, 2, 3}, {0}), pair({1, 2, 3}, {3}), pair({4, 5}, {-2, 1}),
+                                            pair({9, 8, 7, 6}, {3, 0}), pair({2}, {7})};
+  const std::string signature = "fn solve(xs: [int], ys: [int]) -> int";
+  const search::SearchOutcome r = solve(make_problem(signature, train, access), test, access, 300000);
+  expect_generalising(r, "return 256;");
+  EXPECT_NE(r.solution.find("len(ys) <= 0 || (ys[0]) < 0 || len(xs) <= (ys[0])"), std::string::npos)
+      << r.solution;
+  // One trapping case: not guarded.
+  std::vector<nlohmann::json> one = train;
+  one[1] = pair({7, 2}, {1, 0});
+  const search::SearchOutcome single = solve(make_problem(signature, one, access), test, access, 300000);
+  EXPECT_EQ(single.solution.find("return 256;"), std::string::npos) << single.solution;
+  // One right case: not guarded either.
+  std::vector<nlohmann::json> right_once = train;
+  right_once[0] = pair({5, -3, 8}, {9, 4});
+  right_once[2] = pair({-4, 9, 1, 6}, {-2});
+  const search::SearchOutcome once = solve(make_problem(signature, right_once, access), test, access, 300000);
+  EXPECT_EQ(once.solution.find("return 256;"), std::string::npos) << once.solution;
+}
+
 TEST(Enumerate, CommandLine) {
   const std::string problem = std::string(GPUSYNTH_SOURCE_DIR) + "/problems/psb1/number-io.json";
   auto ok = testing::run_command(jobs::search_command,
