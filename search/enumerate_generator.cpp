@@ -52,6 +52,13 @@ u64 multiset_hash(std::span<const u64> elements) {
   return mix_word(mix_word(kHashSeed, elements.size()), sum);
 }
 
+// Whether t is a partial operation's trap (a division by zero, an index out of range, an empty
+// list's max), which a guard may keep a term from, rather than a loop's fuel or a full heap.
+bool partial_operation_trap(vm::Trap t) {
+  return t == vm::Trap::DIVISION_BY_ZERO || t == vm::Trap::INDEX_OUT_OF_RANGE ||
+         t == vm::Trap::INVALID_ARGUMENT;
+}
+
 // Whether some train output is a string of lines, joined with "\n".
 bool has_lines(const suites::Problem& problem) {
   for (const suites::Case& c : problem.train)
@@ -842,9 +849,7 @@ class EnumerateGenerator final : public Generator {
     for (u32 k = 0; k < n; ++k) {
       const auto t = vm::Trap(b.traps[k]);
       if (t == vm::Trap::NONE) continue;
-      if (t != vm::Trap::DIVISION_BY_ZERO && t != vm::Trap::INDEX_OUT_OF_RANGE &&
-          t != vm::Trap::INVALID_ARGUMENT)
-        return;
+      if (!partial_operation_trap(t)) return;
       if (trapped++ == 0) first = k;
     }
     if (trapped < 2 || trapped + 2 > n) return;
@@ -890,9 +895,7 @@ class EnumerateGenerator final : public Generator {
         add_case(&rest, k);
         continue;
       }
-      if (t != vm::Trap::DIVISION_BY_ZERO && t != vm::Trap::INDEX_OUT_OF_RANGE &&
-          t != vm::Trap::INVALID_ARGUMENT)
-        return std::nullopt;
+      if (!partial_operation_trap(t)) return std::nullopt;
       add_case(&trapped, k);
       ++count;
     }
