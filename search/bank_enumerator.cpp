@@ -352,6 +352,63 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
   return search_levels(meets, max_size, max_size * most_per_node_, budget, stats);
 }
 
+const std::vector<u32>& BankEnumerator::derivation(u32 id) {
+  for (const auto& [of, ids] : derivations_)
+    if (of == id && !ids.empty()) return ids;
+  // A leaf's is empty, and not kept.
+  if (entries_[id].production == kLeaf) {
+    static const std::vector<u32> none;
+    return none;
+  }
+  auto& [of, ids] = derivations_[derivation_slot_];
+  derivation_slot_ ^= 1;
+  of = id;
+  ids.clear();
+  std::vector<u32> open = {id};
+  while (!open.empty()) {
+    const u32 at = open.back();
+    open.pop_back();
+    const Entry& e = entries_[at];
+    if (e.production == kLeaf || std::find(ids.begin(), ids.end(), at) != ids.end()) continue;
+    ids.push_back(at);
+    open.insert(open.end(), e.operands.rbegin(), e.operands.rend());
+  }
+  return ids;
+}
+
+bool BankEnumerator::advance_shared(const Production& p, std::vector<u32>& odometer) {
+  u32& side = odometer[0];
+  u32& e = odometer[1];
+  u32& d = odometer[2];
+  for (++d;; d = 0) {
+    const std::vector<u32>& pool = by_type_level_[u8(p.operands[1 - side])][level_ - p.cost];
+    if (e < pool.size() && d < derivation(pool[e]).size()) return true;
+    if (e + 1 < pool.size()) {
+      ++e;
+    } else if (side == 0) {
+      side = 1;
+      e = 0;
+    } else {
+      std::fill(odometer.begin(), odometer.end(), 0);
+      return false;
+    }
+  }
+}
+
+bool BankEnumerator::shared_tuple(const Production& p, const std::vector<u32>& odometer, u32* ids) {
+  const u32 side = odometer[0];
+  const std::vector<u32>& pool = by_type_level_[u8(p.operands[1 - side])][level_ - p.cost];
+  if (odometer[1] >= pool.size()) return false;
+  const u32 e = pool[odometer[1]];
+  const std::vector<u32>& within = derivation(e);
+  if (odometer[2] >= within.size()) return false;
+  const u32 d = within[odometer[2]];
+  if (entries_[d].type != p.operands[side] || (side == 1 && d == e)) return false;
+  ids[side] = d;
+  ids[1 - side] = e;
+  return true;
+}
+
 std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const Behaviour&)>& meets,
                                                  u32 max_size, u32 last_level, u64 budget,
                                                  EnumerationStats* stats) {
@@ -392,21 +449,40 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
     for (; production_ < productions_.size(); ++production_, compositions_ready_ = false) {
       const Production& p = productions_[production_];
       const u32 n = u32(p.operands.size());
+      const u32 digits = std::max(n, kSharedDigits);  // the odometer's: a shared pass has three
       if (!compositions_ready_) {
         compositions_ =
             level_ >= p.cost + n ? compositions(level_ - p.cost, n) : std::vector<std::vector<u32>>{};
         composition_ = 0;
-        at_.assign(n, 0);
+        at_.assign(digits, 0);
         compositions_ready_ = true;
       }
-      for (; composition_ < compositions_.size(); ++composition_, at_.assign(n, 0)) {
-        const std::vector<u32>& parts = compositions_[composition_];
+      // After the compositions, where operands are shared (share_operands()), one pass more: the
+      // pairs of an entry of the level less the production's cost and an entry of its derivation.
+      const bool shares = sharing_ && n == 2 && !p.choose && level_ > p.cost;
+      for (; composition_ < compositions_.size() + (shares ? 1 : 0); ++composition_, at_.assign(digits, 0)) {
+        const bool shared = composition_ == compositions_.size();
         std::vector<const std::vector<u32>*> pools(n);
         bool empty = false;
         for (u32 j = 0; j < n; ++j) {
-          pools[j] = &by_type_level_[u8(p.operands[j])][parts[j]];
+          pools[j] =
+              &by_type_level_[u8(p.operands[j])][shared ? level_ - p.cost : compositions_[composition_][j]];
           empty = empty || pools[j]->empty();
         }
+        if (shared) empty = pools[0]->empty() && pools[1]->empty();
+        // The odometer's next tuple (false past the last: it is back at the first) and the tuple
+        // at an odometer (false where there is none: a shared pass's entry of the other type).
+        auto advance = [&](std::vector<u32>& o) {
+          if (shared) return advance_shared(p, o);
+          u32 j = n;
+          while (j > 0 && ++o[j - 1] == pools[j - 1]->size()) o[--j] = 0;
+          return j > 0;
+        };
+        auto tuple_at = [&](const std::vector<u32>& o, u32* ids) {
+          if (shared) return shared_tuple(p, o, ids);
+          for (u32 j = 0; j < n; ++j) ids[j] = (*pools[j])[o[j]];
+          return true;
+        };
         // An application that may leave arrays or strings in the heaps (an array or string made by
         // the interpreter) is evaluated alone, and given back when it is not banked; the others
         // (choose among them: it picks words already banked) go in chunks, evaluated at once
@@ -423,6 +499,7 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         // given back, so that the lists one step past the banked ones are still reached — the
         // last step of deepcoder-neo100's pipelines, whose heaps fill at level 6 or 7.
         const bool tried_only = alone && heaps_full_;
+        std::vector<u32> ids(n);
         while (!empty) {
           // The next tuples in odometer order: a chunk, or the budget left if less.
           const u64 left =
@@ -433,36 +510,31 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
           chunk_steps_.clear();
           odometer_ = at_;
           // Tuples whose expression would pass max_size nodes are stepped over: only past level
-          // max_size can there be any (a node costs 1 at least). chunk_steps_[c]: the odometer
-          // steps from tuple c - 1 to tuple c; `skipped`, those after the last one taken.
-          const bool check_size = level_ > max_size;
+          // max_size can there be any (a node costs 1 at least), or where operands are shared
+          // (a shared one is written twice). chunk_steps_[c]: the odometer steps from tuple c - 1
+          // to tuple c; `skipped`, those after the last one taken.
+          const bool check_size = level_ > max_size || sharing_;
           u32 count = 0, skipped = 0;
-          for (bool more = true; more && count < want;) {
+          for (bool more = true; more && count < want; more = advance(odometer_)) {
             u32 size = 1;
-            for (u32 j = 0; check_size && j < n; ++j) size += entries_[(*pools[j])[odometer_[j]]].size;
-            if (size <= max_size) {
-              for (u32 j = 0; j < n; ++j) {
-                const u32 id = (*pools[j])[odometer_[j]];
-                chunk_ids_.push_back(id);
-                chunk_operands_.push_back(&entries_[id].behaviour);
-              }
-              chunk_steps_.push_back(skipped + 1);
-              skipped = 0;
-              ++count;
-            } else {
+            const bool there = tuple_at(odometer_, ids.data());
+            for (u32 j = 0; there && check_size && j < n; ++j) size += entries_[ids[j]].size;
+            if (!there || size > max_size) {
               ++skipped;
+              continue;
             }
-            u32 j = n;
-            while (j > 0 && ++odometer_[j - 1] == pools[j - 1]->size()) odometer_[--j] = 0;
-            more = j > 0;
+            for (u32 j = 0; j < n; ++j) {
+              chunk_ids_.push_back(ids[j]);
+              chunk_operands_.push_back(&entries_[ids[j]].behaviour);
+            }
+            chunk_steps_.push_back(skipped + 1);
+            skipped = 0;
+            ++count;
           }
           // Turns at_ on by `steps` tuples; past the last, this composition is done.
           auto turn = [&](u32 steps) {
-            for (u32 step = 0; step < steps; ++step) {
-              u32 j = n;
-              while (j > 0 && ++at_[j - 1] == pools[j - 1]->size()) at_[--j] = 0;
-              if (j == 0) empty = true;
-            }
+            for (u32 step = 0; step < steps; ++step)
+              if (!advance(at_)) empty = true;
           };
           if (count == 0) {  // every tuple left in the composition is too large
             turn(skipped);
@@ -513,7 +585,7 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             if (answer || stats_.evaluated - spent_before >= budget) {
               if (empty) {  // step past the finished composition
                 ++composition_;
-                at_.assign(n, 0);
+                at_.assign(digits, 0);
               }
               report();
               if (answer) return u32(entries_.size() - 1);

@@ -123,6 +123,13 @@ class BankEnumerator {
   // cases) by size 5, after which no list was made at all.
   void bound_lengths(u32 list, u32 str) { cases_.bound_lengths(list, str); }
 
+  // From now on a production of two operands is also applied, at each level, to every entry e
+  // and each entry d of e's own derivation but a leaf (e among them), as p(d, e) and p(e, d), at
+  // e's cost plus the production's: a value used twice is made once, as DeepCoder's programs use
+  // a line twice (`zip_sub(sort(a), a)` where a = filter_even(xs)). The expression written holds
+  // d twice, so its size counts d twice.
+  void share_operands() { sharing_ = true; }
+
   // From now on keeps the output hash of each case (case_hash) of every banked list, str or
   // [str], which bank() computes to tell duplicates: a caller that compares the new entries with
   // goals case by case (search/enumerate_generator.cpp) need not hash them again.
@@ -198,6 +205,19 @@ class BankEnumerator {
   // `known`: b's behaviour_hash where it is known (a device computed it).
   bool bank(const Behaviour& b, u32 size, u32 cost, u32 production, std::span<const u32> operands,
             u64* hash = nullptr, const u64* known = nullptr);
+  // share_operands()'s pass over production p at this level, by an odometer {side, e, d}: side 0
+  // writes p(d, e), side 1 p(e, d), e its index in the level less p's cost, d in e's
+  // derivation(). The next odometer (false past the last: it is back at the first), and the
+  // operands at one (false where there are none: d of the other type, or d = e on side 1).
+  static constexpr u32 kSharedDigits = 3;
+  bool sharing_ = false;
+  bool advance_shared(const Production& p, std::vector<u32>& odometer);
+  bool shared_tuple(const Production& p, const std::vector<u32>& odometer, u32* ids);
+  // The entries of id's derivation but its leaves, each once, id first (the last two asked for
+  // are kept). A leaf shared costs what it costs in any tuple: one level more.
+  const std::vector<u32>& derivation(u32 id);
+  std::pair<u32, std::vector<u32>> derivations_[2];
+  u32 derivation_slot_ = 0;
   // search() through levels up to last_level.
   std::optional<u32> search_levels(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
                                    u32 last_level, u64 budget, EnumerationStats* stats);

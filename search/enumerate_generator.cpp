@@ -483,6 +483,8 @@ class EnumerateGenerator final : public Generator {
     if (settings_.policy && grammar_ != ListForms::Alone) guide(leaves, productions);
     enumerator_ = std::make_unique<bank::BankEnumerator>(*cases_, std::move(leaves), std::move(productions),
                                                          parameters_);
+    // DeepCoder's programs are lines over earlier lines: one used twice is made once.
+    if (grammar_ == ListForms::Alone) enumerator_->share_operands();
     enumerator_->keep_case_hashes();  // assemble() compares the lists and strs with goals case by case
     if (settings_.device == pipeline::Device::Cuda)
       enumerator_->evaluate_on(bank::make_cuda_bank_device(cases_->count(), settings_.gpu));

@@ -399,6 +399,42 @@ TEST(Enumerate, GoesThroughDeepCodersListLanguageAloneBetween) {
   EXPECT_TRUE(beside);
 }
 
+// In DeepCoder's list language a value used twice is made once (BankEnumerator::share_operands):
+// the even elements, sorted, less themselves — zip_sub(sort(a), a) where a = filter_even(xs) — is
+// three functions there, found in the phase's first 200,000 expressions, and written out with a
+// twice.
+TEST(Enumerate, MakesAValueUsedTwiceOnceInDeepCodersListLanguage) {
+  const auto expected = [](const nlohmann::json& in) {
+    std::vector<int> evens;
+    for (int x : in[0])
+      if (x % 2 == 0) evens.push_back(x);
+    std::vector<int> sorted = evens, out;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < evens.size(); ++i) out.push_back(sorted[i] - evens[i]);
+    return nlohmann::json(out);
+  };
+  const auto lists = [](int first, int count) {
+    std::vector<nlohmann::json> out;
+    for (int k = first; k < first + count; ++k) {
+      std::vector<int> xs;
+      for (int j = 0; j < 5 + k % 5; ++j) xs.push_back((k * 17 + j * 31) % 23 - 11);
+      out.push_back({xs});
+    }
+    return out;
+  };
+  search::EnumerateSettings settings;
+  settings.list_forms_after = 1000;
+  settings.list_language = 200000;
+  settings.lambdas = false;
+  const search::SearchOutcome r = solve(make_problem("fn solve(xs: [int]) -> [int]", lists(0, 12), expected),
+                                        lists(12, 8), expected, 400000, settings);
+  expect_generalising(r, "filter_even(xs)");
+  const u64 first = noted_expressions(r, "the enumeration without DeepCoder's list forms went ");
+  EXPECT_LT(r.candidates_to_solution - first, 200000u);
+  const size_t once = r.solution.find("filter_even(xs)");
+  EXPECT_NE(r.solution.find("filter_even(xs)", once + 1), std::string::npos) << r.solution;
+}
+
 // A problem with two results: each result's goal is met by an expression of its own type, and the
 // one program proposed is the tuple assembled from them.
 TEST(Enumerate, AssemblesTuplesFromAnExpressionPerResult) {
