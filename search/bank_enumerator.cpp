@@ -354,17 +354,14 @@ std::optional<u32> BankEnumerator::search(const std::function<bool(const Behavio
 
 const std::vector<u32>& BankEnumerator::derivation(u32 id) {
   for (const auto& [of, ids] : derivations_)
-    if (of == id && !ids.empty()) return ids;
-  // A leaf's is empty, and not kept.
-  if (entries_[id].production == kLeaf) {
-    static const std::vector<u32> none;
-    return none;
-  }
+    if (of == id) return ids;
   auto& [of, ids] = derivations_[derivation_slot_];
   derivation_slot_ ^= 1;
   of = id;
   ids.clear();
-  std::vector<u32> open = {id};
+  const Entry& top = entries_[id];
+  std::vector<u32> open;
+  if (top.production != kLeaf) open.assign(top.operands.rbegin(), top.operands.rend());
   while (!open.empty()) {
     const u32 at = open.back();
     open.pop_back();
@@ -381,7 +378,7 @@ bool BankEnumerator::advance_shared(const Production& p, std::vector<u32>& odome
   u32& e = odometer[1];
   u32& d = odometer[2];
   for (++d;; d = 0) {
-    const std::vector<u32>& pool = by_type_level_[u8(p.operands[1 - side])][level_ - p.cost];
+    const std::vector<u32>& pool = shared_pool(p, side);
     if (e < pool.size() && d < derivation(pool[e]).size()) return true;
     if (e + 1 < pool.size()) {
       ++e;
@@ -397,13 +394,13 @@ bool BankEnumerator::advance_shared(const Production& p, std::vector<u32>& odome
 
 bool BankEnumerator::shared_tuple(const Production& p, const std::vector<u32>& odometer, u32* ids) {
   const u32 side = odometer[0];
-  const std::vector<u32>& pool = by_type_level_[u8(p.operands[1 - side])][level_ - p.cost];
+  const std::vector<u32>& pool = shared_pool(p, side);
   if (odometer[1] >= pool.size()) return false;
   const u32 e = pool[odometer[1]];
   const std::vector<u32>& within = derivation(e);
   if (odometer[2] >= within.size()) return false;
   const u32 d = within[odometer[2]];
-  if (entries_[d].type != p.operands[side] || (side == 1 && d == e)) return false;
+  if (entries_[d].type != p.operands[side]) return false;
   ids[side] = d;
   ids[1 - side] = e;
   return true;

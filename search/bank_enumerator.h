@@ -124,10 +124,12 @@ class BankEnumerator {
   void bound_lengths(u32 list, u32 str) { cases_.bound_lengths(list, str); }
 
   // From now on a production of two operands is also applied, at each level, to every entry e
-  // and each entry d of e's own derivation but a leaf (e among them), as p(d, e) and p(e, d), at
-  // e's cost plus the production's: a value used twice is made once, as DeepCoder's programs use
-  // a line twice (`zip_sub(sort(a), a)` where a = filter_even(xs)). The expression written holds
-  // d twice, so its size counts d twice.
+  // and each entry d below e in its derivation but a leaf, as p(d, e) and p(e, d), at e's cost
+  // plus the production's: a value used twice is made once, as DeepCoder's programs use a line
+  // twice (`zip_sub(sort(a), a)` where a = filter_even(xs)). The expression written holds d
+  // twice, so its size counts d twice. p(e, e) is not made: in DeepCoder's list language, where
+  // operands are shared, each zip of a list with itself is another function of it (zip_add a
+  // doubling, zip_mul a squaring, zip_max and zip_min the list) but zip_sub's list of zeros.
   void share_operands() { sharing_ = true; }
 
   // From now on keeps the output hash of each case (case_hash) of every banked list, str or
@@ -208,15 +210,19 @@ class BankEnumerator {
   // share_operands()'s pass over production p at this level, by an odometer {side, e, d}: side 0
   // writes p(d, e), side 1 p(e, d), e its index in the level less p's cost, d in e's
   // derivation(). The next odometer (false past the last: it is back at the first), and the
-  // operands at one (false where there are none: d of the other type, or d = e on side 1).
+  // operands at one (false where there are none: d of the other type).
   static constexpr u32 kSharedDigits = 3;
   bool sharing_ = false;
   bool advance_shared(const Production& p, std::vector<u32>& odometer);
   bool shared_tuple(const Production& p, const std::vector<u32>& odometer, u32* ids);
-  // The entries of id's derivation but its leaves, each once, id first (the last two asked for
+  // The level's entries that side's e is taken from.
+  const std::vector<u32>& shared_pool(const Production& p, u32 side) const {
+    return by_type_level_[u8(p.operands[1 - side])][level_ - p.cost];
+  }
+  // The entries below id in its derivation but its leaves, each once (the last two asked for
   // are kept). A leaf shared costs what it costs in any tuple: one level more.
   const std::vector<u32>& derivation(u32 id);
-  std::pair<u32, std::vector<u32>> derivations_[2];
+  std::pair<u32, std::vector<u32>> derivations_[2] = {{~0u, {}}, {~0u, {}}};
   u32 derivation_slot_ = 0;
   // search() through levels up to last_level.
   std::optional<u32> search_levels(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
