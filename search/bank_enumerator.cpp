@@ -459,14 +459,13 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
       const bool shares = sharing_ && n == 2 && !p.choose && level_ > p.cost;
       for (; composition_ < compositions_.size() + (shares ? 1 : 0); ++composition_, at_.assign(digits, 0)) {
         const bool shared = composition_ == compositions_.size();
-        std::vector<const std::vector<u32>*> pools(n);
-        bool empty = false;
-        for (u32 j = 0; j < n; ++j) {
-          pools[j] =
-              &by_type_level_[u8(p.operands[j])][shared ? level_ - p.cost : compositions_[composition_][j]];
+        // A composition's operands come from one pool each; a shared pass's e from shared_pool().
+        std::vector<const std::vector<u32>*> pools(shared ? 0 : n);
+        bool empty = shared && shared_pool(p, 0).empty() && shared_pool(p, 1).empty();
+        for (u32 j = 0; j < pools.size(); ++j) {
+          pools[j] = &by_type_level_[u8(p.operands[j])][compositions_[composition_][j]];
           empty = empty || pools[j]->empty();
         }
-        if (shared) empty = pools[0]->empty() && pools[1]->empty();
         // The odometer's next tuple (false past the last: it is back at the first) and the tuple
         // at an odometer (false where there is none: a shared pass's entry of the other type).
         auto advance = [&](std::vector<u32>& o) {
