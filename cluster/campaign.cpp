@@ -38,7 +38,7 @@ class CampaignObserver final : public search::SearchObserver {
 
   void on_batch(const search::IterationReport& report, const std::vector<search::Proposal>& proposals,
                 const pipeline::BatchResults& results) override {
-    records_.on_batch(report, proposals, results);  // flushed: a stop loses nothing
+    records_.on_batch(report, proposals, results);
   }
   bool stop_requested() override { return queue_.poll(); }
   void on_solution(const search::SearchOutcome& outcome) override { records_.on_solution(outcome); }

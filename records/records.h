@@ -156,8 +156,9 @@ class Writer {
   void add_iteration(const IterationRecord& iteration);  // ends the iteration
   void add_solution(const SolutionRecord& solution);
 
-  // Writes every waiting row and flushes the file: what was flushed survives a crash. Call it
-  // after each iteration.
+  // Writes every waiting row and flushes the file: what was flushed survives a crash. Each flush
+  // costs most of a millisecond and a few KB of file (docs/trace-format.md): SearchRecords flushes
+  // once a second at most.
   void flush();
   void close();  // flush() and close the file; the writer is then empty
   // Closes the file without writing what waits, ignoring errors: for a file about to be removed

@@ -51,7 +51,10 @@ void SearchRecords::on_batch(const search::IterationReport& report,
   it.best_train_passed = report.best_passed;
   it.solved = report.solved;
   writer_.add_iteration(it);
-  writer_.flush();
+  if (const auto now = std::chrono::steady_clock::now(); now - flushed_ >= kFlushEvery) {
+    writer_.flush();
+    flushed_ = now;
+  }
 }
 
 void SearchRecords::on_solution(const search::SearchOutcome& r) {
@@ -67,6 +70,7 @@ void SearchRecords::on_solution(const search::SearchOutcome& r) {
   s.generalises = r.generalises;
   writer_.add_solution(s);
   writer_.flush();
+  flushed_ = std::chrono::steady_clock::now();
 }
 
 }  // namespace gs::records
