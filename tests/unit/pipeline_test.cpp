@@ -15,7 +15,9 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "base/hash.h"
 #include "base/thread_pool.h"
+#include "pipeline/case_set.h"
 #include "pipeline/output_error.h"
 #include "tests/unit/random_batches.h"
 
@@ -465,6 +467,41 @@ TEST(OutputHash, AnIntListHashesAlikeFromTheComparisonAValueAndAHeap) {
       }
     }
   }
+}
+
+// A str's hash (pipeline::mix_bytes: its length, then eight bytes a word, the last one
+// zero-padded) against the slow reference — each byte shifted into its word one at a time — on
+// random strs of every length from 0 to 40 (each remainder of eight), and the one-byte changes
+// of each tell apart.
+TEST(OutputHash, AStrHashesItsBytesAsPaddedWords) {
+  std::mt19937_64 rng(7);
+  auto reference = [](const std::vector<u8>& s) {
+    u64 h = mix_word(kHashSeed, s.size()), word = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      word |= u64(s[i]) << (8 * (i % 8));
+      if (i % 8 == 7 || i + 1 == s.size()) {
+        h = mix_word(h, word);
+        word = 0;
+      }
+    }
+    return h;
+  };
+  for (u32 n = 0; n <= 40; ++n)
+    for (int rep = 0; rep < 20; ++rep) {
+      std::vector<u8> s(n);
+      for (u8& c : s) c = u8(rng() % (rep % 2 == 0 ? 256 : 3));  // every byte, or 0..2 (zeros)
+      const u64 want = reference(s);
+      ASSERT_EQ(pipeline::str_hash(s.data(), n), want) << "length " << n;
+      std::set<u64> seen = {want};
+      for (u32 i = 0; i < n; ++i) {
+        std::vector<u8> other = s;
+        other[i] = u8(other[i] + 1);
+        EXPECT_TRUE(seen.insert(pipeline::str_hash(other.data(), n)).second) << "length " << n;
+      }
+      if (n > 0) {
+        EXPECT_NE(pipeline::str_hash(s.data(), n - 1), want);  // a byte shorter
+      }
+    }
 }
 
 TEST(CaseSet, RejectsValuesOfTheWrongType) {
