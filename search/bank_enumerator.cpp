@@ -347,9 +347,10 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>
 }
 
 std::optional<u32> BankEnumerator::search(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
-                                          u64 budget, EnumerationStats* stats) {
+                                          u64 budget, EnumerationStats* stats,
+                                          const std::function<bool(Type)>& may_meet) {
   // An expression of max_size nodes costs at most max_size times the most a node costs.
-  return search_levels(meets, max_size, max_size * most_per_node_, budget, stats);
+  return search_levels(meets, max_size, max_size * most_per_node_, budget, stats, may_meet);
 }
 
 const std::vector<u32>& BankEnumerator::derivation(u32 id) {
@@ -408,7 +409,8 @@ bool BankEnumerator::shared_tuple(const Production& p, const std::vector<u32>& o
 
 std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const Behaviour&)>& meets,
                                                  u32 max_size, u32 last_level, u64 budget,
-                                                 EnumerationStats* stats) {
+                                                 EnumerationStats* stats,
+                                                 const std::function<bool(Type)>& may_meet) {
   const u64 spent_before = stats_.evaluated;
   auto report = [&] {
     stats_.banked = entries_.size();
@@ -493,8 +495,10 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         // Once a case's heap is full of banked values (all but its last sixteenth), an array or a
         // string made is no longer banked: it is tried as an answer in that last sixteenth and
         // given back, so that the lists one step past the banked ones are still reached — the
-        // last step of deepcoder-neo100's pipelines, whose heaps fill at level 6 or 7.
+        // last step of deepcoder-neo100's pipelines, whose heaps fill at level 6 or 7 — and where
+        // nothing of its type could meet the goal, it is not made at all.
         const bool tried_only = alone && heaps_full_;
+        if (tried_only && may_meet && !may_meet(p.result)) empty = true;
         std::vector<u32> ids(n);
         while (!empty) {
           // The next tuples in odometer order: a chunk, or the budget left if less.

@@ -104,9 +104,12 @@ class BankEnumerator {
   // expressions of up to max_size nodes (larger ones are not made), evaluating at most `budget`
   // expressions in this call; the answer's id, or nullopt when the
   // budget ran out first (call again to go on) or the enumeration is finished (finished()).
-  // stats (when given) accumulate over the calls.
+  // stats (when given) accumulate over the calls. `may_meet`, where given, says whether a
+  // behaviour of a type could meet the goal now (meets() is false for every other type): once the
+  // heaps are full, an array or string that could not is not made at all, rather than made,
+  // tried and given back (it is not counted among the evaluated either).
   std::optional<u32> search(const std::function<bool(const Behaviour&)>& meets, u32 max_size, u64 budget,
-                            EnumerationStats* stats);
+                            EnumerationStats* stats, const std::function<bool(Type)>& may_meet = {});
   // The same with the goal as a type and the output hash (output_hashes) on every case.
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
@@ -226,7 +229,8 @@ class BankEnumerator {
   u32 derivation_slot_ = 0;
   // search() through levels up to last_level.
   std::optional<u32> search_levels(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
-                                   u32 last_level, u64 budget, EnumerationStats* stats);
+                                   u32 last_level, u64 budget, EnumerationStats* stats,
+                                   const std::function<bool(Type)>& may_meet = {});
   // Banks the pending leaves of level level_; the first that meets the goal, if one does.
   std::optional<u32> bank_pending(const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far

@@ -219,11 +219,18 @@ class EnumerateGenerator final : public Generator {
         if (!closed(j) && meets_all(goals_[j], b)) return true;
       return false;
     };
+    // meets() is false for a type no open goal has.
+    auto may_meet = [&](Type t) {
+      for (u32 j = 0; j < goals_.size(); ++j)
+        if (goals_[j].shape.type == t && !closed(j)) return true;
+      return false;
+    };
     // On through the batch while what meets a goal makes no program yet (a goal of one result of
     // several, met by a parameter before anything is evaluated).
     for (u64 left = count; out.empty() && left > 0 && !enumerator_->finished();) {
       const u64 start = enumerated_;
-      const std::optional<u32> answer = enumerator_->search(meets, settings_.max_size, left, &stats);
+      const std::optional<u32> answer =
+          enumerator_->search(meets, settings_.max_size, left, &stats, may_meet);
       enumerated_ = stats.evaluated;
       bytes_ = stats.bytes + cases_->heap_used();
       if (answer && results_.size() == 1 && meets_all(goals_[0], enumerator_->behaviour(*answer))) {
@@ -274,7 +281,7 @@ class EnumerateGenerator final : public Generator {
       out.push_back(
           "the value bank's case heaps filled " + when(*heaps_filled_) + " (" + std::to_string(heap_mib) +
           " MiB a case: " + share +
-          "); no list or string was banked after that (each was only tried as an answer)" +
+          "); no list or string was banked after that (each of a goal's type was only tried as an answer)" +
           (heap_mib < quarter_mib ? std::string() : std::string(": a larger --bank-memory gives them room")));
     }
     if (bank_filled_)

@@ -154,25 +154,40 @@ TEST(BankEnumerator, WritesTheConditionUnderWhichAnExpressionTraps) {
   std::printf("%u trapping expressions, %u with a choose\n", checked, chooses);
 }
 
+// Four cases of an [int] in case heaps of heap_bytes, and an enumerator over xs, 1, 3 and 10 with
+// push, sum, + and ==: lists enough to fill small heaps.
+struct PushBank {
+  static Cases make_cases(u32 heap_bytes) {
+    std::vector<std::vector<Value>> inputs;
+    for (i64 k = 0; k < 4; ++k) inputs.push_back({list({k, 7 - k, 2 * k})});
+    vm::Limits limits;
+    limits.heap_bytes = heap_bytes;
+    const std::vector<Type> params = {Type::IntArray};
+    return Cases(params, inputs, limits);
+  }
+  static BankEnumerator make_enumerator(Cases& cases) {
+    std::vector<Production> p;
+    p.push_back(operation_production({A, I}, A, "push($0, $1)"));
+    p.push_back(operation_production({A}, I, "sum($0)"));
+    p.push_back(operation_production({I, I}, I, "$0 + $1"));
+    p.push_back(operation_production({I, I}, B, "$0 == $1"));
+    std::vector<Leaf> leaves = {{"xs", cases.parameter(0)}};
+    for (i64 c : {1, 3, 10}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
+    return BankEnumerator(cases, std::move(leaves), std::move(p), "xs: [int]");
+  }
+  explicit PushBank(u32 heap_bytes) : cases(make_cases(heap_bytes)), e(make_enumerator(cases)) {}
+  Cases cases;
+  BankEnumerator e;
+};
+
 // The cases' heaps hold every banked list. Once one is full but for its last sixteenth, no list
 // made is banked (those are tried as answers in that sixteenth and given back), nothing that
 // found a heap full is banked, the ints and bools of the lists banked go on being made, and a
 // list longer than any banked — one step past them — is still found as an answer.
 TEST(BankEnumerator, AFullHeapBanksNoMoreListsButTriesThem) {
-  std::vector<std::vector<Value>> inputs;
-  for (i64 k = 0; k < 4; ++k) inputs.push_back({list({k, 7 - k, 2 * k})});
-  vm::Limits limits;
-  limits.heap_bytes = 64 << 10;  // about a thousand lists of a few ints a case
-  const std::vector<Type> params = {Type::IntArray};
-  Cases cases(params, inputs, limits);
-  std::vector<Production> p;
-  p.push_back(operation_production({A, I}, A, "push($0, $1)"));
-  p.push_back(operation_production({A}, I, "sum($0)"));
-  p.push_back(operation_production({I, I}, I, "$0 + $1"));
-  p.push_back(operation_production({I, I}, B, "$0 == $1"));
-  std::vector<Leaf> leaves = {{"xs", cases.parameter(0)}};
-  for (i64 c : {1, 3, 10}) leaves.push_back({std::to_string(c), constant(Value::of_int(c), cases)});
-  BankEnumerator e(cases, std::move(leaves), std::move(p), "xs: [int]");
+  PushBank bank(64 << 10);  // about a thousand lists of a few ints a case
+  Cases& cases = bank.cases;
+  BankEnumerator& e = bank.e;
   EnumerationStats stats;
   const auto never = [](const Behaviour&) { return false; };
   while (!stats.heaps_full && !e.finished()) e.search(never, 20, 1000, &stats);
@@ -235,6 +250,40 @@ TEST(BankEnumerator, BanksNoListLongerThanItsBound) {
     for (u32 k = 0; k < cases.count(); ++k) longest = std::max(longest, u32(cases.value(b, k).items.size()));
   }
   EXPECT_EQ(longest, 5u);  // push(push(push(xs, 1), 1), 1)
+}
+
+// Once the heaps are full, a list that nothing could meet (may_meet says no goal takes its type)
+// is not made at all, rather than made, tried and given back: the same ints and bools are banked,
+// in the same order, after fewer evaluations; with a may_meet that takes lists, or none, the
+// enumeration is the same as before, evaluation for evaluation.
+TEST(BankEnumerator, AFullHeapMakesNoListNothingCouldMeet) {
+  const auto never = [](const Behaviour&) { return false; };
+  struct Run {
+    std::vector<std::string> texts;
+    u64 evaluated = 0;
+    bool heaps_full = false;
+  };
+  auto run = [&](const std::function<bool(Type)>& may_meet) {
+    PushBank bank(4 << 10);  // some tens of lists of a few ints a case
+    BankEnumerator& e = bank.e;
+    EnumerationStats stats;
+    for (u32 calls = 0; !e.finished() && calls < 10000; ++calls) e.search(never, 9, 1000, &stats, may_meet);
+    EXPECT_TRUE(e.finished());
+    Run r{{}, stats.evaluated, stats.heaps_full};
+    for (u32 id = 0; id < e.count(); ++id) r.texts.push_back(e.text(id));
+    return r;
+  };
+  const Run before = run({}), lists = run([](Type) { return true; });
+  const Run ints = run([](Type t) { return t != A; });
+  ASSERT_TRUE(before.heaps_full);
+  EXPECT_EQ(lists.texts, before.texts);
+  EXPECT_EQ(lists.evaluated, before.evaluated);
+  EXPECT_EQ(ints.texts, before.texts);
+  EXPECT_GT(before.texts.size(), 100u);
+  EXPECT_LT(ints.evaluated, before.evaluated);
+  std::printf("%zu banked; %llu evaluated, %llu without the lists nothing could meet\n", before.texts.size(),
+              static_cast<unsigned long long>(before.evaluated),
+              static_cast<unsigned long long>(ints.evaluated));
 }
 
 // The case hashes kept for the caller are output_hashes' of each list banked since the last
