@@ -347,8 +347,7 @@ std::optional<u32> BankEnumerator::search(Type goal_type, const std::vector<u64>
 }
 
 std::optional<u32> BankEnumerator::search(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
-                                          u64 budget, EnumerationStats* stats,
-                                          const std::function<bool(Type)>& may_meet) {
+                                          u64 budget, EnumerationStats* stats, const MayMeet& may_meet) {
   // An expression of max_size nodes costs at most max_size times the most a node costs.
   return search_levels(meets, max_size, max_size * most_per_node_, budget, stats, may_meet);
 }
@@ -409,8 +408,7 @@ bool BankEnumerator::shared_tuple(const Production& p, const std::vector<u32>& o
 
 std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const Behaviour&)>& meets,
                                                  u32 max_size, u32 last_level, u64 budget,
-                                                 EnumerationStats* stats,
-                                                 const std::function<bool(Type)>& may_meet) {
+                                                 EnumerationStats* stats, const MayMeet& may_meet) {
   const u64 spent_before = stats_.evaluated;
   auto report = [&] {
     stats_.banked = entries_.size();
@@ -496,9 +494,11 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
         // string made is no longer banked: it is tried as an answer in that last sixteenth and
         // given back, so that the lists one step past the banked ones are still reached — the
         // last step of deepcoder-neo100's pipelines, whose heaps fill at level 6 or 7 — and where
-        // nothing of its type could meet the goal, it is not made at all.
+        // nothing of its type could meet the goal, it is not made at all; where it could not by
+        // what it is on the key case, it is made there alone.
         const bool tried_only = alone && heaps_full_;
-        if (tried_only && may_meet && !may_meet(p.result)) empty = true;
+        if (tried_only && may_meet.type && !may_meet.type(p.result)) empty = true;
+        const bool key_first = tried_only && may_meet.on_key_case && may_meet.key_case < cases_.count();
         std::vector<u32> ids(n);
         while (!empty) {
           // The next tuples in odometer order: a chunk, or the budget left if less.
@@ -541,10 +541,20 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             continue;
           }
           if (chunk_outs_.size() < count) chunk_outs_.resize(count);
+          bool hopeless = false;  // a key_first application that could meet nothing by its key case
           if (p.choose) {
             for (u32 c = 0; c < count; ++c)
               choose(*chunk_operands_[3 * c], *chunk_operands_[3 * c + 1], *chunk_operands_[3 * c + 2],
                      &chunk_outs_[c]);
+          } else if (key_first) {
+            cases_.mark(&mark_);
+            p.operation->apply_on(chunk_operands_, cases_, may_meet.key_case, &chunk_outs_[0]);
+            if (may_meet.on_key_case(chunk_outs_[0])) {
+              cases_.rollback(mark_);
+              p.operation->apply(chunk_operands_, cases_, &chunk_outs_[0]);
+            } else {
+              hopeless = true;  // made on the key case alone: given back below, as if not banked
+            }
           } else if (alone) {
             cases_.mark(&mark_);
             p.operation->apply(chunk_operands_, cases_, &chunk_outs_[0]);
@@ -565,13 +575,13 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             // 255/256 full that an application found too small is full: the lists still to be
             // made are of the same sizes as those banked.
             bool exhausted = false;
-            for (u32 k = 0; k < b.traps.size(); ++k) {
+            for (u32 k = 0; k < b.traps.size() && !hopeless; ++k) {
               if (b.traps[k] != u8(vm::Trap::HEAP_EXHAUSTED)) continue;
               exhausted = true;
               if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;
             }
             const bool banked =
-                !exhausted && !b.too_long && (!tried_only || meets(b)) &&
+                !hopeless && !exhausted && !b.too_long && (!tried_only || meets(b)) &&
                 bank(b, size, level_, production_, operands, &hash, on_device ? &chunk_hashes_[c] : nullptr);
             if (banked && alone && !heaps_full_)
               for (u32 k = 0; k < b.traps.size() && !heaps_full_; ++k)

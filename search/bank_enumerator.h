@@ -91,6 +91,18 @@ struct EnumerationStats {
   bool heaps_full = false;  // a case's heap is full: no array or string is made any more
 };
 
+// What search() asks, once the heaps are full, before it makes an array or a string whole (it is
+// then only tried as an answer, not banked): both only ever false where `meets` would be.
+struct MayMeet {
+  // Whether a behaviour of this type could meet the goal now (meets() is false for every other
+  // type): where not, the array or string is not made at all (nor counted among the evaluated).
+  std::function<bool(Type)> type;
+  // Whether a behaviour evaluated on case key_case alone (its other cases unset) could: where
+  // not, it is made on no other case (but counted: it was tried, and failed on that case).
+  std::function<bool(const Behaviour&)> on_key_case;
+  u32 key_case = 0;
+};
+
 class BankEnumerator {
  public:
   // `parameters` is the Syn parameter list the leaves' names come from ("xs: [int], k: int"):
@@ -104,12 +116,10 @@ class BankEnumerator {
   // expressions of up to max_size nodes (larger ones are not made), evaluating at most `budget`
   // expressions in this call; the answer's id, or nullopt when the
   // budget ran out first (call again to go on) or the enumeration is finished (finished()).
-  // stats (when given) accumulate over the calls. `may_meet`, where given, says whether a
-  // behaviour of a type could meet the goal now (meets() is false for every other type): once the
-  // heaps are full, an array or string that could not is not made at all, rather than made,
-  // tried and given back (it is not counted among the evaluated either).
+  // stats (when given) accumulate over the calls. `may_meet`'s tests, where given, spare the
+  // arrays and strings that could meet nothing once the heaps are full (MayMeet).
   std::optional<u32> search(const std::function<bool(const Behaviour&)>& meets, u32 max_size, u64 budget,
-                            EnumerationStats* stats, const std::function<bool(Type)>& may_meet = {});
+                            EnumerationStats* stats, const MayMeet& may_meet = {});
   // The same with the goal as a type and the output hash (output_hashes) on every case.
   std::optional<u32> search(Type goal_type, const std::vector<u64>& goal, u32 max_size, u64 budget,
                             EnumerationStats* stats);
@@ -230,7 +240,7 @@ class BankEnumerator {
   // search() through levels up to last_level.
   std::optional<u32> search_levels(const std::function<bool(const Behaviour&)>& meets, u32 max_size,
                                    u32 last_level, u64 budget, EnumerationStats* stats,
-                                   const std::function<bool(Type)>& may_meet = {});
+                                   const MayMeet& may_meet = {});
   // Banks the pending leaves of level level_; the first that meets the goal, if one does.
   std::optional<u32> bank_pending(const std::function<bool(const Behaviour&)>& meets);
   // What a materialised program needs beside its expression: the choose helpers written so far

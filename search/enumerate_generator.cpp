@@ -219,10 +219,19 @@ class EnumerateGenerator final : public Generator {
         if (!closed(j) && meets_all(goals_[j], b)) return true;
       return false;
     };
-    // meets() is false for a type no open goal has.
-    auto may_meet = [&](Type t) {
+    // meets() is false for a type no open goal has, and for a behaviour whose key case rules out
+    // every open goal (candidate_goals() looks at nothing else).
+    bank::MayMeet may_meet;
+    may_meet.type = [&](Type t) {
       for (u32 j = 0; j < goals_.size(); ++j)
         if (goals_[j].shape.type == t && !closed(j)) return true;
+      return false;
+    };
+    may_meet.key_case = key_case_;
+    may_meet.on_key_case = [&](const bank::Behaviour& b) {
+      candidate_goals(b, {}, false, &candidates_);
+      for (u32 j : candidates_)
+        if (!closed(j)) return true;
       return false;
     };
     // On through the batch while what meets a goal makes no program yet (a goal of one result of

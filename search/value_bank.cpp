@@ -439,7 +439,8 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   return true;
 }
 
-void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, Behaviour* out) const {
+void Operation::apply_cases(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end,
+                            Behaviour* out) const {
   if (operands.size() != operands_.size())
     throw std::invalid_argument("operation: " + std::to_string(operands.size()) + " operands for " +
                                 std::to_string(operands_.size()));
@@ -451,21 +452,20 @@ void Operation::apply(std::span<const Behaviour* const> operands, Cases& cases, 
   const u64 fuel = fuel_for(cases);
   const bool direct = takes_direct_path(cases, fuel);
   if (direct && direct_ != Direct::Scalar) {
-    apply_in_heaps(operands, cases, fuel, out);
+    apply_in_heaps(operands, cases, begin, end, fuel, out);
     return;
   }
   if (direct) {  // the first operand's trap, the second's, or the instruction's
-    const u64* a = operands[0]->words.data();
-    const u8* ta = operands[0]->traps.data();
-    const u64* b = arity() == 2 ? operands[1]->words.data() : a;
-    const u8* tb = arity() == 2 ? operands[1]->traps.data() : ta;
-    u64* words = out->words.data();
-    u8* traps = out->traps.data();
-    apply_words(instruction_, n, a, ta, b, tb, words, traps);
+    const u64* a = operands[0]->words.data() + begin;
+    const u8* ta = operands[0]->traps.data() + begin;
+    const u64* b = arity() == 2 ? operands[1]->words.data() + begin : a;
+    const u8* tb = arity() == 2 ? operands[1]->traps.data() + begin : ta;
+    apply_words(instruction_, end - begin, a, ta, b, tb, out->words.data() + begin,
+                out->traps.data() + begin);
     return;
   }
   u64 native = 0;
-  for (u32 k = 0; k < n; ++k)
+  for (u32 k = begin; k < end; ++k)
     out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k], &native);
   if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
 }
@@ -479,15 +479,14 @@ namespace {
 // fuel), the instruction, then the return's unit of fuel.
 template <vm::Op kOp>
 void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand, u64 fuel, u32 code_words,
-                       Cases& cases, Behaviour* out) {
+                       Cases& cases, u32 begin, u32 end, Behaviour* out) {
   const bool reads = vm::reading_arity(kOp) != 0;
   if (!reads && vm::making_arity(kOp, operand) == 0) return;  // not a heap instruction: never chosen
   const bool charges = reads ? vm::reading_walks(kOp) : vm::making_charges(kOp);
-  const u32 n = cases.count();
   constexpr u8 kNone = u8(vm::Trap::NONE);
   // The length of what it would make, where that is known before: array(n, x)'s n.
   const u64 longest = kOp == vm::Op::NEW_FILLED ? cases.longest_list() : ~u64(0);
-  for (u32 k = 0; k < n; ++k) {
+  for (u32 k = begin; k < end; ++k) {
     u64 x[3] = {0, 0, 0}, r = 0, work = 0;
     for (u32 i = 0; i < arity; ++i) x[i] = operands[i]->words[k];
     u8 t = first_trap(operands, arity, k);
@@ -516,13 +515,13 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
 
 }  // namespace
 
-void Operation::apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
-                               Behaviour* out) const {
+void Operation::apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end,
+                               u64 fuel, Behaviour* out) const {
   switch (instruction_) {
 #define OPCODE(name, operand, pops, pushes, doc)                                                 \
   case vm::Op::name:                                                                             \
     return apply_in_heaps_of<vm::Op::name>(operands.data(), arity(), instruction_operand_, fuel, \
-                                           code_words_, cases, out);
+                                           code_words_, cases, begin, end, out);
 #include "vm/opcodes.def"
 #undef OPCODE
   }

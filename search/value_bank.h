@@ -206,7 +206,14 @@ class Operation {
   // operation's): per case, the first operand's trap if one trapped, else what the interpreter
   // returns (a trap included) with the cases' fuel limit (or the operation's, if lower) for this
   // one application. Into *out (its vectors reused).
-  void apply(std::span<const Behaviour* const> operands, Cases& cases, Behaviour* out) const;
+  void apply(std::span<const Behaviour* const> operands, Cases& cases, Behaviour* out) const {
+    apply_cases(operands, cases, 0, cases.count(), out);
+  }
+  // … on case k alone, as apply() gives it there: *out's vectors are sized to every case, and
+  // its other cases are left as they were (to be asked of nothing but case k).
+  void apply_on(std::span<const Behaviour* const> operands, Cases& cases, u32 k, Behaviour* out) const {
+    apply_cases(operands, cases, k, k + 1, out);
+  }
   Behaviour apply(std::span<const Behaviour* const> operands, Cases& cases) const {
     Behaviour out;
     apply(operands, cases, &out);
@@ -229,6 +236,9 @@ class Operation {
   // arity() behaviours): the trap, and the word in *word; ++*native where the loop ran. A word
   // result gives the heap back.
   u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word, u64* native) const;
+  // apply() on the cases begin to end.
+  void apply_cases(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end,
+                   Behaviour* out) const;
   bool takes_direct_path(const Cases& cases, u64 fuel) const;
   u64 fuel_for(const Cases& cases) const;
 
@@ -237,8 +247,8 @@ class Operation {
   enum class Direct : u8 { None, Scalar, Reading, Making };
   Direct direct_ = Direct::None;
   // The direct path through the heap (Reading, Making) over n cases: a loop compiled for each
-  // instruction (its switches folded away), chosen by instruction_.
-  void apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u64 fuel,
+  // instruction (its switches folded away), chosen by instruction_; on the cases begin to end.
+  void apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end, u64 fuel,
                       Behaviour* out) const;
   vm::Op instruction_ = vm::Op::RETURN;
   u32 instruction_operand_ = 0;

@@ -203,7 +203,25 @@ class Harness {
         for (const auto& c : e.children) operands.push_back(evaluate(*c, cases));
         std::vector<const Behaviour*> pointers;
         for (const Behaviour& b : operands) pointers.push_back(&b);
-        return operations_[e.index]->apply(pointers, cases);
+        // First on one case alone (the cases in turn), its heap given back after, as apply()
+        // then gives it there.
+        const Operation& op = *operations_[e.index];
+        const u32 k = u32(applications_++ % cases.count());
+        Cases::Mark mark;
+        cases.mark(&mark);
+        Behaviour alone;
+        op.apply_on(pointers, cases, k, &alone);
+        const u8 alone_trap = alone.traps[k];
+        const bool too_long = alone.too_long;
+        const vm::Value alone_value =
+            alone_trap == u8(vm::Trap::NONE) && !too_long ? cases.value(alone, k) : vm::Value{};
+        cases.rollback(mark);
+        Behaviour out = op.apply(pointers, cases);
+        EXPECT_EQ(alone_trap, out.traps[k]) << op.source() << " on case " << k;
+        if (alone_trap == out.traps[k] && alone_trap == u8(vm::Trap::NONE) && !too_long && !out.too_long)
+          EXPECT_TRUE(vm::identical(alone_value, cases.value(out, k))) << op.source() << " on case " << k;
+        alone_cases_ += 1;
+        return out;
       }
     }
     return {};
@@ -287,6 +305,10 @@ class Harness {
   Rng rng_;
   std::vector<std::unique_ptr<Operation>> operations_;
   u32 helper_count_ = 0;
+  u64 applications_ = 0;
+
+ public:
+  u64 alone_cases_ = 0;  // applications also made on one case alone (Operation::apply_on)
 };
 
 TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
@@ -349,6 +371,7 @@ TEST(ValueBank, OperationsAgreeWithWholeProgramsOnOutputsAndTraps) {
   EXPECT_GT(traps[u8(vm::Trap::DIVISION_BY_ZERO)], count / 100);
   EXPECT_GT(traps[u8(vm::Trap::INDEX_OUT_OF_RANGE)], count / 100);
   EXPECT_GT(traps[u8(vm::Trap::INVALID_ARGUMENT)], count / 100);
+  EXPECT_GT(h.alone_cases_, count);
   std::printf(
       "value bank: %llu expressions x 6 cases; traps: none %llu, division_by_zero %llu, "
       "index_out_of_range %llu, invalid_argument %llu; %llu chooses trap-free\n",

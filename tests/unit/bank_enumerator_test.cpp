@@ -263,10 +263,12 @@ TEST(BankEnumerator, AFullHeapMakesNoListNothingCouldMeet) {
     u64 evaluated = 0;
     bool heaps_full = false;
   };
-  auto run = [&](const std::function<bool(Type)>& may_meet) {
+  auto run = [&](const std::function<bool(Type)>& type) {
     PushBank bank(4 << 10);  // some tens of lists of a few ints a case
     BankEnumerator& e = bank.e;
     EnumerationStats stats;
+    MayMeet may_meet;
+    may_meet.type = type;
     for (u32 calls = 0; !e.finished() && calls < 10000; ++calls) e.search(never, 9, 1000, &stats, may_meet);
     EXPECT_TRUE(e.finished());
     Run r{{}, stats.evaluated, stats.heaps_full};
@@ -284,6 +286,76 @@ TEST(BankEnumerator, AFullHeapMakesNoListNothingCouldMeet) {
   std::printf("%zu banked; %llu evaluated, %llu without the lists nothing could meet\n", before.texts.size(),
               static_cast<unsigned long long>(before.evaluated),
               static_cast<unsigned long long>(ints.evaluated));
+}
+
+// Once the heaps are full, a list tried as an answer is first made on the key case alone, and
+// made whole only where on_key_case says that it could meet the goal there: the same answer (a
+// list longer than any banked) is found after the same evaluations, far fewer lists are made
+// whole (meets() sees no other), and the heaps are left as they were but for the answer.
+TEST(BankEnumerator, AFullHeapMakesAListOnItsKeyCaseFirst) {
+  const u32 key = 2;
+  struct Run {
+    std::string answer;
+    u64 evaluated = 0, lists_met = 0, keys = 0, grown = 0;
+  };
+  auto run = [&](bool key_first) {
+    PushBank bank(64 << 10);
+    Cases& cases = bank.cases;
+    BankEnumerator& e = bank.e;
+    EnumerationStats stats;
+    const auto never = [](const Behaviour&) { return false; };
+    while (!stats.heaps_full && !e.finished()) e.search(never, 20, 1000, &stats);
+    EXPECT_TRUE(stats.heaps_full);
+    const u64 used = cases.heap_used();
+    const auto length = [&](const Behaviour& b, u32 k) {
+      return cases.machine(k).heap.header(u32(b.words[k]))->length;
+    };
+    u32 longest = 0;
+    for (u32 id = 0; id < e.count(); ++id)
+      for (u32 k = 0; e.behaviour(id).type == A && k < cases.count(); ++k)
+        longest = std::max(longest, length(e.behaviour(id), k));
+    Run r;
+    const auto right = [&](const Behaviour& b, u32 k) {
+      return b.traps[k] == u8(vm::Trap::NONE) && length(b, k) > longest;
+    };
+    const auto longer = [&](const Behaviour& b) {
+      if (b.type != A) return false;
+      r.lists_met += 1;
+      for (u32 k = 0; k < cases.count(); ++k)
+        if (!right(b, k)) return false;
+      return true;
+    };
+    MayMeet may_meet;
+    may_meet.key_case = key;
+    if (key_first)
+      may_meet.on_key_case = [&](const Behaviour& b) -> bool {
+        ++r.keys;
+        EXPECT_EQ(b.type, A);
+        return right(b, key);
+      };
+    std::optional<u32> answer;
+    for (u32 calls = 0; !answer && !e.finished() && calls < 1000; ++calls)
+      answer = e.search(longer, 40, 1000, &stats, may_meet);
+    EXPECT_TRUE(answer);
+    if (!answer) return r;
+    r.answer = e.text(*answer);
+    r.evaluated = stats.evaluated;
+    r.grown = cases.heap_used() - used;  // the answer's list, the last thing in each heap
+    return r;
+  };
+  const Run whole = run(false), keyed = run(true);
+  EXPECT_FALSE(whole.answer.empty());
+  EXPECT_EQ(keyed.answer, whole.answer);
+  EXPECT_EQ(keyed.evaluated, whole.evaluated);
+  EXPECT_GT(whole.grown, 0u);
+  EXPECT_EQ(keyed.grown, whole.grown);
+  EXPECT_GT(keyed.keys, 100u);
+  EXPECT_LT(keyed.lists_met * 10, whole.lists_met);
+  std::printf(
+      "%s after %llu evaluations; lists made whole %llu, or %llu with %llu made on the key case first\n",
+      whole.answer.c_str(), static_cast<unsigned long long>(whole.evaluated),
+      static_cast<unsigned long long>(whole.lists_met), static_cast<unsigned long long>(keyed.lists_met),
+      static_cast<unsigned long long>(keyed.keys));
 }
 
 // The case hashes kept for the caller are output_hashes' of each list banked since the last
