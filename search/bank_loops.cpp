@@ -87,14 +87,38 @@ vm::Trap scanl1_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* m
 }
 
 // The fold over 1, 2, …, n (operands n, init), as `for x in 1..n + 1` runs (n + 1 wraps: none for
-// the largest n).
+// the largest n), in closed form: its n steps, or most_steps + 1 where it would take more (its
+// result then unused: it runs out of fuel); the sum of 1..n and of their squares, and n!, modulo
+// 2^64, as the wrapping loop leaves them (each divided exactly before the wrapping product; n!
+// is 0 from 66! on: 2^64 divides it).
 template <Acc kAcc>
 vm::Trap fold_range_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
-  Counter c{counts, most_steps};
-  u64 acc = in[1].word;
   const i64 end = i64(in[0].word + 1);
-  for (i64 x = 1; x < end && c.step(); ++x) acc = accumulate<kAcc>(acc, u64(x));
-  *out = acc;
+  const u64 steps = end > 1 ? u64(end - 1) : 0;
+  counts->n[0] = std::min(steps, most_steps + 1);
+  const u64 acc = in[1].word;
+  if (steps > most_steps) {
+    *out = acc;
+    return vm::Trap::NONE;
+  }
+  using u128 = unsigned __int128;
+  const u128 n = steps;
+  if constexpr (kAcc == Acc::Add) {
+    *out = acc + u64(n % 2 == 0 ? (n / 2) * (n + 1) : n * ((n + 1) / 2));
+  } else if constexpr (kAcc == Acc::Squares) {
+    u128 a = n, b = n + 1, c = 2 * n + 1;  // n(n + 1)(2n + 1) / 6
+    (a % 2 == 0 ? a : b) /= 2;
+    (a % 3 == 0 ? a : b % 3 == 0 ? b : c) /= 3;
+    *out = acc + u64(a) * u64(b) * u64(c);
+  } else if constexpr (kAcc == Acc::Mul) {
+    u64 product = 1;
+    for (u64 x = 1; x <= std::min<u64>(steps, 66); ++x) product *= x;
+    *out = acc * product;
+  } else {  // not a production: only the three above are (accumulation())
+    u64 r = acc;
+    for (u64 x = 1; x <= steps; ++x) r = accumulate<kAcc>(r, x);
+    *out = r;
+  }
   return vm::Trap::NONE;
 }
 
