@@ -93,6 +93,7 @@ vm::Trap scanl1_natively(const LoopOperand* in, u64 most_steps, u64* out, u32* m
 // is 0 from 66! on: 2^64 divides it).
 template <Acc kAcc>
 vm::Trap fold_range_natively(const LoopOperand* in, u64 most_steps, u64* out, LoopCounts* counts) {
+  static_assert(kAcc == Acc::Add || kAcc == Acc::Squares || kAcc == Acc::Mul);
   const i64 end = i64(in[0].word + 1);
   const u64 steps = end > 1 ? u64(end - 1) : 0;
   counts->n[0] = std::min(steps, most_steps + 1);
@@ -110,14 +111,10 @@ vm::Trap fold_range_natively(const LoopOperand* in, u64 most_steps, u64* out, Lo
     (a % 2 == 0 ? a : b) /= 2;
     (a % 3 == 0 ? a : b % 3 == 0 ? b : c) /= 3;
     *out = acc + u64(a) * u64(b) * u64(c);
-  } else if constexpr (kAcc == Acc::Mul) {
+  } else {
     u64 product = 1;
     for (u64 x = 1; x <= std::min<u64>(steps, 66); ++x) product *= x;
     *out = acc * product;
-  } else {  // not a production: only the three above are (accumulation())
-    u64 r = acc;
-    for (u64 x = 1; x <= steps; ++x) r = accumulate<kAcc>(r, x);
-    *out = r;
   }
   return vm::Trap::NONE;
 }
@@ -413,14 +410,22 @@ struct Accumulation {
   NativeWordLoop digits;      // digits_NAME
 };
 
+// fold_range_NAME in C++, where there is one.
+template <Acc kAcc>
+constexpr NativeWordLoop fold_range() {
+  if constexpr (kAcc == Acc::Add || kAcc == Acc::Mul || kAcc == Acc::Squares)
+    return {fold_range_natively<kAcc>};
+  else
+    return {};
+}
+
 template <Acc kAcc>
 constexpr Accumulation accumulation(const char* name, const char* step) {
-  const bool ranges = kAcc == Acc::Add || kAcc == Acc::Mul || kAcc == Acc::Squares;
   return {name,
           step,
           kAcc == Acc::Count ? NativeWordLoop{} : NativeWordLoop{fold_natively<kAcc>},
           {room_each, scan_natively<kAcc>},
-          ranges ? NativeWordLoop{fold_range_natively<kAcc>} : NativeWordLoop{},
+          fold_range<kAcc>(),
           {digits_natively<kAcc>}};
 }
 

@@ -176,6 +176,20 @@ struct PushBank {
     return BankEnumerator(cases, std::move(leaves), std::move(p), "xs: [int]");
   }
   explicit PushBank(u32 heap_bytes) : cases(make_cases(heap_bytes)), e(make_enumerator(cases)) {}
+  // List b's length on case k (where it does not trap).
+  u32 length(const Behaviour& b, u32 k) { return cases.machine(k).heap.header(u32(b.words[k]))->length; }
+  // Enumerates, finding nothing, until the heaps are full or the enumeration ends; the longest
+  // list banked by then.
+  u32 fill(EnumerationStats* stats) {
+    const auto never = [](const Behaviour&) { return false; };
+    while (!stats->heaps_full && !e.finished()) e.search(never, 20, 1000, stats);
+    u32 longest = 0;
+    for (u32 id = 0; id < e.count(); ++id)
+      for (u32 k = 0; e.behaviour(id).type == A && k < cases.count(); ++k)
+        if (e.behaviour(id).traps[k] == u8(vm::Trap::NONE))
+          longest = std::max(longest, length(e.behaviour(id), k));
+    return longest;
+  }
   Cases cases;
   BankEnumerator e;
 };
@@ -190,19 +204,14 @@ TEST(BankEnumerator, AFullHeapBanksNoMoreListsButTriesThem) {
   BankEnumerator& e = bank.e;
   EnumerationStats stats;
   const auto never = [](const Behaviour&) { return false; };
-  while (!stats.heaps_full && !e.finished()) e.search(never, 20, 1000, &stats);
+  const u32 longest = bank.fill(&stats);
   ASSERT_TRUE(stats.heaps_full) << "after " << stats.evaluated << " expressions";
   const u64 used = cases.heap_used();
-  u32 lists = 0, longest = 0;
-  const auto length = [&](const Behaviour& b, u32 k) {
-    return cases.machine(k).heap.header(u32(b.words[k]))->length;
-  };
+  u32 lists = 0;
   for (u32 id = 0; id < e.count(); ++id) {
     const Behaviour& b = e.behaviour(id);
     EXPECT_EQ(std::count(b.traps.begin(), b.traps.end(), u8(vm::Trap::HEAP_EXHAUSTED)), 0) << e.text(id);
     lists += b.type == A;
-    for (u32 k = 0; b.type == A && k < b.traps.size(); ++k)
-      if (b.traps[k] == u8(vm::Trap::NONE)) longest = std::max(longest, length(b, k));
   }
   EXPECT_GT(lists, 10u);
   // On: ints and bools banked, lists only tried (in the heaps' last sixteenth, given back), the
@@ -217,7 +226,7 @@ TEST(BankEnumerator, AFullHeapBanksNoMoreListsButTriesThem) {
   const auto longer = [&](const Behaviour& b) {
     if (b.type != A) return false;
     for (u32 k = 0; k < b.traps.size(); ++k)
-      if (b.traps[k] != u8(vm::Trap::NONE) || length(b, k) <= longest) return false;
+      if (b.traps[k] != u8(vm::Trap::NONE) || bank.length(b, k) <= longest) return false;
     return true;
   };
   std::optional<u32> answer;
@@ -303,20 +312,12 @@ TEST(BankEnumerator, AFullHeapMakesAListOnItsKeyCaseFirst) {
     Cases& cases = bank.cases;
     BankEnumerator& e = bank.e;
     EnumerationStats stats;
-    const auto never = [](const Behaviour&) { return false; };
-    while (!stats.heaps_full && !e.finished()) e.search(never, 20, 1000, &stats);
+    const u32 longest = bank.fill(&stats);
     EXPECT_TRUE(stats.heaps_full);
     const u64 used = cases.heap_used();
-    const auto length = [&](const Behaviour& b, u32 k) {
-      return cases.machine(k).heap.header(u32(b.words[k]))->length;
-    };
-    u32 longest = 0;
-    for (u32 id = 0; id < e.count(); ++id)
-      for (u32 k = 0; e.behaviour(id).type == A && k < cases.count(); ++k)
-        longest = std::max(longest, length(e.behaviour(id), k));
     Run r;
     const auto right = [&](const Behaviour& b, u32 k) {
-      return b.traps[k] == u8(vm::Trap::NONE) && length(b, k) > longest;
+      return b.traps[k] == u8(vm::Trap::NONE) && bank.length(b, k) > longest;
     };
     const auto longer = [&](const Behaviour& b) {
       if (b.type != A) return false;
