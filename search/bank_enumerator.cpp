@@ -563,6 +563,16 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
           } else {
             p.operation->apply_all(chunk_operands_, cases_, {chunk_outs_.data(), count});
           }
+          // A chunk of words is hashed before any is banked, and the lines of the set where each
+          // hash would be are asked for at once: one at a time, each waits for memory in turn.
+          const bool hashed = !on_device && !alone && is_word(p.result);
+          if (hashed) {
+            chunk_hashes_.resize(count);
+            for (u32 c = 0; c < count; ++c) {
+              chunk_hashes_[c] = behaviour_hash(chunk_outs_[c], cases_);
+              seen_[u8(p.result)].prefetch(chunk_hashes_[c]);
+            }
+          }
           // Every pointer into entries_ is used by now: banking may move them.
           for (u32 c = 0; c < count; ++c) {
             const Behaviour& b = on_device ? device_output(c) : chunk_outs_[c];
@@ -580,9 +590,9 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
               exhausted = true;
               if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;
             }
-            const bool banked =
-                !hopeless && !exhausted && !b.too_long && (!tried_only || meets(b)) &&
-                bank(b, size, level_, production_, operands, &hash, on_device ? &chunk_hashes_[c] : nullptr);
+            const bool banked = !hopeless && !exhausted && !b.too_long && (!tried_only || meets(b)) &&
+                                bank(b, size, level_, production_, operands, &hash,
+                                     on_device || hashed ? &chunk_hashes_[c] : nullptr);
             if (banked && alone && !heaps_full_)
               for (u32 k = 0; k < b.traps.size() && !heaps_full_; ++k)
                 if (cases_.heap_in_reserve(k)) stats_.heaps_full = heaps_full_ = true;

@@ -31,12 +31,25 @@ GS_HD inline u64 word_case_hash(Type t, u8 trap, u64 word) {
   return trap != u8(vm::Trap::NONE) ? 0 : mix_word(kHashSeed, pipeline::word_key(t, word));
 }
 
-// A word behaviour's key of observational equivalence over its n cases, as
-// search::bank::behaviour_hash gives it: the case hashes mixed in order.
+// A behaviour's key of observational equivalence is made of its case hashes c[k] (case_hash:
+// pipeline::output_hash, 0 on a trap): the sum over its cases of case_term(k, c[k]), mixed. Not a
+// chain of mix_word's over the cases: each of those waits for the one before (two dependent
+// multiplies a case), where the terms of a sum are independent and the cases' multiplies overlap.
+// A term is c[k] mixed with a word of its case's own, so that the order counts: two behaviours
+// that differ on some cases share a key where their terms there sum alike, about once in 2^64.
+// Not c[k] times a pseudo-random weight(k): mix_word(kHashSeed, 1) * weight(0) equals
+// mix_word(kHashSeed, 0) * weight(1) where the weights are mix_word's of the case hashes' seed, and
+// every int behaviour (1, trap) then shared its key with (trap, 0).
+GS_HD inline u64 case_term(u32 k, u64 case_hash) {
+  return mix_word(case_hash, u64(k) * 0x9e3779b97f4a7c15ull);
+}
+GS_HD inline u64 behaviour_key(u64 sum_of_terms) { return mix_word(kHashSeed, sum_of_terms); }
+
+// A word behaviour's key over its n cases, as search::bank::behaviour_hash gives it.
 GS_HD inline u64 word_behaviour_hash(Type t, const u8* traps, const u64* words, u32 n) {
-  u64 h = kHashSeed;
-  for (u32 k = 0; k < n; ++k) h = mix_word(h, word_case_hash(t, traps[k], words[k]));
-  return h;
+  u64 sum = 0;
+  for (u32 k = 0; k < n; ++k) sum += case_term(k, word_case_hash(t, traps[k], words[k]));
+  return behaviour_key(sum);
 }
 
 }  // namespace gs::search::bank

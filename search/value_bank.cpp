@@ -103,13 +103,13 @@ u64 behaviour_hash(const Behaviour& b, Cases& cases, std::vector<u64>* case_hash
       b.traps.size() == cases.count())
     return word_behaviour_hash(b.type, b.traps.data(), b.words.data(), cases.count());  // no heap to read
   if (case_hashes != nullptr) case_hashes->resize(cases.count());
-  u64 h = kHashSeed;
+  u64 sum = 0;
   for (u32 k = 0; k < cases.count(); ++k) {
     const u64 c = case_hash(b, cases, k);
     if (case_hashes != nullptr) (*case_hashes)[k] = c;
-    h = mix_word(h, c);
+    sum += case_term(k, c);
   }
-  return h;
+  return behaviour_key(sum);
 }
 
 Operation::Operation(std::span<const Type> operands, Type result, const std::string& body,

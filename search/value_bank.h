@@ -285,8 +285,9 @@ class Operation {
 // what the enumeration's observational equivalence and goals compare.
 std::vector<u64> output_hashes(const Behaviour& b, Cases& cases);
 u64 case_hash(const Behaviour& b, Cases& cases, u32 k);  // … of case k
-// Those hashes mixed into one, case by case: the key of a behaviour's observational equivalence
-// class. `case_hashes`, where given, receives the case hashes on the way.
+// Those hashes made into one (search/bank_words.h case_term, behaviour_key): the key of a
+// behaviour's observational equivalence class. `case_hashes`, where given, receives the case hashes
+// on the way.
 u64 behaviour_hash(const Behaviour& b, Cases& cases, std::vector<u64>* case_hashes = nullptr);
 
 // choose(c, a, b), lazily: case k is a's output (or trap) where c is true, b's where c is false,
