@@ -10,9 +10,11 @@
 // helper of `if`s, so that a term runs only on the cases its branch takes (it may trap on the
 // others).
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -65,6 +67,22 @@ bool has_lines(const suites::Problem& problem) {
     for (const vm::Value& v : c.outputs)
       if (v.type == S && v.s.find('\n') != std::string::npos) return true;
   return false;
+}
+
+// Whether the [str] at ref, its elements joined with "\n" (as the VM's join writes them), is
+// `expected`: compared in the heap, nothing made.
+bool joined_lines_are(vm::Heap& heap, u32 ref, std::string_view expected) {
+  const u32 lines = heap.header(ref)->length;
+  size_t at = 0;
+  for (u32 j = 0; j < lines; ++j) {
+    if (j > 0 && (at == expected.size() || expected[at++] != '\n')) return false;
+    const u32 line = u32(heap.slots(ref)[j]);
+    const u32 length = heap.header(line)->length;
+    if (expected.size() - at < length || std::memcmp(heap.bytes(line), expected.data() + at, length) != 0)
+      return false;
+    at += length;
+  }
+  return at == expected.size();
 }
 
 // Whether a parameter is an [int]: where DeepCoder's list forms apply.
@@ -230,8 +248,8 @@ class EnumerateGenerator final : public Generator {
     may_meet.key_case = key_case_;
     may_meet.on_key_case = [&](const bank::Behaviour& b) {
       candidate_goals(b, {}, false, &candidates_);
-      for (u32 j : candidates_)
-        if (!closed(j)) return true;
+      for (u32 j : candidates_)  // a goal no hash finds (lines joined, floats) compared there
+        if (!closed(j) && (keyed(goals_[j]) || right_on(goals_[j], b, key_case_))) return true;
       return false;
     };
     // On through the batch while what meets a goal makes no program yet (a goal of one result of
@@ -541,18 +559,20 @@ class EnumerateGenerator final : public Generator {
   }
 
   // Whether b's output on case k is goal g's, as the pipeline judges it: no trap, and floats
-  // within the tolerance (decoded), anything else by its output hash.
+  // within the tolerance (decoded), lines joined as join(lines, "\n") writes them, anything else by
+  // its output hash.
   bool right_on(const Goal& g, const bank::Behaviour& b, u32 k) {
     if (b.traps[k] != u8(vm::Trap::NONE)) return false;
-    if (g.shape.joined()) {  // join(lines, "\n"), as the VM's join writes it
-      const vm::Value lines = cases_->value(b, k);
-      std::string joined;
-      for (size_t j = 0; j < lines.items.size(); ++j) joined += (j ? "\n" : "") + lines.items[j].s;
-      return joined == g.shape.outputs[k].s;
-    }
+    if (g.shape.joined())
+      return joined_lines_are(cases_->machine(k).heap, u32(b.words[k]), g.shape.outputs[k].s);
     if (b.type == F || b.type == FA)
       return pipeline::values_match(cases_->value(b, k), g.shape.outputs[k], tolerance_);
     return goal_hash(g, b, k) == g.hashes[k];
+  }
+  // Whether goal g is found by its hash on the key case (search/goal_index.h): all but lines joined
+  // and floats.
+  bool keyed(const Goal& g) const {
+    return !g.shape.joined() && g.shape.type != F && g.shape.type != FA && g.hashes.size() > key_case_;
   }
   // b's hash on case k (no trap) as goal g's hashes are taken: the pipeline's output hash, or
   // for a permutation goal its elements' multiset hash.
@@ -730,8 +750,7 @@ class EnumerateGenerator final : public Generator {
     for (const Goal& g : goals_) {
       GoalIndex::Goal entry;
       entry.type = g.shape.type;
-      if (!g.shape.joined() && g.shape.type != F && g.shape.type != FA && g.hashes.size() > key_case_)
-        entry.key = g.hashes[key_case_];
+      if (keyed(g)) entry.key = g.hashes[key_case_];
       entry.permutation = g.shape.step.permutation;
       entry.by_case = g.shape.step.empty() && g.shape.layout.empty();  // assemble()'s !whole
       entry.offset = g.shape.type == I && g.shape.layout.empty();      // may_offset()'s

@@ -137,8 +137,17 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
   for (u32 i = 0; i < view.function_count(); ++i) {
     all_frame_slots_ += u32(view.functions[i].local_count) + view.functions[i].max_stack;
   }
-  if (view.function_count() == 1 && n >= 1 && n <= 3 && f.code_words == n + 2) {
-    bool in_order = vm::opcode_of(code[n + 1]) == vm::Op::RETURN;
+  // … or one instruction through the heap whose int is then compared with a constant: a str's `<`
+  // or `==` is STR_COMPARE, LOAD_INT 0, COMPARE_LT (a comparison never traps).
+  auto comparison = [](vm::Op op) {
+    return op == vm::Op::COMPARE_LT || op == vm::Op::COMPARE_LE || op == vm::Op::COMPARE_GT ||
+           op == vm::Op::COMPARE_GE || op == vm::Op::COMPARE_EQ || op == vm::Op::COMPARE_NE;
+  };
+  const bool compared = n >= 1 && n <= 3 && f.code_words == n + 4 &&
+                        vm::opcode_of(code[n + 1]) == vm::Op::LOAD_INT &&
+                        comparison(vm::opcode_of(code[n + 2]));
+  if (view.function_count() == 1 && n >= 1 && n <= 3 && (f.code_words == n + 2 || compared)) {
+    bool in_order = vm::opcode_of(code[f.code_words - 1]) == vm::Op::RETURN;
     for (u32 i = 0; i < n; ++i)
       in_order = in_order && vm::opcode_of(code[i]) == vm::Op::LOAD_VAR && vm::operand_of(code[i]) == i;
     const vm::Op op = vm::opcode_of(code[n]);
@@ -147,10 +156,14 @@ Operation::Operation(std::span<const Type> operands, Type result, const std::str
                         : vm::reading_arity(op) == n         ? Direct::Reading
                         : vm::making_arity(op, operand) == n ? Direct::Making
                                                              : Direct::None;
-    if (in_order && kind != Direct::None) {
+    if (in_order && kind != Direct::None && !(compared && kind == Direct::Scalar)) {
       direct_ = kind;
       instruction_ = op;
       instruction_operand_ = operand;
+      if (compared) {
+        compared_by_ = vm::opcode_of(code[n + 2]);
+        compared_with_ = u64(i64(vm::signed_operand_of(code[n + 1])));
+      }
     }
   }
 }
@@ -476,10 +489,12 @@ namespace {
 // that the switches of reading_ops.h and making_ops.h fold away inside the loop (as in the
 // interpreter's case for it): as the interpreter, the operands' traps, the check, the fuel of
 // the work (the loads' and the instruction's own charged first: with them it must not pass the
-// fuel), the instruction, then the return's unit of fuel.
+// fuel), the instruction, its int compared with a constant where compared_by is a comparison
+// (not RETURN), then the fuel of the instructions after it.
 template <vm::Op kOp>
-void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand, u64 fuel, u32 code_words,
-                       Cases& cases, u32 begin, u32 end, Behaviour* out) {
+void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand, vm::Op compared_by,
+                       u64 compared_with, u64 fuel, u32 code_words, Cases& cases, u32 begin, u32 end,
+                       Behaviour* out) {
   const bool reads = vm::reading_arity(kOp) != 0;
   if (!reads && vm::making_arity(kOp, operand) == 0) return;  // not a heap instruction: never chosen
   const bool charges = reads ? vm::reading_walks(kOp) : vm::making_charges(kOp);
@@ -495,7 +510,7 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
     if (t == kNone)
       t = u8(reads ? vm::reading_check(kOp, heap, x[0], &work)
                    : vm::making_check(kOp, operand, heap, x, &work));
-    if (t == kNone && charges && work > fuel - (code_words - 1)) t = u8(vm::Trap::OUT_OF_FUEL);
+    if (t == kNone && charges && work > fuel - (arity + 1)) t = u8(vm::Trap::OUT_OF_FUEL);
     if (t == kNone && kOp == vm::Op::NEW_FILLED && x[0] > longest &&
         !(charges && work > fuel - code_words)) {  // made, it would be dropped: not made
       out->too_long = true;
@@ -506,6 +521,7 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
     if (t == kNone)
       t = u8(reads ? vm::reading_op(kOp, operand, heap, x[0], x[1], &r)
                    : vm::making_op(kOp, operand, heap, x, &r));
+    if (t == kNone && compared_by != vm::Op::RETURN) vm::scalar_op(compared_by, r, compared_with, &r);
     if (t == kNone && charges && work > fuel - code_words) t = u8(vm::Trap::OUT_OF_FUEL);
     if (t != kNone) heap.used = used;  // as run_case() gives it back: nothing refers to it
     out->traps[k] = t;
@@ -518,10 +534,10 @@ void apply_in_heaps_of(const Behaviour* const* operands, u32 arity, u32 operand,
 void Operation::apply_in_heaps(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end,
                                u64 fuel, Behaviour* out) const {
   switch (instruction_) {
-#define OPCODE(name, operand, pops, pushes, doc)                                                 \
-  case vm::Op::name:                                                                             \
-    return apply_in_heaps_of<vm::Op::name>(operands.data(), arity(), instruction_operand_, fuel, \
-                                           code_words_, cases, begin, end, out);
+#define OPCODE(name, operand, pops, pushes, doc)                                                         \
+  case vm::Op::name:                                                                                     \
+    return apply_in_heaps_of<vm::Op::name>(operands.data(), arity(), instruction_operand_, compared_by_, \
+                                           compared_with_, fuel, code_words_, cases, begin, end, out);
 #include "vm/opcodes.def"
 #undef OPCODE
   }

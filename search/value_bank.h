@@ -243,7 +243,8 @@ class Operation {
   u64 fuel_for(const Cases& cases) const;
 
   // The program is LOAD_VAR 0, [LOAD_VAR 1, [LOAD_VAR 2,]] instruction_, RETURN, and
-  // instruction_ is one of vm/scalar_ops.h's, reading_ops.h's or making_ops.h's; else None.
+  // instruction_ is one of vm/scalar_ops.h's, reading_ops.h's or making_ops.h's (or one of the
+  // last two's, then LOAD_INT c and a comparison: compared_by_); else None.
   enum class Direct : u8 { None, Scalar, Reading, Making };
   Direct direct_ = Direct::None;
   // The direct path through the heap (Reading, Making) over n cases: a loop compiled for each
@@ -252,6 +253,10 @@ class Operation {
                       Behaviour* out) const;
   vm::Op instruction_ = vm::Op::RETURN;
   u32 instruction_operand_ = 0;
+  // Where the program compares instruction_'s int with a constant before it returns (a str's `<`:
+  // STR_COMPARE, LOAD_INT 0, COMPARE_LT): the comparison and the constant; else RETURN.
+  vm::Op compared_by_ = vm::Op::RETURN;
+  u64 compared_with_ = 0;
   u32 code_words_ = 0;          // the fuel the interpreter would charge
   u32 frame_slots_ = 0;         // and the stack it would need
   NativeWordLoop native_word_;  // loop_natively()

@@ -575,6 +575,13 @@ TEST(ValueBank, TheDirectMakingPathAgreesWithTheInterpreter) {
       {{S, S}, S, "a0 + a1"},
       {{A, A}, B, "a0 == a1"},
       {{SA, SA}, B, "a0 == a1"},
+      // STR_COMPARE, then its int compared with 0.
+      {{S, S}, B, "a0 < a1"},
+      {{S, S}, B, "a0 <= a1"},
+      {{S, S}, B, "a0 > a1"},
+      {{S, S}, B, "a0 >= a1"},
+      {{S, S}, B, "a0 == a1"},
+      {{S, S}, B, "a0 != a1"},
       {{A, I}, A, "push(a0, a1)"},
       {{SA, S}, SA, "push(a0, a1)"},
       {{A}, A, "pop(a0)"},
