@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -71,14 +72,17 @@ bool has_lines(const suites::Problem& problem) {
 
 // Whether the [str] at ref, its elements joined with "\n" (as the VM's join writes them), is
 // `expected`: compared in the heap, nothing made.
-bool joined_lines_are(vm::Heap& heap, u32 ref, std::string_view expected) {
-  const u32 lines = heap.header(ref)->length;
+bool joined_lines_are(vm::Heap& heap, u64 ref, std::string_view expected) {
+  if (!heap.is_array(ref)) throw std::logic_error("lines goal: no [str] to compare");
+  const u32 lines = heap.header(u32(ref))->length;
   size_t at = 0;
   for (u32 j = 0; j < lines; ++j) {
     if (j > 0 && (at == expected.size() || expected[at++] != '\n')) return false;
-    const u32 line = u32(heap.slots(ref)[j]);
-    const u32 length = heap.header(line)->length;
-    if (expected.size() - at < length || std::memcmp(heap.bytes(line), expected.data() + at, length) != 0)
+    const u64 line = heap.slots(u32(ref))[j];
+    if (!heap.is_string(line)) throw std::logic_error("lines goal: a line that is no str");
+    const u32 length = heap.header(u32(line))->length;
+    if (expected.size() - at < length ||
+        std::memcmp(heap.bytes(u32(line)), expected.data() + at, length) != 0)
       return false;
     at += length;
   }
@@ -247,6 +251,7 @@ class EnumerateGenerator final : public Generator {
     };
     may_meet.key_case = key_case_;
     may_meet.on_key_case = [&](const bank::Behaviour& b) {
+      if (b.too_long) return false;  // not made (its word means nothing), and never banked
       candidate_goals(b, {}, false, &candidates_);
       for (u32 j : candidates_)  // a goal no hash finds (lines joined, floats) compared there
         if (!closed(j) && (keyed(goals_[j]) || right_on(goals_[j], b, key_case_))) return true;
@@ -563,8 +568,7 @@ class EnumerateGenerator final : public Generator {
   // its output hash.
   bool right_on(const Goal& g, const bank::Behaviour& b, u32 k) {
     if (b.traps[k] != u8(vm::Trap::NONE)) return false;
-    if (g.shape.joined())
-      return joined_lines_are(cases_->machine(k).heap, u32(b.words[k]), g.shape.outputs[k].s);
+    if (g.shape.joined()) return joined_lines_are(cases_->machine(k).heap, b.words[k], g.shape.outputs[k].s);
     if (b.type == F || b.type == FA)
       return pipeline::values_match(cases_->value(b, k), g.shape.outputs[k], tolerance_);
     return goal_hash(g, b, k) == g.hashes[k];

@@ -247,6 +247,34 @@ TEST(Enumerate, SaysWhenTheCasesHeapsFill) {
   }
 }
 
+// Once the heaps are full, a [str] is tried against a goal of lines joined on the key case first;
+// one that was not made there (array(n, s) past the length bound: its word means nothing) is
+// not compared. It was, and the search read the heap at a reference of 0 and crashed.
+TEST(Enumerate, TriesListsAgainstLinesOnceTheHeapsAreFull) {
+  std::vector<nlohmann::json> in;
+  for (int c = 0; c < 8; ++c) {
+    std::string text;
+    for (int w = 0; w < 1500 + 7 * c; ++w)
+      text += (w ? " " : "") + std::string(1 + (w * 7 + c) % 6, char('a' + w % 5));
+    in.push_back({text});
+  }
+  const suites::Problem p = make_problem("fn solve(s: str) -> str", in, [](const nlohmann::json& x) {
+    const std::string text = x[0].get<std::string>();
+    std::string r(text.rbegin(), text.rend());
+    std::replace(r.begin(), r.end(), ' ', '\n');
+    return nlohmann::json(r);
+  });
+  search::SearchConfig config;
+  config.budget.candidates = 300'000;
+  search::EnumerateSettings small;
+  small.memory = 30u << 20;  // 1 MiB a case: full at level 6
+  auto g = search::make_enumerate_generator(p, small);
+  const search::SearchOutcome r = search::run_search(p, *g, *cpu(), config);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_NE(r.notes[0].find("the value bank's case heaps filled after "), std::string::npos) << r.notes[0];
+  EXPECT_EQ(r.candidates, config.budget.candidates);
+}
+
 // Solves p with the enumeration within `budget` candidates; its held-out cases are `test`.
 search::SearchOutcome solve(suites::Problem p, const std::vector<nlohmann::json>& test,
                             const std::function<nlohmann::json(const nlohmann::json&)>& expected, u64 budget,
