@@ -547,13 +547,16 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
               choose(*chunk_operands_[3 * c], *chunk_operands_[3 * c + 1], *chunk_operands_[3 * c + 2],
                      &chunk_outs_[c]);
           } else if (key_first) {
-            cases_.mark(&mark_);
+            // Made on the key case alone and given back there; made again on every case only where
+            // it could meet a goal by what it is there.
+            vm::Heap& key_heap = cases_.machine(may_meet.key_case).heap;
+            const u32 key_used = key_heap.used;
             p.operation->apply_on(chunk_operands_, cases_, may_meet.key_case, &chunk_outs_[0]);
-            if (may_meet.on_key_case(chunk_outs_[0])) {
-              cases_.rollback(mark_);
+            hopeless = !may_meet.on_key_case(chunk_outs_[0]);
+            key_heap.used = key_used;
+            if (!hopeless) {
+              cases_.mark(&mark_);
               p.operation->apply(chunk_operands_, cases_, &chunk_outs_[0]);
-            } else {
-              hopeless = true;  // made on the key case alone: given back below, as if not banked
             }
           } else if (alone) {
             cases_.mark(&mark_);
@@ -597,7 +600,7 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
               for (u32 k = 0; k < b.traps.size() && !heaps_full_; ++k)
                 if (cases_.heap_in_reserve(k)) stats_.heaps_full = heaps_full_ = true;
             if (!banked) {
-              if (alone) cases_.rollback(mark_);
+              if (alone && !hopeless) cases_.rollback(mark_);
               if (twin_of_ && twin_of_->first == b.type && twin_of_->second == hash) ++twins_;
             }
             const bool answer = banked && meets(b);
