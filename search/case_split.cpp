@@ -26,7 +26,7 @@ bool is_subset(const CaseMask& a, const CaseMask& b) {
   return true;
 }
 
-bool SplitTerms::add(u32 id, CaseMask right) {
+bool SplitTerms::add(u32 id, const CaseMask& right) {
   if (full() || count(right) == 0) return false;
   for (const CaseMask& t : cases_)
     if (is_subset(right, t)) return false;
@@ -36,7 +36,7 @@ bool SplitTerms::add(u32 id, CaseMask right) {
       cases_.erase(cases_.begin() + ptrdiff_t(j));
     }
   ids_.push_back(id);
-  cases_.push_back(std::move(right));
+  cases_.push_back(right);  // copied only here: most terms are not kept
   return true;
 }
 

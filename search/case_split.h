@@ -64,7 +64,7 @@ class SplitTerms {
  public:
   explicit SplitTerms(u32 max = 32) : max_(max) {}
   // Expression `id`, right on the cases of `right`: whether it was kept.
-  bool add(u32 id, CaseMask right);
+  bool add(u32 id, const CaseMask& right);
   bool full() const { return ids_.size() >= max_; }
   const std::vector<u32>& ids() const { return ids_; }
   const std::vector<CaseMask>& cases() const { return cases_; }

@@ -25,6 +25,7 @@
 #include "search/bank_grammar.h"
 #include "search/bank_lambdas.h"
 #include "search/bank_loops.h"
+#include "search/bank_words.h"
 #include "search/case_sample.h"
 #include "search/case_split.h"
 #include "search/forward_steps.h"
@@ -607,16 +608,20 @@ class EnumerateGenerator final : public Generator {
     for (; scanned_ < enumerator_->count(); ++scanned_) {
       const bank::Behaviour& b = enumerator_->behaviour(scanned_);
       const std::span<const u64> kept = enumerator_->case_hashes(scanned_);  // empty where not kept
-      std::vector<u64> hashes[2];  // b's hashes by case, as each kind of goal takes them, once
+      bool hashed[2] = {false, false};  // b's hashes by case, as each kind of goal takes them, once
       auto right = [&](const Goal& g, u32 k) {
         if (g.shape.joined() || b.type == F || b.type == FA) return right_on(g, b, k);
         if (b.traps[k] != u8(vm::Trap::NONE)) return false;
         if (!g.shape.step.permutation && !kept.empty()) return kept[k] == g.hashes[k];
-        std::vector<u64>& h = hashes[g.shape.step.permutation];
-        if (h.empty()) {
+        std::vector<u64>& h = entry_hashes_[g.shape.step.permutation];
+        if (!hashed[g.shape.step.permutation]) {
+          hashed[g.shape.step.permutation] = true;
           h.assign(n, 0);
           for (u32 c = 0; c < n; ++c)
-            if (b.traps[c] == u8(vm::Trap::NONE)) h[c] = goal_hash(g, b, c);
+            if (b.traps[c] == u8(vm::Trap::NONE))
+              h[c] = bank::is_word(b.type) && !g.shape.step.permutation
+                         ? bank::word_case_hash(b.type, b.traps[c], b.words[c])
+                         : goal_hash(g, b, c);
         }
         return h[k] == g.hashes[k];
       };
@@ -627,7 +632,8 @@ class EnumerateGenerator final : public Generator {
         const bool whole = !g.shape.step.empty() || !g.shape.layout.empty();  // met whole or not at all
         // (An int goal with a last step, a kept part's chr goal, may be met up to an offset.)
         if (whole && n > 0 && !right(g, 0) && !may_offset(g, b)) continue;
-        CaseMask right_cases = case_mask(n);
+        CaseMask& right_cases = right_cases_;
+        right_cases.assign((n + 63) / 64, 0);  // case_mask(n), in the memory of the last
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
           if (right(g, k)) {
@@ -647,7 +653,7 @@ class EnumerateGenerator final : public Generator {
               g.guarded.push_back(std::move(*guarded));
               terms_changed = true;
             }
-          terms_changed = g.terms.add(scanned_, std::move(right_cases)) || terms_changed;
+          terms_changed = g.terms.add(scanned_, right_cases) || terms_changed;
         }
       }
       if (b.type == A && !forward_.empty()) step_forward(b);
@@ -1091,6 +1097,10 @@ class EnumerateGenerator final : public Generator {
   std::vector<ForwardStep> forward_;  // the steps each banked [int] is taken on (search/forward_steps.h)
   u64 sketched_ = 0, stepped_ = 0;    // … sketched on the key case, and applied on every case
   u32 key_case_ = 0;                  // key_case()
+  // assemble()'s: an entry's hashes by case (of each kind of goal), and the cases a goal it is
+  // right on, kept between entries so that each entry allocates nothing.
+  std::vector<u64> entry_hashes_[2];
+  CaseMask right_cases_;
   std::vector<std::vector<u64>> key_lists_;  // by parameter: its elements on the key case, if a list
   // The int and [int] goals by key_of(), those met in order [0] and in any order [1].
   std::unordered_multimap<u64, u32> forward_goals_[2];
