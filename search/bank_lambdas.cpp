@@ -263,7 +263,7 @@ class ElementContext {
         CaseMask right = case_mask(n);
         if (right_on(g, b, &right) == 0) continue;
         for (size_t w = 0; w < right.size(); ++w) right[w] |= held_[w];  // no term is judged there
-        terms_changed = g.terms.add(split_scanned_, std::move(right)) || terms_changed;
+        terms_changed = g.terms.add(split_scanned_, right) || terms_changed;
       }
       if (b.type == Type::Bool && !b.traps_anywhere()) {
         CaseMask holds = case_mask(n);
