@@ -5,6 +5,8 @@
 // CPU; search/cuda_bank_device.cu from a kernel, one thread per application and case.
 #pragma once
 
+#include <array>
+
 #include "base/hash.h"
 #include "base/hd.h"
 #include "pipeline/case_set.h"
@@ -35,14 +37,33 @@ GS_HD inline u64 word_case_hash(Type t, u8 trap, u64 word) {
 // pipeline::output_hash, 0 on a trap): the sum over its cases of case_term(k, c[k]), mixed. Not a
 // chain of mix_word's over the cases: each of those waits for the one before (two dependent
 // multiplies a case), where the terms of a sum are independent and the cases' multiplies overlap.
-// A term is c[k] mixed with a word of its case's own, so that the order counts: two behaviours
-// that differ on some cases share a key where their terms there sum alike, about once in 2^64.
-// Not c[k] times a pseudo-random weight(k): mix_word(kHashSeed, 1) * weight(0) equals
-// mix_word(kHashSeed, 0) * weight(1) where the weights are mix_word's of the case hashes' seed, and
-// every int behaviour (1, trap) then shared its key with (trap, 0).
-GS_HD inline u64 case_term(u32 k, u64 case_hash) {
-  return mix_word(case_hash, u64(k) * 0x9e3779b97f4a7c15ull);
+// A term is c[k] times the case's weight, odd (so no two case hashes give one term) and
+// pseudo-random: two behaviours that differ on some cases share a key where their terms there
+// sum alike, about once in 2^64. The weights come from a seed of their own: weights in a
+// progression (1, 3, 5, ...) let a swap of two values between cases keep the sum ((x, y, y, x)
+// against (y, x, x, y)), and weights made by the case hashes' own function and seed made
+// c(1) * weight(0) equal c(0) * weight(1), so that every int behaviour (1, trap) had the key of
+// (trap, 0) (BankEnumerator.NoTwoSmallIntBehavioursShareAKey fails for both). The host reads the
+// first kTabledWeights from a table (a multiply a case rather than a mix_word: a third of a word
+// behaviour's hash); a device computes them.
+inline constexpr u64 kCaseWeightSeed = 0x243f6a8885a308d3ull;  // π's first hexadecimal digits
+GS_HD inline u64 computed_case_weight(u32 k) { return mix_word(kCaseWeightSeed, k) | 1; }
+inline constexpr u32 kTabledWeights = 4096;
+#ifndef __CUDA_ARCH__
+inline const std::array<u64, kTabledWeights> kCaseWeights = [] {
+  std::array<u64, kTabledWeights> w{};
+  for (u32 k = 0; k < kTabledWeights; ++k) w[k] = computed_case_weight(k);
+  return w;
+}();
+#endif
+GS_HD inline u64 case_weight(u32 k) {
+#ifdef __CUDA_ARCH__
+  return computed_case_weight(k);
+#else
+  return k < kTabledWeights ? kCaseWeights[k] : computed_case_weight(k);
+#endif
 }
+GS_HD inline u64 case_term(u32 k, u64 case_hash) { return case_hash * case_weight(k); }
 GS_HD inline u64 behaviour_key(u64 sum_of_terms) { return mix_word(kHashSeed, sum_of_terms); }
 
 // A word behaviour's key over its n cases, as search::bank::behaviour_hash gives it.

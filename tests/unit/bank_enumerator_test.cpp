@@ -14,6 +14,7 @@
 #include "base/hash.h"
 #include "pipeline/case_set.h"
 #include "search/bank_grammar.h"
+#include "search/bank_words.h"
 #include "search/generator.h"
 #include "search/search_loop.h"
 #include "suites/problem.h"
@@ -385,9 +386,18 @@ TEST(BankEnumerator, NoTwoSmallIntBehavioursShareAKey) {
   EXPECT_EQ(keys.size(), 8u * 8 * 8 * 8 * 8);
 }
 
+// The host reads a case's weight in a behaviour's key from a table, a device computes it: the two
+// agree, past the table's end too.
+TEST(BankEnumerator, TheTableOfCaseWeightsIsTheirFormula) {
+  for (u32 k = 0; k < kTabledWeights + 100; ++k) {
+    ASSERT_EQ(case_weight(k), computed_case_weight(k)) << k;
+    ASSERT_EQ(case_weight(k) & 1, 1u) << k;
+  }
+}
+
 // The case hashes kept for the caller are output_hashes' of each list banked since the last
 // forget_case_hashes(), traps included (0), and of nothing else. And every entry's behaviour_hash
-// is those hashes each mixed with a word of its case, summed and mixed (search/bank_words.h).
+// is those hashes each times its case's weight, summed and mixed (search/bank_words.h).
 TEST(BankEnumerator, KeepsTheCaseHashesOfWhatItBanked) {
   std::vector<std::vector<Value>> inputs;
   for (i64 k = 0; k < 9; ++k) inputs.push_back({list({k, 7 - k, 2 * k})});
@@ -412,7 +422,7 @@ TEST(BankEnumerator, KeepsTheCaseHashesOfWhatItBanked) {
       const Behaviour& b = e.behaviour(id);
       u64 sum = 0;  // behaviour_hash's slow reference
       const std::vector<u64> hashes = output_hashes(b, cases);
-      for (u32 k = 0; k < hashes.size(); ++k) sum += mix_word(hashes[k], k * 0x9e3779b97f4a7c15ull);
+      for (u32 k = 0; k < hashes.size(); ++k) sum += hashes[k] * (mix_word(0x243f6a8885a308d3ull, k) | 1);
       EXPECT_EQ(behaviour_hash(b, cases), mix_word(kHashSeed, sum)) << e.text(id);
       if (b.type != A || id < from) {
         EXPECT_TRUE(kept.empty()) << id;
