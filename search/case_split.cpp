@@ -18,7 +18,11 @@ u32 count(const CaseMask& s) {
 
 }  // namespace
 
-CaseMask case_mask(u32 cases) { return CaseMask((cases + 63) / 64, 0); }
+CaseMask case_mask(u32 cases) {
+  CaseMask set;
+  clear_cases(&set, cases);
+  return set;
+}
 
 bool is_subset(const CaseMask& a, const CaseMask& b) {
   for (size_t w = 0; w < a.size(); ++w)

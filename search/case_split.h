@@ -26,6 +26,8 @@ namespace gs::search {
 using CaseMask = std::vector<u64>;
 
 CaseMask case_mask(u32 cases);  // the empty set of that many cases
+// *set made the empty set of that many cases in the memory it has (a mask filled again and again).
+inline void clear_cases(CaseMask* set, u32 cases) { set->assign((cases + 63) / 64, 0); }
 inline void add_case(CaseMask* set, u32 k) { (*set)[k / 64] |= u64(1) << (k % 64); }
 inline bool has_case(const CaseMask& set, u32 k) { return (set[k / 64] >> (k % 64)) & 1; }
 bool is_subset(const CaseMask& a, const CaseMask& b);  // every case of a is in b (sets of one size)

@@ -586,7 +586,9 @@ class EnumerateGenerator final : public Generator {
   }
   // … as goals of either kind take it: its output hash, or its elements' multiset hash.
   u64 entry_hash(const bank::Behaviour& b, u32 k, bool permutation) {
-    if (!permutation) return bank::case_hash(b, *cases_, k);
+    if (!permutation)  // a word's inline, without the heap
+      return bank::is_word(b.type) ? bank::word_case_hash(b.type, b.traps[k], b.words[k])
+                                   : bank::case_hash(b, *cases_, k);
     vm::Heap& heap = cases_->machine(k).heap;
     if (!heap.is_array(b.words[k])) return 0;
     const u32 ref = u32(b.words[k]);
@@ -618,10 +620,7 @@ class EnumerateGenerator final : public Generator {
           hashed[g.shape.step.permutation] = true;
           h.assign(n, 0);
           for (u32 c = 0; c < n; ++c)
-            if (b.traps[c] == u8(vm::Trap::NONE))
-              h[c] = bank::is_word(b.type) && !g.shape.step.permutation
-                         ? bank::word_case_hash(b.type, b.traps[c], b.words[c])
-                         : goal_hash(g, b, c);
+            if (b.traps[c] == u8(vm::Trap::NONE)) h[c] = goal_hash(g, b, c);
         }
         return h[k] == g.hashes[k];
       };
@@ -633,7 +632,7 @@ class EnumerateGenerator final : public Generator {
         // (An int goal with a last step, a kept part's chr goal, may be met up to an offset.)
         if (whole && n > 0 && !right(g, 0) && !may_offset(g, b)) continue;
         CaseMask& right_cases = right_cases_;
-        right_cases.assign((n + 63) / 64, 0);  // case_mask(n), in the memory of the last
+        clear_cases(&right_cases, n);
         u32 count = 0;
         for (u32 k = 0; k < n; ++k)
           if (right(g, k)) {
