@@ -142,7 +142,7 @@ def main():
                        "ratio_to_first": statistics.median(ratios) if ratios else None,
                        "solved": cells[0][2], "repeats": [{"candidates": c, "seconds": s} for c, s, _ in cells]}
                 rows.append(row)
-                ratio = f"{row['ratio_to_first']:.1f}×" if row["ratio_to_first"] else "–"
+                ratio = f"{row['ratio_to_first']:.2f}×" if row["ratio_to_first"] else "–"
                 print(f"| {row['suite']} | {len(problems)} | {t} | {name} | {row['candidates_per_second']:,.0f} | "
                       f"{ratio} | {row['solved']}/{len(problems)} |")
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
