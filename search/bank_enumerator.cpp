@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 
@@ -587,8 +588,10 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             // Nor is an application that found a heap full: the trap is the bank's. A heap
             // 255/256 full that an application found too small is full: the lists still to be
             // made are of the same sizes as those banked.
-            bool exhausted = false;
-            for (u32 k = 0; k < b.traps.size() && !hopeless; ++k) {
+            bool exhausted = false;  // (the scan for the trap at once: most find none)
+            const bool any_exhausted = !hopeless && std::memchr(b.traps.data(), u8(vm::Trap::HEAP_EXHAUSTED),
+                                                                b.traps.size()) != nullptr;
+            for (u32 k = 0; k < b.traps.size() && any_exhausted; ++k) {
               if (b.traps[k] != u8(vm::Trap::HEAP_EXHAUSTED)) continue;
               exhausted = true;
               if (cases_.heap_nearly_full(k)) stats_.heaps_full = heaps_full_ = true;

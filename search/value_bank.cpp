@@ -324,6 +324,16 @@ u64 Operation::fuel_for(const Cases& cases) const {
   return fuel_ != 0 ? std::min(fuel_, cases.limits().fuel) : cases.limits().fuel;
 }
 
+Operation::Fuel Operation::fuel_of(const Cases& cases) const {
+  Fuel f;
+  f.fuel = fuel_for(cases);
+  const vm::Limits& l = cases.limits();
+  f.natively = loops_natively() && loop_cost_[1] > 0 && !cases.interpreter_only() && l.call_depth >= 2 &&
+               l.stack_slots >= all_frame_slots_;
+  if (f.natively) f.most_steps = f.fuel / u64(loop_cost_[1]);
+  return f;
+}
+
 std::optional<vm::Op> Operation::scalar_instruction(const Cases& cases) const {
   if (direct_ != Direct::Scalar || !takes_direct_path(cases, fuel_for(cases))) return std::nullopt;
   return instruction_;
@@ -369,17 +379,17 @@ u8 first_trap(const Behaviour* const* operands, u32 arity, u32 k) {
 
 }  // namespace
 
-u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
+u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& fuel, u64* word,
                        u64* native) const {
   *word = 0;
   if (const u8 t = first_trap(operands, arity(), k); t != u8(vm::Trap::NONE)) return t;
-  if (u8 t = 0; !cases.interpreter_only() && run_natively(operands, cases, k, fuel, word, &t)) {
+  if (u8 t = 0; fuel.natively && run_natively(operands, cases, k, fuel, word, &t)) {
     ++*native;
     return t;
   }
   vm::Machine& m = cases.machine(k);
   for (u32 i = 0; i < arity(); ++i) m.stack[i] = operands[i]->words[k];
-  m.fuel = fuel;
+  m.fuel = fuel.fuel;
   // The heap keeps what earlier applications made: the operands' arrays and strings live there.
   const u32 used = m.heap.used;
   const vm::Trap t = vm::execute(program_->view(), 0, m);
@@ -389,12 +399,9 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u6
   return u8(t);
 }
 
-bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
+bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& f, u64* word,
                              u8* trap) const {
-  if (!loops_natively()) return false;
-  const vm::Limits& l = cases.limits();
-  // The stack the interpreter would need: the frames of op and one helper.
-  if (l.call_depth < 2 || l.stack_slots < all_frame_slots_) return false;
+  const u64 fuel = f.fuel, most_steps = f.most_steps;
   vm::Heap& heap = cases.machine(k).heap;
   *trap = u8(vm::Trap::NONE);
   LoopOperand in[3];
@@ -410,9 +417,8 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
     for (u32 i = 0; i < arity(); ++i)
       if (operands_[i] == Type::IntArray) heap.header(u32(in[i].word))->capacity |= vm::kSharedBit;
   };
-  // The steps within the fuel: each costs loop_cost_[1] at least, so a loop that would take more
-  // runs out of it before it ends (or before its next trap, which the loop would have met first).
-  const u64 most_steps = fuel / u64(loop_cost_[1]);
+  // A loop that would take more steps than most_steps runs out of fuel before it ends (or before
+  // its next trap, which the loop would have met first).
   LoopCounts counts;
   if (native_word_.run != nullptr) {
     u64 result = 0;  // a trapped case's word is 0, as the interpreter leaves it
@@ -477,9 +483,10 @@ void Operation::apply_cases(std::span<const Behaviour* const> operands, Cases& c
                 out->traps.data() + begin);
     return;
   }
+  const Fuel f = fuel_of(cases);
   u64 native = 0;
   for (u32 k = begin; k < end; ++k)
-    out->traps[k] = run_case(operands.data(), cases, k, fuel, &out->words[k], &native);
+    out->traps[k] = run_case(operands.data(), cases, k, f, &out->words[k], &native);
   if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
 }
 
@@ -562,13 +569,15 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
     out.traps.resize(n);
     out.too_long = false;
   }
-  // Case by case, every application: a case's machine is one thread's.
+  // A thread's cases (a case's machine is one thread's), application by application: each
+  // application reads its operands' vectors and writes its own in order.
+  const Fuel f = fuel_of(cases);
   auto run = [&](u64 begin, u64 end) {
     u64 native = 0;
-    for (u64 k = begin; k < end; ++k)
-      for (size_t j = 0; j < outs.size(); ++j)
+    for (size_t j = 0; j < outs.size(); ++j)
+      for (u64 k = begin; k < end; ++k)
         outs[j].traps[k] =
-            run_case(operands.data() + j * width, cases, u32(k), fuel, &outs[j].words[k], &native);
+            run_case(operands.data() + j * width, cases, u32(k), f, &outs[j].words[k], &native);
     if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
   };
   ThreadPool* pool = cases.pool();

@@ -232,10 +232,21 @@ class Operation {
   std::string source_;
   u64 fuel_ = 0;
   std::optional<vm::Program> program_;
+  // What every case of one application shares: its fuel (fuel_for), and whether a
+  // loop_natively() loop may run in C++ (not on interpreter_only cases, and where the stack holds
+  // the interpreter's frames of op and one helper) and the most steps that fuel buys it (each
+  // costs loop_cost_[1] at least).
+  struct Fuel {
+    u64 fuel = 0;
+    bool natively = false;
+    u64 most_steps = 0;
+  };
+  Fuel fuel_of(const Cases& cases) const;
   // Case k of one application through the interpreter or a loop_natively() loop (operands:
   // arity() behaviours): the trap, and the word in *word; ++*native where the loop ran. A word
   // result gives the heap back.
-  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word, u64* native) const;
+  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& fuel, u64* word,
+              u64* native) const;
   // apply() on the cases begin to end.
   void apply_cases(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end,
                    Behaviour* out) const;
@@ -268,7 +279,7 @@ class Operation {
   u64 loop_cost(const LoopCounts& counts) const;  // saturating
   // The C++ path of a loop_natively() loop for case k, where it is taken: true, the trap in *trap
   // (and the word in *word).
-  bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word,
+  bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& fuel, u64* word,
                     u8* trap) const;
   u32 all_frame_slots_ = 0;  // over every function, helpers included
   // native_cases(): added to once an application (or a thread's share of apply_all()'s), copied
