@@ -588,9 +588,11 @@ std::optional<u32> BankEnumerator::search_levels(const std::function<bool(const 
             // Nor is an application that found a heap full: the trap is the bank's. A heap
             // 255/256 full that an application found too small is full: the lists still to be
             // made are of the same sizes as those banked.
-            bool exhausted = false;  // (the scan for the trap at once: most find none)
-            const bool any_exhausted = !hopeless && std::memchr(b.traps.data(), u8(vm::Trap::HEAP_EXHAUSTED),
-                                                                b.traps.size()) != nullptr;
+            // (memchr first: most have no such trap; a device's duplicate has no traps at all)
+            bool exhausted = false;
+            const bool any_exhausted =
+                !hopeless && !b.traps.empty() &&
+                std::memchr(b.traps.data(), u8(vm::Trap::HEAP_EXHAUSTED), b.traps.size()) != nullptr;
             for (u32 k = 0; k < b.traps.size() && any_exhausted; ++k) {
               if (b.traps[k] != u8(vm::Trap::HEAP_EXHAUSTED)) continue;
               exhausted = true;
