@@ -468,10 +468,10 @@ void Operation::apply_cases(std::span<const Behaviour* const> operands, Cases& c
   out->words.resize(n);
   out->traps.resize(n);
   out->too_long = false;
-  const u64 fuel = fuel_for(cases);
-  const bool direct = takes_direct_path(cases, fuel);
+  const Fuel f = fuel_of(cases);
+  const bool direct = takes_direct_path(cases, f.fuel);
   if (direct && direct_ != Direct::Scalar) {
-    apply_in_heaps(operands, cases, begin, end, fuel, out);
+    apply_in_heaps(operands, cases, begin, end, f.fuel, out);
     return;
   }
   if (direct) {  // the first operand's trap, the second's, or the instruction's
@@ -483,7 +483,6 @@ void Operation::apply_cases(std::span<const Behaviour* const> operands, Cases& c
                 out->traps.data() + begin);
     return;
   }
-  const Fuel f = fuel_of(cases);
   u64 native = 0;
   for (u32 k = begin; k < end; ++k)
     out->traps[k] = run_case(operands.data(), cases, k, f, &out->words[k], &native);
@@ -556,9 +555,9 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
   if (operands.size() != u64(width) * outs.size())
     throw std::invalid_argument("operation: " + std::to_string(operands.size()) + " operands for " +
                                 std::to_string(outs.size()) + " applications of " + std::to_string(width));
-  const u64 fuel = fuel_for(cases);
+  const Fuel f = fuel_of(cases);
   if (!makes_nothing()) throw std::logic_error("apply_all: the applications would keep arrays: " + source_);
-  if (takes_direct_path(cases, fuel)) {
+  if (takes_direct_path(cases, f.fuel)) {
     for (size_t j = 0; j < outs.size(); ++j) apply(operands.subspan(j * width, width), cases, &outs[j]);
     return;
   }
@@ -571,7 +570,6 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
   }
   // A thread's cases (a case's machine is one thread's), application by application: each
   // application reads its operands' vectors and writes its own in order.
-  const Fuel f = fuel_of(cases);
   auto run = [&](u64 begin, u64 end) {
     u64 native = 0;
     for (size_t j = 0; j < outs.size(); ++j)
