@@ -379,17 +379,12 @@ u8 first_trap(const Behaviour* const* operands, u32 arity, u32 k) {
 
 }  // namespace
 
-u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& fuel, u64* word,
-                       u64* native) const {
+u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const {
   *word = 0;
   if (const u8 t = first_trap(operands, arity(), k); t != u8(vm::Trap::NONE)) return t;
-  if (u8 t = 0; fuel.natively && run_natively(operands, cases, k, fuel, word, &t)) {
-    ++*native;
-    return t;
-  }
   vm::Machine& m = cases.machine(k);
   for (u32 i = 0; i < arity(); ++i) m.stack[i] = operands[i]->words[k];
-  m.fuel = fuel.fuel;
+  m.fuel = fuel;
   // The heap keeps what earlier applications made: the operands' arrays and strings live there.
   const u32 used = m.heap.used;
   const vm::Trap t = vm::execute(program_->view(), 0, m);
@@ -399,20 +394,59 @@ u8 Operation::run_case(const Behaviour* const* operands, Cases& cases, u32 k, co
   return u8(t);
 }
 
-bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& f, u64* word,
+u64 Operation::run_cases(const Behaviour* const* operands, Cases& cases, u32 begin, u32 end, const Fuel& f,
+                         u64* words, u8* traps) const {
+  if (!f.natively) {
+    for (u32 k = begin; k < end; ++k) traps[k] = run_case(operands, cases, k, f.fuel, &words[k]);
+    return 0;
+  }
+  // A loop's operands (1-3: loop_natively()), their vectors found once for every case.
+  constexpr u8 kNone = u8(vm::Trap::NONE);
+  const u32 n = arity();
+  const u64* in_words[3] = {};
+  const u8* in_traps[3] = {};
+  bool list[3] = {};
+  for (u32 i = 0; i < n; ++i) {
+    in_words[i] = operands[i]->words.data();
+    in_traps[i] = operands[i]->traps.data();
+    list[i] = operands_[i] == Type::IntArray;
+  }
+  u64 native = 0;
+  for (u32 k = begin; k < end; ++k) {
+    u8 t = kNone;
+    for (u32 i = 0; i < n && t == kNone; ++i) t = in_traps[i][k];
+    words[k] = 0;
+    if (t != kNone) {
+      traps[k] = t;
+      continue;
+    }
+    vm::Heap& heap = cases.machine(k).heap;
+    LoopOperand in[3];
+    bool taken = true;
+    for (u32 i = 0; i < n && taken; ++i) {
+      const u64 w = in_words[i][k];
+      in[i].word = w;
+      if (!list[i]) continue;
+      taken = heap.is_array(w);
+      if (taken) {
+        in[i].slots = heap.slots(u32(w));
+        in[i].length = heap.header(u32(w))->length;
+      }
+    }
+    if (taken && run_natively(in, heap, f, &words[k], &t)) {
+      ++native;
+      traps[k] = t;
+    } else {
+      traps[k] = run_case(operands, cases, k, f.fuel, &words[k]);
+    }
+  }
+  return native;
+}
+
+bool Operation::run_natively(const LoopOperand* in, vm::Heap& heap, const Fuel& f, u64* word,
                              u8* trap) const {
   const u64 fuel = f.fuel, most_steps = f.most_steps;
-  vm::Heap& heap = cases.machine(k).heap;
   *trap = u8(vm::Trap::NONE);
-  LoopOperand in[3];
-  for (u32 i = 0; i < arity(); ++i) {
-    const u64 w = operands[i]->words[k];
-    in[i].word = w;
-    if (operands_[i] != Type::IntArray) continue;
-    if (!heap.is_array(w)) return false;
-    in[i].slots = heap.slots(u32(w));
-    in[i].length = heap.header(u32(w))->length;
-  }
   auto mark_shared = [&] {  // as op's call marks its operands
     for (u32 i = 0; i < arity(); ++i)
       if (operands_[i] == Type::IntArray) heap.header(u32(in[i].word))->capacity |= vm::kSharedBit;
@@ -446,7 +480,7 @@ bool Operation::run_natively(const Behaviour* const* operands, Cases& cases, u32
   heap.used = used;                       // until the list is known to stand
   if (t != vm::Trap::NONE) return false;  // the interpreter meets the trap
   mark_shared();
-  if (counts.n[0] > most_steps || loop_cost(counts) > fuel) {  // run_case() gives the heap back after a trap
+  if (counts.n[0] > most_steps || loop_cost(counts) > fuel) {  // the heap given back above, as after a trap
     *trap = u8(vm::Trap::OUT_OF_FUEL);
     return true;
   }
@@ -483,9 +517,7 @@ void Operation::apply_cases(std::span<const Behaviour* const> operands, Cases& c
                 out->traps.data() + begin);
     return;
   }
-  u64 native = 0;
-  for (u32 k = begin; k < end; ++k)
-    out->traps[k] = run_case(operands.data(), cases, k, f, &out->words[k], &native);
+  const u64 native = run_cases(operands.data(), cases, begin, end, f, out->words.data(), out->traps.data());
   if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
 }
 
@@ -573,9 +605,8 @@ void Operation::apply_all(std::span<const Behaviour* const> operands, Cases& cas
   auto run = [&](u64 begin, u64 end) {
     u64 native = 0;
     for (size_t j = 0; j < outs.size(); ++j)
-      for (u64 k = begin; k < end; ++k)
-        outs[j].traps[k] =
-            run_case(operands.data() + j * width, cases, u32(k), f, &outs[j].words[k], &native);
+      native += run_cases(operands.data() + j * width, cases, u32(begin), u32(end), f, outs[j].words.data(),
+                          outs[j].traps.data());
     if (native != 0) native_cases_.n.fetch_add(native, std::memory_order_relaxed);
   };
   ThreadPool* pool = cases.pool();

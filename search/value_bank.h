@@ -242,11 +242,15 @@ class Operation {
     u64 most_steps = 0;
   };
   Fuel fuel_of(const Cases& cases) const;
-  // Case k of one application through the interpreter or a loop_natively() loop (operands:
-  // arity() behaviours): the trap, and the word in *word; ++*native where the loop ran. A word
-  // result gives the heap back.
-  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& fuel, u64* word,
-              u64* native) const;
+  // Case k of one application (operands: arity() behaviours) through the interpreter with this
+  // fuel: the first operand's trap there or the program's, and the word in *word. A word result
+  // gives the heap back.
+  u8 run_case(const Behaviour* const* operands, Cases& cases, u32 k, u64 fuel, u64* word) const;
+  // The cases begin to end of one application into words[k] and traps[k]: through a
+  // loop_natively() loop where it is taken (the operands' vectors found once for all the cases),
+  // else run_case(). How many cases the loop took.
+  u64 run_cases(const Behaviour* const* operands, Cases& cases, u32 begin, u32 end, const Fuel& fuel,
+                u64* words, u8* traps) const;
   // apply() on the cases begin to end.
   void apply_cases(std::span<const Behaviour* const> operands, Cases& cases, u32 begin, u32 end,
                    Behaviour* out) const;
@@ -277,10 +281,9 @@ class Operation {
   i64 loop_cost_[LoopCounts::kCounts + 1] = {};
   void measure_loop_cost();
   u64 loop_cost(const LoopCounts& counts) const;  // saturating
-  // The C++ path of a loop_natively() loop for case k, where it is taken: true, the trap in *trap
-  // (and the word in *word).
-  bool run_natively(const Behaviour* const* operands, Cases& cases, u32 k, const Fuel& fuel, u64* word,
-                    u8* trap) const;
+  // The C++ path of a loop_natively() loop on one case's operands (its [int]s checked arrays of
+  // that case's heap), where it is taken: true, the trap in *trap (and the word in *word).
+  bool run_natively(const LoopOperand* in, vm::Heap& heap, const Fuel& fuel, u64* word, u8* trap) const;
   u32 all_frame_slots_ = 0;  // over every function, helpers included
   // native_cases(): added to once an application (or a thread's share of apply_all()'s), copied
   // by its value.
